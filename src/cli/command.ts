@@ -1,0 +1,78 @@
+import type { Writable } from 'node:stream';
+import type { FerryConfig } from '../config/schema.js';
+import type { Logger } from '../logging/logger.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  /** Shown in --help, e.g. `k=v` or `FILE`. */
+  placeholder?: string;
+  description: string;
+}
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+export interface CommandContext {
+  args: ParsedArgs;
+  stdout: Writable;
+  stderr: Writable;
+  env: NodeJS.ProcessEnv;
+  /** The validated configuration (loaded on first use; a bad config throws ConfigError). */
+  config(): FerryConfig;
+  /** A logger writing to stderr at the configured level. */
+  logger(): Logger;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  readonly stopSignal: AbortSignal;
+}
+
+export interface Command {
+  /** One or two words: `operations`, `config check`, `dlq list`. */
+  name: string;
+  summary: string;
+  /** The line after `Usage: ferry `, e.g. `call <operationId> [options]`. */
+  usage: string;
+  /** Longer help text: what it does, exit codes, examples. */
+  description?: string;
+  options: Record<string, OptionSpec>;
+  /** Positional arguments accepted: [min, max]. */
+  positionals?: [number, number];
+  run(ctx: CommandContext): Promise<number>;
+}
+
+export function writeJson(out: Writable, value: unknown): void {
+  out.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Options every command has. */
+export const COMMON_OPTIONS: Record<string, OptionSpec> = {
+  help: { type: 'boolean', short: 'h', description: 'Show this help and exit.' },
+};
+
+export const JSON_OPTION: Record<string, OptionSpec> = {
+  json: {
+    type: 'boolean',
+    description: 'Print one JSON document on stdout and nothing else there.',
+  },
+};
+
+/** A string option's value (the last one when repeated). */
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const v = args.values[name];
+  if (Array.isArray(v)) return v.length ? String(v[v.length - 1]) : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A repeatable string option's values, in order. */
+export function stringList(args: ParsedArgs, name: string): string[] {
+  const v = args.values[name];
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+export function flag(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true;
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The `ferry` binary. Runs the TypeScript sources through tsx, so a checkout works after `npm ci`
+// with no build step.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('./main.ts');
+process.exitCode = await main(process.argv.slice(2));

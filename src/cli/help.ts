@@ -1,0 +1,38 @@
+import type { Command } from './command.js';
+import { COMMON_OPTIONS } from './command.js';
+
+export function commandHelp(command: Command): string {
+  const options = { ...command.options, ...COMMON_OPTIONS };
+  const rows = Object.entries(options).map(([name, spec]) => {
+    const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.type === 'string' ? ` ${spec.placeholder ?? 'VALUE'}` : ''}`;
+    const repeat = spec.multiple ? ' (repeatable)' : '';
+    return `  ${flag.padEnd(34)} ${spec.description}${repeat}`;
+  });
+  return [
+    `Usage: ferry ${command.usage}`,
+    '',
+    command.summary,
+    ...(command.description ? ['', command.description.trim()] : []),
+    '',
+    'Options:',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+export function globalHelp(commands: readonly Command[]): string {
+  const rows = commands.map((c) => `  ${c.name.padEnd(18)} ${c.summary}`);
+  return [
+    'Usage: ferry <command> [options]',
+    '',
+    'Ferry keeps a commerce platform in step with an ERP: it reads exports, plans what changed,',
+    'and delivers it through Redis queues to the platform interface.',
+    '',
+    'Commands:',
+    ...rows,
+    '',
+    "Run `ferry <command> --help` for a command's options. Exit codes: 0 success, 1 the command ran",
+    'and found failures, 2 bad usage or configuration.',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,117 @@
+import type { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/load-config.js';
+import type { FerryConfig } from '../config/schema.js';
+import { UsageError, isFerryError } from '../errors/index.js';
+import { createLogger, type Logger } from '../logging/logger.js';
+import { COMMON_OPTIONS, writeJson, type Command, type CommandContext } from './command.js';
+import { COMMANDS } from './commands/index.js';
+import { commandHelp, globalHelp } from './help.js';
+
+export interface MainIo {
+  stdout?: Writable;
+  stderr?: Writable;
+  env?: NodeJS.ProcessEnv;
+}
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+  const two = `${argv[0]} ${argv[1]}`;
+  const byTwo = COMMANDS.find((c) => c.name === two);
+  if (byTwo) return { command: byTwo, rest: argv.slice(2) };
+  const byOne = COMMANDS.find((c) => c.name === argv[0]);
+  return byOne ? { command: byOne, rest: argv.slice(1) } : undefined;
+}
+
+function subcommandsOf(word: string | undefined): Command[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${word} `));
+}
+
+/** Runs one `ferry` invocation; resolves to the process exit code. */
+export async function main(argv: string[], io: MainIo = {}): Promise<number> {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const env = io.env ?? process.env;
+
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    stdout.write(globalHelp(COMMANDS));
+    return argv.length === 0 ? 2 : 0;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    const subs = subcommandsOf(argv[0]);
+    if (subs.length > 0) {
+      stderr.write(`ferry ${argv[0]} needs a subcommand: ${subs.map((c) => c.name).join(', ')}\n`);
+      if (argv.includes('--help') || argv.includes('-h')) {
+        stdout.write(subs.map((c) => commandHelp(c)).join('\n'));
+        return 0;
+      }
+      return 2;
+    }
+    stderr.write(`Unknown command "${argv[0]}". Run \`ferry --help\` to list the commands.\n`);
+    return 2;
+  }
+  const { command, rest } = found;
+  const wantsJson = rest.includes('--json');
+
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let config: FerryConfig | undefined;
+  let logger: Logger | undefined;
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: rest,
+        options: { ...command.options, ...COMMON_OPTIONS },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (error) {
+      throw new UsageError(
+        `${(error as Error).message}. Run \`ferry ${command.name} --help\` for the options.`,
+      );
+    }
+    if (parsed.values.help) {
+      stdout.write(commandHelp(command));
+      return 0;
+    }
+    const [min, max] = command.positionals ?? [0, 0];
+    if (parsed.positionals.length < min || parsed.positionals.length > max) {
+      throw new UsageError(
+        `ferry ${command.name} takes ${min === max ? min : `${min} to ${max}`} argument(s), got ${parsed.positionals.length}. Usage: ferry ${command.usage}`,
+      );
+    }
+    const ctx: CommandContext = {
+      args: { values: parsed.values, positionals: parsed.positionals },
+      stdout,
+      stderr,
+      env,
+      config: () => (config ??= loadConfig(env).config),
+      logger: () => {
+        if (!logger) {
+          const level = config?.log.level ?? env.FERRY_LOG_LEVEL ?? 'info';
+          logger = createLogger({ level, format: config?.log.format ?? 'auto' });
+        }
+        return logger;
+      },
+      stopSignal: controller.signal,
+    };
+    return await command.run(ctx);
+  } catch (error) {
+    if (isFerryError(error)) {
+      if (wantsJson) writeJson(stdout, { error: error.toJSON() });
+      stderr.write(`ferry ${command.name}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    stderr.write(
+      `ferry ${command.name}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`,
+    );
+    return 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    logger?.flush();
+  }
+}

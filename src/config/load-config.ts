@@ -1,0 +1,121 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseDocument } from 'yaml';
+import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import { formatIssues } from './format-issues.js';
+import { configSchema, type FerryConfig } from './schema.js';
+
+/** The project's root (where package.json is), for defaults that must work from any cwd. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Environment variables that override the file (DESIGN.md, Environment), with the key each sets. */
+export const ENV_OVERRIDES = {
+  REDIS_URL: 'redis.url',
+  FERRY_PREFIX: 'redis.prefix',
+  FERRY_BASE_URL: 'interface.baseUrl',
+  FERRY_TOKEN: 'interface.auth.token',
+  FERRY_LISTING: 'interface.listing',
+  FERRY_LOG_LEVEL: 'log.level',
+} as const;
+
+export interface LoadedConfig {
+  config: FerryConfig;
+  /** The file it was read from. */
+  source: string;
+}
+
+/** Where the config file is: FERRY_CONFIG, else ./config/default.yaml, else the project's own. */
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.FERRY_CONFIG) return resolve(env.FERRY_CONFIG);
+  const local = resolve('config/default.yaml');
+  return existsSync(local) ? local : resolve(PROJECT_ROOT, 'config/default.yaml');
+}
+
+/** `${NAME}` in a string value is replaced by that environment variable (for secrets). */
+function interpolate(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  path: string[],
+  issues: ConfigIssue[],
+): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Z0-9_]+)\}/g, (_m, name: string) => {
+      const v = env[name];
+      if (v === undefined) {
+        issues.push({ path: path.join('.'), message: `environment variable ${name} is not set` });
+        return '';
+      }
+      return v;
+    });
+  }
+  if (Array.isArray(value))
+    return value.map((v, i) => interpolate(v, env, [...path, String(i)], issues));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, interpolate(v, env, [...path, k], issues)]),
+    );
+  }
+  return value;
+}
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (!next || typeof next !== 'object') node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1] as string] = value;
+}
+
+/** Reads a YAML file into plain data; a syntax error names the file, line and column. */
+export function readYamlFile(file: string): unknown {
+  if (!existsSync(file)) throw new ConfigError(file, [{ path: '', message: 'file not found' }]);
+  const doc = parseDocument(readFileSync(file, 'utf8'), { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      file,
+      doc.errors.map((e) => ({
+        path: e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '',
+        message: e.message.split('\n')[0] ?? 'YAML syntax error',
+      })),
+    );
+  }
+  return doc.toJS() ?? {};
+}
+
+/** Loads and validates the configuration; throws ConfigError naming every offending key. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  file = configPath(env),
+): LoadedConfig {
+  const issues: ConfigIssue[] = [];
+  const raw = interpolate(readYamlFile(file), env, [], issues) as Record<string, unknown>;
+  if (issues.length > 0) throw new ConfigError(file, issues);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(file, [
+      { path: '', message: 'expected a mapping of keys at the top level' },
+    ]);
+  }
+  for (const [name, key] of Object.entries(ENV_OVERRIDES)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    if (name === 'FERRY_TOKEN') {
+      setPath(raw, 'interface.auth', { type: 'bearer', token: value });
+    } else {
+      setPath(raw, key, value);
+    }
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const envByKey = new Map<string, string>(Object.entries(ENV_OVERRIDES).map(([n, k]) => [k, n]));
+    const named = formatIssues(parsed.error).map((i) => {
+      const envName = envByKey.get(i.path);
+      return envName && env[envName] ? { ...i, path: `${i.path} (from ${envName})` } : i;
+    });
+    throw new ConfigError(file, named);
+  }
+  return { config: parsed.data, source: file };
+}

@@ -1,0 +1,119 @@
+/**
+ * The configuration schema: config/default.yaml, then the environment (DESIGN.md, Environment).
+ * Every key is documented in docs/CONFIGURATION.md. Objects are strict: an unknown key is an error
+ * that names its path, so a typo never silently falls back to a default.
+ */
+import { z } from 'zod';
+import { LISTINGS } from '../interface/catalog.js';
+
+const positiveInt = z.number().int().positive();
+const millis = z.number().int().nonnegative();
+
+export const authSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('none') }),
+  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
+  z.strictObject({
+    type: z.literal('apiKey'),
+    header: z.string().min(1).default('X-Api-Key'),
+    key: z.string().min(1),
+  }),
+  z.strictObject({ type: z.literal('basic'), username: z.string().min(1), password: z.string() }),
+  z.strictObject({
+    type: z.literal('oauth2'),
+    tokenUrl: z.url(),
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1),
+    scope: z.string().optional(),
+  }),
+]);
+export type AuthConfig = z.infer<typeof authSchema>;
+
+/** How one operation's request is shaped; the defaults live in src/interface/bindings.ts. */
+export const bindingSchema = z.strictObject({
+  /** Largest number of items in one request of a batch operation. */
+  maxItems: positiveInt.optional(),
+  /** Largest request body in bytes; a batch is cut before it grows past this. */
+  maxBytes: positiveInt.optional(),
+  /** DELETE: send the keys as a JSON body (default) or as a repeated query parameter. */
+  deleteStyle: z.enum(['body', 'query']).optional(),
+  /** Query parameter name used when deleteStyle is `query`. */
+  deleteQueryParam: z.string().min(1).optional(),
+  /** The item field that carries the source system's key. */
+  keyField: z.string().min(1).optional(),
+  /** Override the path (keeps `{param}` placeholders). */
+  path: z.string().startsWith('/').optional(),
+});
+export type BindingConfig = z.infer<typeof bindingSchema>;
+
+export const configSchema = z.strictObject({
+  redis: z
+    .strictObject({
+      url: z
+        .string()
+        .regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')
+        .default('redis://127.0.0.1:6379'),
+      prefix: z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, `_`, `.` or `-`')
+        .default('ferry'),
+    })
+    .prefault({}),
+  interface: z
+    .strictObject({
+      baseUrl: z.url().default('http://127.0.0.1:4010'),
+      /** The spec's demo server: used instead of baseUrl when useDemo is true. */
+      demoBaseUrl: z.url().default('http://127.0.0.1:4010'),
+      useDemo: z.boolean().default(false),
+      listing: z.enum(LISTINGS).default('A'),
+      auth: authSchema.default({ type: 'bearer', token: 'dev-token' }),
+      idempotencyHeader: z.string().min(1).default('Idempotency-Key'),
+      connections: positiveInt.default(16),
+      timeouts: z
+        .strictObject({
+          connectMs: positiveInt.default(5_000),
+          headersMs: positiveInt.default(30_000),
+          bodyMs: positiveInt.default(30_000),
+        })
+        .prefault({}),
+      /** Longest wait a Retry-After may impose. */
+      retryAfterCapMs: positiveInt.default(60_000),
+      /** In-process retries of connection-level failures (reset keep-alive socket), per call. */
+      quickRetries: z.number().int().min(0).max(5).default(2),
+      bindings: z.record(z.string(), bindingSchema).default({}),
+    })
+    .prefault({}),
+  delivery: z
+    .strictObject({
+      /** Jobs one worker process runs at once (and connections of its pool). */
+      concurrency: positiveInt.default(8),
+      /** BullMQ attempts per job for transient failures. */
+      attempts: positiveInt.default(8),
+      backoff: z
+        .strictObject({ baseMs: positiveInt.default(500), capMs: positiveInt.default(60_000) })
+        .prefault({}),
+      /** Requests per second to the interface, shared by every worker process (0: unlimited). */
+      ratePerSecond: z.number().int().min(0).default(0),
+      /** Most HTTP calls one job may make, splits and retries included. */
+      retryBudget: positiveInt.default(32),
+      /** How long `ferry worker` lets active jobs finish after SIGTERM. */
+      shutdownTimeoutMs: millis.default(30_000),
+      /** Folder the run reports are written to. */
+      reportsDir: z.string().min(1).default('reports'),
+    })
+    .prefault({}),
+  pipelines: z
+    .strictObject({
+      /** Folder of pipeline definitions: a pipeline NAME is <dir>/NAME.yaml. */
+      dir: z.string().min(1).default('config/pipelines'),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      /** `auto`: readable on a terminal, JSON otherwise. */
+      format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    })
+    .prefault({}),
+});
+
+export type FerryConfig = z.infer<typeof configSchema>;

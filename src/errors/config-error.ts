@@ -1,0 +1,21 @@
+import { FerryError } from './ferry-error.js';
+
+export interface ConfigIssue {
+  /** Dotted path of the offending key, e.g. `interface.auth.type`. */
+  path: string;
+  /** What was expected there, in words. */
+  message: string;
+}
+
+/** A configuration file or environment variable that does not validate. Exit code 2. */
+export class ConfigError extends FerryError {
+  readonly code = 'FERRY_CONFIG_INVALID';
+  override readonly exitCode = 2;
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(source: string, issues: ConfigIssue[]) {
+    const lines = issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`).join('\n');
+    super(`Invalid configuration in ${source}:\n${lines}`, { source, issues });
+    this.issues = issues;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The interface's error taxonomy (DESIGN.md, Errors from the interface). One small class per outcome;
+ * the worker decides what to do by `code`/class, never by message text.
+ *   transient    -> retry with backoff (network, timeout, 408, 409 in progress, 500, 502, 503, 504)
+ *   rate limited -> wait as told, without spending an attempt (429, 503 with Retry-After)
+ *   permanent    -> dead letter at once (400, 403, 404 except on DELETE, 405, 422, other 409)
+ *   too large    -> split the batch (413)
+ *   auth         -> 401 after one credential refresh
+ */
+import { FerryError } from '../errors/index.js';
+
+export interface HttpErrorContext {
+  operationId: string;
+  method: string;
+  /** Path with parameters filled in; never the query string (it may carry credentials). */
+  path: string;
+  status?: number;
+  /** The first bytes of the answer's body, for dead letters and reports. */
+  bodyExcerpt?: string;
+  /** Parsed answer body when it was JSON (per-item results of a 4xx, say). */
+  body?: unknown;
+}
+
+export abstract class InterfaceError extends FerryError {
+  /** Whether a later attempt may succeed. */
+  abstract readonly retryable: boolean;
+  readonly context: HttpErrorContext;
+  constructor(message: string, context: HttpErrorContext, options?: ErrorOptions) {
+    super(message, { ...context, body: undefined }, options);
+    this.context = context;
+  }
+  get status(): number | undefined {
+    return this.context.status;
+  }
+}
+
+function describe(ctx: HttpErrorContext): string {
+  const status = ctx.status === undefined ? '' : ` answered ${ctx.status}`;
+  return `${ctx.operationId} (${ctx.method} ${ctx.path})${status}`;
+}
+
+export class TransientHttpError extends InterfaceError {
+  readonly code = 'FERRY_HTTP_TRANSIENT';
+  readonly retryable = true;
+  constructor(ctx: HttpErrorContext) {
+    super(`${describe(ctx)}: a temporary failure of the platform; it will be retried.`, ctx);
+  }
+}
+
+export class InProgressError extends InterfaceError {
+  readonly code = 'FERRY_HTTP_IN_PROGRESS';
+  readonly retryable = true;
+  constructor(ctx: HttpErrorContext) {
+    super(
+      `${describe(ctx)}: the same idempotency key is still being processed; it will be retried.`,
+      ctx,
+    );
+  }
+}
+
+export class RateLimitedError extends InterfaceError {
+  readonly code = 'FERRY_HTTP_RATE_LIMITED';
+  readonly retryable = true;
+  /** How long the platform asked us to wait, already capped. */
+  readonly retryAfterMs: number;
+  constructor(ctx: HttpErrorContext, retryAfterMs: number) {
+    super(`${describe(ctx)}: rate limited; waiting ${retryAfterMs} ms as asked.`, ctx);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+export class PermanentHttpError extends InterfaceError {
+  readonly code = 'FERRY_HTTP_PERMANENT';
+  readonly retryable = false;
+  constructor(ctx: HttpErrorContext) {
+    const excerpt = ctx.bodyExcerpt ? `: ${ctx.bodyExcerpt.slice(0, 200)}` : '';
+    super(`${describe(ctx)}: the platform refused the request${excerpt}`, ctx);
+  }
+}
+
+export class PayloadTooLargeError extends InterfaceError {
+  readonly code = 'FERRY_HTTP_PAYLOAD_TOO_LARGE';
+  readonly retryable = false;
+  constructor(ctx: HttpErrorContext) {
+    super(`${describe(ctx)}: the request is too large; split the batch.`, ctx);
+  }
+}
+
+export class AuthError extends InterfaceError {
+  readonly code = 'FERRY_HTTP_AUTH';
+  readonly retryable = false;
+  constructor(ctx: HttpErrorContext) {
+    super(
+      `${describe(ctx)}: authentication failed (401) after refreshing credentials once. ` +
+        `Check interface.auth (or FERRY_TOKEN).`,
+      ctx,
+    );
+  }
+}
+
+export class NetworkError extends InterfaceError {
+  readonly code = 'FERRY_NETWORK';
+  readonly retryable = true;
+  constructor(ctx: HttpErrorContext, cause: unknown) {
+    const why =
+      cause instanceof Error ? ((cause as { code?: string }).code ?? cause.name) : 'error';
+    super(`${describe(ctx)}: connection failed (${why}); it will be retried.`, ctx, { cause });
+  }
+}
+
+export class TimeoutError extends InterfaceError {
+  readonly code = 'FERRY_TIMEOUT';
+  readonly retryable = true;
+  constructor(ctx: HttpErrorContext, phase: 'connect' | 'headers' | 'body') {
+    super(`${describe(ctx)}: no ${phase} within the configured timeout; it will be retried.`, ctx);
+  }
+}

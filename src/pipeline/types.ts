@@ -1,0 +1,88 @@
+/**
+ * The records that flow between the stages of DESIGN.md's data flow. Connectors produce
+ * SourceRecords; mapping gives Entities or RowErrors; change detection gives Changes; the planner
+ * gives a Plan of DeliveryRequests that the queue carries and the worker sends.
+ */
+
+/** Where a record came from: the file (or `stdin`, or a URL) and the physical line it starts on. */
+export interface SourceRef {
+  file: string;
+  line: number;
+}
+
+/** One record as a connector read it: header name -> raw string value. */
+export interface SourceRecord {
+  fields: Record<string, string>;
+  source: SourceRef;
+}
+
+/** A record that could not be read or mapped. Names the file, line and field, and what was expected. */
+export interface RowError {
+  file: string;
+  line: number;
+  field?: string;
+  message: string;
+}
+
+/** One item of the platform, as mapping made it from one or more records. */
+export interface Entity {
+  resource: string;
+  /** The source system's key (externalId), always a string. */
+  key: string;
+  payload: Record<string, unknown>;
+  source: SourceRef;
+}
+
+/** What state says of one entity: its content hash, per-field hashes when kept, and version. */
+export interface EntityState {
+  hash: string;
+  version: number;
+  fieldHashes?: Record<string, string>;
+}
+
+export type ChangeKind = 'upsert' | 'patch' | 'delete';
+
+/** One item inside a delivery request, with what is needed to commit it once confirmed. */
+export interface DeliveryItem {
+  resource: string;
+  key: string;
+  kind: ChangeKind;
+  /** The item as it goes into the request body (for entity writes, the whole body). */
+  payload: unknown;
+  /** Content hash to commit; for a delete, the empty string. */
+  hash: string;
+  fieldHashes?: Record<string, string>;
+  /** Version this change carries; a worker never applies one older than what was applied. */
+  version: number;
+  /** The committed version when planned (part of the idempotency key). 0: never committed. */
+  baseVersion: number;
+  source?: SourceRef;
+}
+
+/** One HTTP request's worth of items. */
+export interface DeliveryRequest {
+  operationId: string;
+  pathParams: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  body: unknown;
+  items: DeliveryItem[];
+  idempotencyKey: string;
+}
+
+export interface PlanStage {
+  index: number;
+  /** Operation ids of this stage, in pipeline order. */
+  operationIds: string[];
+  requests: DeliveryRequest[];
+}
+
+export interface Plan {
+  pipeline: string;
+  /** Records read from the source (rejected ones included). */
+  rows: number;
+  stages: PlanStage[];
+  errors: RowError[];
+  deletes: number;
+  /** Entities unchanged since the last committed state, per resource. */
+  unchanged: Record<string, number>;
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.js';
+import { ConfigError } from '../../src/errors/index.js';
+
+function configFile(yaml: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ferry-config-'));
+  const file = join(dir, 'config.yaml');
+  writeFileSync(file, yaml);
+  return file;
+}
+
+function issuesOf(fn: () => unknown): { path: string; message: string }[] {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).issues];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('fills defaults for an empty file', () => {
+    const { config } = loadConfig({}, configFile('{}\n'));
+    expect(config.redis.prefix).toBe('ferry');
+    expect(config.interface.listing).toBe('A');
+    expect(config.interface.idempotencyHeader).toBe('Idempotency-Key');
+  });
+
+  it('names the path of an unknown key', () => {
+    const issues = issuesOf(() =>
+      loadConfig({}, configFile('interface:\n  timeouts:\n    conectMs: 10\n')),
+    );
+    expect(issues).toEqual([expect.objectContaining({ path: 'interface.timeouts.conectMs' })]);
+  });
+
+  it('names the path of a mistyped key and what was expected', () => {
+    const issues = issuesOf(() => loadConfig({}, configFile('delivery:\n  concurrency: "many"\n')));
+    expect(issues[0]?.path).toBe('delivery.concurrency');
+    expect(issues[0]?.message).toMatch(/number/);
+  });
+
+  it('names the environment variable behind a bad override', () => {
+    const issues = issuesOf(() => loadConfig({ FERRY_LISTING: 'C' }, configFile('{}\n')));
+    expect(issues[0]?.path).toBe('interface.listing (from FERRY_LISTING)');
+  });
+
+  it('lets the environment override the file', () => {
+    const { config } = loadConfig(
+      {
+        REDIS_URL: 'redis://example:6380',
+        FERRY_PREFIX: 'p1',
+        FERRY_TOKEN: 's3cret',
+        FERRY_LISTING: 'B',
+      },
+      configFile('interface:\n  auth: { type: basic, username: u, password: p }\n'),
+    );
+    expect(config.redis.url).toBe('redis://example:6380');
+    expect(config.redis.prefix).toBe('p1');
+    expect(config.interface.listing).toBe('B');
+    expect(config.interface.auth).toEqual({ type: 'bearer', token: 's3cret' });
+  });
+
+  it('reports an unset ${VAR} by the key that uses it, without the secret', () => {
+    const issues = issuesOf(() =>
+      loadConfig(
+        {},
+        configFile('interface:\n  auth: { type: bearer, token: "${PLATFORM_TOKEN}" }\n'),
+      ),
+    );
+    expect(issues[0]).toEqual({
+      path: 'interface.auth.token',
+      message: 'environment variable PLATFORM_TOKEN is not set',
+    });
+  });
+
+  it('reports a YAML syntax error with its line', () => {
+    const issues = issuesOf(() => loadConfig({}, configFile('redis:\n  url: [unclosed\n')));
+    expect(issues[0]?.path).toMatch(/^line \d+/);
+  });
+});
