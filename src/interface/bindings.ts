@@ -1,0 +1,76 @@
+/**
+ * Bindings: how each operation's target and body are shaped. The spec leaves this unstated, so the
+ * defaults (DESIGN.md, The interface) live here and `interface.bindings.<operationId>` in the config
+ * overrides them per operation; a platform that differs is served by configuration, not code.
+ */
+import type { BindingConfig } from '../config/schema.js';
+import { ConfigError } from '../errors/index.js';
+import { OPERATIONS, findOperation, type Operation } from './catalog.js';
+
+export type BodyShape =
+  | 'items' // JSON array of items (PUT/PATCH/DELETE on a collection)
+  | 'object' // one JSON object (entity writes, actions)
+  | 'none'; // no body (GET, and DELETE with deleteStyle `query`)
+
+export interface Binding {
+  readonly operation: Operation;
+  readonly path: string;
+  readonly body: BodyShape;
+  /** Items per request; 1 for operations addressed by a path parameter. */
+  readonly maxItems: number;
+  readonly maxBytes: number;
+  readonly deleteStyle: 'body' | 'query';
+  readonly deleteQueryParam: string;
+  readonly keyField: string;
+}
+
+export const DEFAULT_MAX_ITEMS = 100;
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+function defaultBinding(operation: Operation): Binding {
+  const batch =
+    operation.kind === 'upsert' || operation.kind === 'patch' || operation.kind === 'delete';
+  return {
+    operation,
+    path: operation.path,
+    body: batch ? 'items' : operation.method === 'GET' ? 'none' : 'object',
+    maxItems: batch ? DEFAULT_MAX_ITEMS : 1,
+    maxBytes: DEFAULT_MAX_BYTES,
+    deleteStyle: 'body',
+    deleteQueryParam: 'externalId',
+    keyField: 'externalId',
+  };
+}
+
+/** The binding of every operation: defaults, overridden by `interface.bindings`. */
+export function resolveBindings(
+  overrides: Record<string, BindingConfig> = {},
+): Map<string, Binding> {
+  const unknown = Object.keys(overrides).filter((id) => !findOperation(id));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      'interface.bindings',
+      unknown.map((id) => ({
+        path: `interface.bindings.${id}`,
+        message: 'not an operation id (run `ferry operations` for the list)',
+      })),
+    );
+  }
+  const bindings = new Map<string, Binding>();
+  for (const operation of OPERATIONS) {
+    const base = defaultBinding(operation);
+    const o = overrides[operation.id] ?? {};
+    const deleteStyle = o.deleteStyle ?? base.deleteStyle;
+    bindings.set(operation.id, {
+      ...base,
+      path: o.path ?? base.path,
+      maxItems: base.maxItems === 1 ? 1 : (o.maxItems ?? base.maxItems),
+      maxBytes: o.maxBytes ?? base.maxBytes,
+      deleteStyle,
+      deleteQueryParam: o.deleteQueryParam ?? base.deleteQueryParam,
+      keyField: o.keyField ?? base.keyField,
+      body: operation.kind === 'delete' && deleteStyle === 'query' ? 'none' : base.body,
+    });
+  }
+  return bindings;
+}
