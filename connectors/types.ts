@@ -1,0 +1,53 @@
+/**
+ * The connector contract. A connector turns a byte stream into SourceRecords; it knows nothing of
+ * pipelines, queues or the interface. Each declares its options (type, default, example, secret) so
+ * they are checked at start and its docs are generated from the declaration.
+ */
+import type { Readable } from 'node:stream';
+import type { RowError, SourceRecord } from '../src/pipeline/types.js';
+
+export interface OptionDeclaration {
+  type: 'string' | 'integer' | 'boolean' | 'enum';
+  description: string;
+  default?: string | number | boolean;
+  example?: string | number | boolean;
+  /** Allowed values of an enum option. */
+  values?: readonly string[];
+  /** A secret is never logged, reported or put into an error message. */
+  secret?: boolean;
+}
+
+/** What a connector reads: records, or errors for records it could not read (the others go on). */
+export type ReadItem = { record: SourceRecord } | { error: RowError };
+
+/** What the connector found out about the input (shown by `ferry read`). */
+export interface ReadMeta {
+  encoding?: string;
+  delimiter?: string;
+  header?: string[];
+  [key: string]: unknown;
+}
+
+export interface ConnectorInput {
+  /** The bytes. */
+  stream: Readable;
+  /** Name used in records and errors: a path, `stdin` or a URL without credentials. */
+  name: string;
+}
+
+export interface Connector {
+  name: string;
+  description: string;
+  /** File extensions this connector reads by default (lower case, with the dot). */
+  extensions: readonly string[];
+  options: Record<string, OptionDeclaration>;
+  /**
+   * Reads records. `meta` is filled in as soon as it is known (before the first record is yielded).
+   * Options arrive already validated against the declaration.
+   */
+  read(
+    input: ConnectorInput,
+    options: Record<string, unknown>,
+    meta: ReadMeta,
+  ): AsyncIterable<ReadItem>;
+}

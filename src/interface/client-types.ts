@@ -1,0 +1,29 @@
+/** The HTTP client's contract; implemented in src/interface/client.ts. */
+
+export interface CallRequest {
+  operationId: string;
+  pathParams?: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  /** JSON-serialisable body; omitted for GET. */
+  body?: unknown;
+  /** Sent as the configured idempotency header; writes get a generated one when omitted. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface CallResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the answer was JSON, else the text (or null when empty). */
+  body: unknown;
+}
+
+/**
+ * Calls operations of the interface. Resolves for 2xx (207 included: the caller reads per-item
+ * results) and for 404 on DELETE (already gone, which counts as done); throws an InterfaceError
+ * subclass (src/interface/errors.ts) for everything else.
+ */
+export interface InterfaceClient {
+  call(request: CallRequest): Promise<CallResponse>;
+  close(): Promise<void>;
+}
