@@ -1,0 +1,10 @@
+// `npm run docs:cli`: rewrites docs/CLI.md from the command declarations.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PROJECT_ROOT } from '../config/load-config.js';
+import { COMMANDS } from './commands/index.js';
+import { renderCliDocs } from './render-cli-docs.js';
+
+const target = resolve(PROJECT_ROOT, 'docs/CLI.md');
+writeFileSync(target, renderCliDocs(COMMANDS));
+console.log(`wrote ${target}`);
