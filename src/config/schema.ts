@@ -24,6 +24,8 @@ export const authSchema = z.discriminatedUnion('type', [
     clientId: z.string().min(1),
     clientSecret: z.string().min(1),
     scope: z.string().optional(),
+    /** How the client authenticates to tokenUrl: HTTP basic (RFC 6749's default) or form fields. */
+    clientAuth: z.enum(['basic', 'body']).default('basic'),
   }),
 ]);
 export type AuthConfig = z.infer<typeof authSchema>;

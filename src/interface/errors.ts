@@ -19,6 +19,8 @@ export interface HttpErrorContext {
   bodyExcerpt?: string;
   /** Parsed answer body when it was JSON (per-item results of a 4xx, say). */
   body?: unknown;
+  /** The answer's headers (lower-case names); never the request's, which carry the credential. */
+  headers?: Record<string, string>;
 }
 
 export abstract class InterfaceError extends FerryError {
@@ -43,7 +45,10 @@ export class TransientHttpError extends InterfaceError {
   readonly code = 'FERRY_HTTP_TRANSIENT';
   readonly retryable = true;
   constructor(ctx: HttpErrorContext) {
-    super(`${describe(ctx)}: a temporary failure of the platform; it will be retried.`, ctx);
+    super(
+      `${describe(ctx)}: a temporary failure of the platform; a later attempt may succeed.`,
+      ctx,
+    );
   }
 }
 
@@ -52,7 +57,7 @@ export class InProgressError extends InterfaceError {
   readonly retryable = true;
   constructor(ctx: HttpErrorContext) {
     super(
-      `${describe(ctx)}: the same idempotency key is still being processed; it will be retried.`,
+      `${describe(ctx)}: the same idempotency key is still being processed; a later attempt may succeed.`,
       ctx,
     );
   }
@@ -89,12 +94,10 @@ export class PayloadTooLargeError extends InterfaceError {
 export class AuthError extends InterfaceError {
   readonly code = 'FERRY_HTTP_AUTH';
   readonly retryable = false;
-  constructor(ctx: HttpErrorContext) {
-    super(
-      `${describe(ctx)}: authentication failed (401) after refreshing credentials once. ` +
-        `Check interface.auth (or FERRY_TOKEN).`,
-      ctx,
-    );
+  /** `reason` replaces the default explanation, e.g. for a credential that cannot be refreshed. */
+  constructor(ctx: HttpErrorContext, reason?: string) {
+    const why = reason ?? 'authentication failed (401) after refreshing credentials once';
+    super(`${describe(ctx)}: ${why}. Check interface.auth (or FERRY_TOKEN).`, ctx);
   }
 }
 
@@ -104,14 +107,22 @@ export class NetworkError extends InterfaceError {
   constructor(ctx: HttpErrorContext, cause: unknown) {
     const why =
       cause instanceof Error ? ((cause as { code?: string }).code ?? cause.name) : 'error';
-    super(`${describe(ctx)}: connection failed (${why}); it will be retried.`, ctx, { cause });
+    super(`${describe(ctx)}: connection failed (${why}); a later attempt may succeed.`, ctx, {
+      cause,
+    });
   }
 }
 
 export class TimeoutError extends InterfaceError {
   readonly code = 'FERRY_TIMEOUT';
   readonly retryable = true;
+  /** Which of interface.timeouts ran out. */
+  readonly phase: 'connect' | 'headers' | 'body';
   constructor(ctx: HttpErrorContext, phase: 'connect' | 'headers' | 'body') {
-    super(`${describe(ctx)}: no ${phase} within the configured timeout; it will be retried.`, ctx);
+    super(
+      `${describe(ctx)}: no ${phase} within the configured timeout; a later attempt may succeed.`,
+      ctx,
+    );
+    this.phase = phase;
   }
 }

@@ -1,0 +1,110 @@
+import { STATUS_CODES } from 'node:http';
+import { UsageError } from '../../errors/index.js';
+import { createInterfaceClient } from '../../interface/client.js';
+import { InterfaceError } from '../../interface/errors.js';
+import { readCallBody } from './call-body.js';
+import {
+  JSON_OPTION,
+  flag,
+  stringList,
+  stringOption,
+  writeJson,
+  type Command,
+} from '../command.js';
+
+/** `--path k=v` values as a record; a value may itself contain `=`. */
+function keyValues(values: string[], option: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const pair of values) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--${option} expects k=v, got "${pair}".`);
+    (out[pair.slice(0, at)] ??= []).push(pair.slice(at + 1));
+  }
+  return out;
+}
+
+function printable(body: unknown): string {
+  if (body === null || body === undefined) return '';
+  return typeof body === 'string' ? `${body}\n` : `${JSON.stringify(body, null, 2)}\n`;
+}
+
+export const callCommand: Command = {
+  name: 'call',
+  summary: 'Call one operation of the platform interface and print its answer.',
+  usage:
+    'call <operationId> [--path k=v]... [--query k=v]... [--body JSON|@file] [--idempotency-key K] [--json]',
+  description: `
+Sends one request through Ferry's client (listing check, bindings, auth, idempotency header) to
+interface.baseUrl (FERRY_BASE_URL) with interface.auth (FERRY_TOKEN) in listing FERRY_LISTING.
+With --json: {status, headers, body}, plus error: {code, message} when the call failed.
+Exit 0 for a 2xx (and a 404 to a DELETE), 1 when the call failed (HTTP error, network, timeout),
+2 for bad usage, configuration, or an operation outside the listing.
+Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUMMER --body '{"campaignExternalId":"c1"}'`,
+  options: {
+    path: { type: 'string', multiple: true, placeholder: 'k=v', description: 'A path parameter.' },
+    query: {
+      type: 'string',
+      multiple: true,
+      placeholder: 'k=v',
+      description: 'A query parameter; repeat a name to send several values.',
+    },
+    body: {
+      type: 'string',
+      placeholder: 'JSON|@file',
+      description: 'The JSON body, inline or read from a file.',
+    },
+    'idempotency-key': {
+      type: 'string',
+      placeholder: 'K',
+      description: 'Idempotency key of a write (default: a generated one).',
+    },
+    ...JSON_OPTION,
+  },
+  positionals: [1, 1],
+  async run({ args, stdout, stderr, config, logger, stopSignal }) {
+    const operationId = args.positionals[0] as string;
+    const pathParams: Record<string, string> = {};
+    for (const [k, v] of Object.entries(keyValues(stringList(args, 'path'), 'path'))) {
+      if (v.length > 1) throw new UsageError(`--path ${k} is given ${v.length} times.`);
+      pathParams[k] = v[0] as string;
+    }
+    const query = keyValues(stringList(args, 'query'), 'query');
+    const body = readCallBody(stringOption(args, 'body'));
+    const json = flag(args, 'json');
+
+    const client = createInterfaceClient(config().interface, { logger: logger() });
+    try {
+      const res = await client.call({
+        operationId,
+        pathParams,
+        query,
+        body,
+        idempotencyKey: stringOption(args, 'idempotency-key'),
+        signal: stopSignal,
+      });
+      if (json) writeJson(stdout, res);
+      else
+        stdout.write(
+          `HTTP ${res.status} ${STATUS_CODES[res.status] ?? ''}\n${printable(res.body)}`,
+        );
+      return 0;
+    } catch (error) {
+      if (!(error instanceof InterfaceError)) throw error;
+      const { status, headers, body: answer } = error.context;
+      if (json) {
+        writeJson(stdout, {
+          status: status ?? null,
+          headers: headers ?? {},
+          body: answer ?? null,
+          error: { code: error.code, message: error.message },
+        });
+      } else if (status !== undefined) {
+        stdout.write(`HTTP ${status} ${STATUS_CODES[status] ?? ''}\n${printable(answer)}`);
+      }
+      stderr.write(`ferry call: ${error.message}\n`);
+      return 1;
+    } finally {
+      await client.close();
+    }
+  },
+};

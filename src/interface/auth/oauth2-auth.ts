@@ -1,0 +1,115 @@
+/**
+ * OAuth2 client credentials (RFC 6749 section 4.4): a token from `tokenUrl`, cached until shortly
+ * before `expires_in`, fetched once for all concurrent callers, and renewed after a 401.
+ */
+import type { AuthConfig } from '../../config/schema.js';
+import { answerErrorContext, parseAnswerBody } from '../answer-body.js';
+import { classifyAnswer } from '../classify-response.js';
+import { AuthError, type HttpErrorContext } from '../errors.js';
+import type { Transport } from '../transport.js';
+import type { AuthProvider } from './auth-provider.js';
+
+type OAuth2Config = Extract<AuthConfig, { type: 'oauth2' }>;
+
+interface CachedToken {
+  header: string;
+  /** Epoch ms after which the token is fetched again; Infinity when the server gave no expiry. */
+  renewAt: number;
+}
+
+/** Tokens issued earlier are still scrubbed from answers for a while. */
+const REMEMBERED_TOKENS = 4;
+/** Renew this long before expiry (or a tenth of the lifetime when shorter), not at the last moment. */
+const EXPIRY_MARGIN_MS = 30_000;
+
+function renewAt(expiresIn: unknown, now: number): number {
+  if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) {
+    return Infinity;
+  }
+  const lifetime = expiresIn * 1_000;
+  return now + lifetime - Math.min(EXPIRY_MARGIN_MS, lifetime / 10);
+}
+
+export interface OAuth2Deps {
+  transport: Transport;
+  retryAfterCapMs: number;
+}
+
+export function createOAuth2Auth(config: OAuth2Config, deps: OAuth2Deps): AuthProvider {
+  const url = new URL(config.tokenUrl);
+  const basic = Buffer.from(
+    `${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`,
+  ).toString('base64');
+  let cached: CachedToken | undefined;
+  let pending: Promise<CachedToken> | undefined;
+  const issued: string[] = [];
+
+  // Shared by every caller waiting for it, so it does not follow one caller's abort signal.
+  async function fetchToken(ctx: HttpErrorContext): Promise<CachedToken> {
+    const form = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (config.scope) form.set('scope', config.scope);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    if (config.clientAuth === 'basic') {
+      headers.authorization = `Basic ${basic}`;
+    } else {
+      form.set('client_id', config.clientId);
+      form.set('client_secret', config.clientSecret);
+    }
+    const tokenCtx: HttpErrorContext = { ...ctx, method: 'POST', path: url.pathname };
+    const answer = await deps.transport.send(
+      {
+        origin: url.origin,
+        method: 'POST',
+        path: url.pathname + url.search,
+        headers,
+        body: form.toString(),
+      },
+      tokenCtx,
+    );
+    const secrets = [config.clientSecret, basic, ...issued];
+    if (answer.status < 200 || answer.status >= 300) {
+      const errorCtx = answerErrorContext(tokenCtx, answer, secrets);
+      if ([400, 401, 403].includes(answer.status)) {
+        throw new AuthError(
+          errorCtx,
+          `the token endpoint refused the client credentials (${answer.status})`,
+        );
+      }
+      throw classifyAnswer(errorCtx, deps.retryAfterCapMs);
+    }
+    const body = parseAnswerBody(answer.text, answer.headers['content-type']) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    } | null;
+    const token = body?.access_token;
+    if (typeof token !== 'string' || token === '') {
+      throw new AuthError(
+        { ...tokenCtx, status: answer.status },
+        'the token endpoint answered without an access_token',
+      );
+    }
+    issued.unshift(token);
+    issued.length = Math.min(issued.length, REMEMBERED_TOKENS);
+    return { header: `Bearer ${token}`, renewAt: renewAt(body?.expires_in, Date.now()) };
+  }
+
+  return {
+    async headers(ctx) {
+      if (cached && Date.now() < cached.renewAt) return { authorization: cached.header };
+      pending ??= fetchToken(ctx).finally(() => {
+        pending = undefined;
+      });
+      cached = await pending;
+      return { authorization: cached.header };
+    },
+    renew(used) {
+      // Several requests may fail with the same token: only the first drops it.
+      if (cached && used.authorization === cached.header) cached = undefined;
+      return true;
+    },
+    secrets: () => [config.clientSecret, basic, ...issued],
+  };
+}

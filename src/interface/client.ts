@@ -1,0 +1,99 @@
+/**
+ * The HTTP client of the platform interface (contract: client-types.ts). A call is checked against
+ * the configured listing before anything is sent, shaped by its binding, authenticated, carries an
+ * idempotency key when it writes, and ends as a CallResponse or one error of the taxonomy
+ * (errors.ts, classify-response.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { FerryConfig } from '../config/schema.js';
+import type { Logger } from '../logging/logger.js';
+import { answerErrorContext, parseAnswerBody } from './answer-body.js';
+import { createAuthProvider } from './auth/create-auth.js';
+import { resolveBindings } from './bindings.js';
+import { isWrite } from './catalog.js';
+import { classifyAnswer, isSuccess } from './classify-response.js';
+import type { CallRequest, CallResponse, InterfaceClient } from './client-types.js';
+import { AuthError, type HttpErrorContext } from './errors.js';
+import { buildRequestTarget } from './request-target.js';
+import { resolveOperation } from './resolve-operation.js';
+import { createTransport } from './transport.js';
+
+export interface InterfaceClientOptions {
+  logger?: Logger;
+  /** Sockets per origin; a worker passes its concurrency. Default: interface.connections. */
+  connections?: number;
+}
+
+export function createInterfaceClient(
+  config: FerryConfig['interface'],
+  options: InterfaceClientOptions = {},
+): InterfaceClient {
+  const { logger } = options;
+  const bindings = resolveBindings(config.bindings);
+  const base = new URL(config.useDemo ? config.demoBaseUrl : config.baseUrl);
+  // A base URL may carry a path prefix (https://host/shop): operation paths go below it.
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const transport = createTransport({
+    connections: options.connections ?? config.connections,
+    timeouts: config.timeouts,
+    quickRetries: config.quickRetries,
+    logger,
+  });
+  const auth = createAuthProvider(config.auth, {
+    transport,
+    retryAfterCapMs: config.retryAfterCapMs,
+  });
+  const idempotencyHeader = config.idempotencyHeader.toLowerCase();
+
+  async function call(request: CallRequest): Promise<CallResponse> {
+    const operation = resolveOperation(request.operationId, config.listing);
+    const binding = bindings.get(operation.id);
+    if (!binding) throw new Error(`no binding for ${operation.id}`); // resolveBindings covers all
+    const target = buildRequestTarget(binding, request);
+    const method = operation.method;
+    const ctx: HttpErrorContext = { operationId: operation.id, method, path: prefix + target.path };
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (target.body !== undefined) headers['content-type'] = 'application/json';
+    if (isWrite(operation)) headers[idempotencyHeader] = request.idempotencyKey ?? randomUUID();
+
+    let renewed = false;
+    for (;;) {
+      const credential = await auth.headers(ctx);
+      const started = performance.now();
+      const answer = await transport.send(
+        {
+          origin: base.origin,
+          method,
+          path: prefix + target.pathAndQuery,
+          headers: { ...headers, ...credential },
+          body: target.body,
+          signal: request.signal,
+        },
+        ctx,
+      );
+      logger?.debug(
+        { ...ctx, status: answer.status, ms: Math.round(performance.now() - started) },
+        'interface call',
+      );
+      if (isSuccess(answer.status, method)) {
+        const body = parseAnswerBody(answer.text, answer.headers['content-type']);
+        return { status: answer.status, headers: answer.headers, body };
+      }
+      if (answer.status === 401 && !renewed && auth.renew(credential)) {
+        renewed = true;
+        logger?.info({ operationId: operation.id }, 'credential refused (401); renewing it once');
+        continue;
+      }
+      const errorCtx = answerErrorContext(ctx, answer, auth.secrets());
+      if (answer.status === 401 && !renewed) {
+        throw new AuthError(
+          errorCtx,
+          `authentication failed (401): the platform refused the configured ${config.auth.type} credential`,
+        );
+      }
+      throw classifyAnswer(errorCtx, config.retryAfterCapMs);
+    }
+  }
+
+  return { call, close: () => transport.close() };
+}
