@@ -1,0 +1,67 @@
+import { once } from 'node:events';
+import { UsageError } from '../../errors/index.js';
+import { DEFAULT_CLI_PORT, simulatorOptionsFromArgs } from '../../simulator/cli-options.js';
+import { startSimulator } from '../../simulator/start-simulator.js';
+import { JSON_OPTION, writeJson, type Command, type OptionSpec } from '../command.js';
+
+const text = (placeholder: string, description: string): OptionSpec => ({
+  type: 'string',
+  placeholder,
+  description,
+});
+
+export const simulatorCommand: Command = {
+  name: 'simulator',
+  summary: 'Serve a simulator of the platform interface (state, idempotency, faults) over HTTP.',
+  usage: 'simulator [--port P] [--listing A|B] [--token T] [--seed N] [fault flags] [--json]',
+  description: `
+Serves every operation of the listing with in-memory state until Ctrl-C (SIGINT) or SIGTERM, then
+exits 0. Admin endpoints: GET /__sim/stats, GET /__sim/state/<resource>, GET /__sim/requests,
+POST /__sim/reset, POST /__sim/faults; the interface as OpenAPI at /openapi.json and /openapi.yaml.
+Fault shares are drawn from one PRNG seeded by --seed, so a seed reproduces the outcomes.
+See docs/SIMULATOR.md. Exit 2 on a bad flag value or a port in use.
+
+Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50`,
+  options: {
+    port: text('P', `TCP port (default ${DEFAULT_CLI_PORT}; 0 picks a free one).`),
+    host: text('HOST', 'Address to listen on (default 127.0.0.1).'),
+    listing: text('A|B', 'Which listing of operations to serve (default A).'),
+    token: text('T', 'Bearer token every request must carry (default dev-token).'),
+    'idempotency-header': text('NAME', 'Idempotency header name (default Idempotency-Key).'),
+    seed: text('N', 'Seed of the fault PRNG and the synthetic data (default random, shown).'),
+    'fail-rate': text('X', 'Share of requests answered 500, 502 or 503 (0 to 1).'),
+    'rate-limit': text('N', 'Most requests per second; above it 429 with Retry-After.'),
+    'retry-after': text('seconds|date', 'Format of the 429 Retry-After header (default seconds).'),
+    latency: text('MIN-MAX', 'Milliseconds added to each answer, e.g. 10-100.'),
+    'reset-rate': text('X', 'Share of connections destroyed without an answer.'),
+    'apply-then-fail-rate': text('X', 'Share of writes applied, then the connection destroyed.'),
+    'reject-keys': text('K1,K2', 'externalIds (and productIds) refused with 422.'),
+    'client-id': text('ID', 'Serve POST /oauth/token for this client id (with --client-secret).'),
+    'client-secret': text('SECRET', 'The OAuth2 client secret for --client-id.'),
+    ...JSON_OPTION,
+  },
+  async run({ args, stdout, stderr, stopSignal }) {
+    const options = simulatorOptionsFromArgs(args);
+    let sim;
+    try {
+      sim = await startSimulator(options);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL' || code === 'EACCES') {
+        throw new UsageError(
+          `cannot listen on ${options.host}:${options.port} (${code}); choose another --port or --host.`,
+        );
+      }
+      throw error;
+    }
+    if (args.values.json) {
+      writeJson(stdout, { url: sim.url, port: sim.port, listing: sim.listing });
+    } else {
+      stdout.write(`Simulator listening on ${sim.url} (listing ${sim.listing})\n`);
+      stderr.write(`seed ${sim.stats().seed}; stats at ${sim.url}/__sim/stats; Ctrl-C stops it.\n`);
+    }
+    if (!stopSignal.aborted) await once(stopSignal, 'abort');
+    await sim.close();
+    return 0;
+  },
+};

@@ -1,0 +1,81 @@
+/** Everything one running simulator holds, shared by its request handlers. */
+import { resolveBindings, type Binding } from '../interface/bindings.js';
+import type { Listing } from '../interface/catalog.js';
+import type { OAuthClient } from './auth.js';
+import { DEFAULT_FAULTS, mergeFaults } from './faults.js';
+import { IdempotencyStore } from './idempotency.js';
+import { mulberry32, type Random } from './prng.js';
+import { RateLimiter } from './rate-limiter.js';
+import { buildRouter, type Router } from './router.js';
+import { SimState } from './state-store.js';
+import { SimStatsRecorder } from './stats.js';
+import type { Faults, SimulatorOptions } from './types.js';
+
+export interface SimContext {
+  readonly listing: Listing;
+  readonly seed: number;
+  readonly bindings: Map<string, Binding>;
+  readonly router: Router;
+  readonly state: SimState;
+  readonly idempotency: IdempotencyStore;
+  /** Fingerprints of writes applied without an idempotency key (to count duplicates). */
+  readonly keylessApplied: Set<string>;
+  readonly stats: SimStatsRecorder;
+  readonly limiter: RateLimiter;
+  /** The idempotency header as configured, e.g. `Idempotency-Key`. */
+  readonly idempotencyHeader: string;
+  readonly oauth: OAuthClient | undefined;
+  /** Aborted when the simulator closes: pending latency waits end at once. */
+  readonly closing: AbortSignal;
+  random: Random;
+  faults: Faults;
+  rejectKeys: ReadonlySet<string>;
+  token: string;
+}
+
+export const DEFAULT_TOKEN = 'dev-token';
+export const DEFAULT_IDEMPOTENCY_CAPACITY = 50_000;
+
+export function createContext(options: SimulatorOptions, closing: AbortSignal): SimContext {
+  const seed = (options.seed ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
+  const listing = options.listing ?? 'A';
+  const bindings = resolveBindings(options.bindings);
+  const faults = mergeFaults(DEFAULT_FAULTS, options.faults ?? {});
+  return {
+    listing,
+    seed,
+    bindings,
+    router: buildRouter(listing, bindings),
+    state: new SimState(),
+    idempotency: new IdempotencyStore(options.idempotencyCapacity ?? DEFAULT_IDEMPOTENCY_CAPACITY),
+    keylessApplied: new Set(),
+    stats: new SimStatsRecorder(seed),
+    limiter: new RateLimiter(),
+    idempotencyHeader: options.idempotencyHeader ?? 'Idempotency-Key',
+    oauth: options.oauth,
+    closing,
+    random: mulberry32(seed),
+    faults,
+    rejectKeys: new Set(faults.rejectKeys),
+    token: options.token ?? DEFAULT_TOKEN,
+  };
+}
+
+export function applyFaults(ctx: SimContext, patch: unknown): Faults {
+  ctx.faults = mergeFaults(ctx.faults, patch);
+  ctx.rejectKeys = new Set(ctx.faults.rejectKeys);
+  return ctx.faults;
+}
+
+/** Back to the start: empty state and stats, a fresh PRNG, the start faults and token. */
+export function resetContext(ctx: SimContext, options: SimulatorOptions): void {
+  ctx.state.reset();
+  ctx.idempotency.clear();
+  ctx.keylessApplied.clear();
+  ctx.stats.reset();
+  ctx.limiter.reset();
+  ctx.random = mulberry32(ctx.seed);
+  ctx.faults = mergeFaults(DEFAULT_FAULTS, options.faults ?? {});
+  ctx.rejectKeys = new Set(ctx.faults.rejectKeys);
+  ctx.token = options.token ?? DEFAULT_TOKEN;
+}

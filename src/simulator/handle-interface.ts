@@ -1,0 +1,211 @@
+/**
+ * One interface request, in this order: body size (413), route (404), token (401), rate limit
+ * (429), JSON (400), idempotency (replay, 422 reused, 409 in flight), latency, injected failure
+ * (5xx) or reset, the operation itself, then apply-then-fail. Fault draws happen on arrival, so a seed reproduces them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_MAX_BYTES } from '../interface/bindings.js';
+import { hasBearer } from './auth.js';
+import { deleteItems, executeBatch } from './batch-writes.js';
+import type { SimContext } from './context.js';
+import { executeEntityWrite } from './entity-writes.js';
+import { drawFaults, type FaultDraw } from './fault-draw.js';
+import { requestFingerprint } from './fingerprint.js';
+import {
+  BodyTooLargeError,
+  destroyConnection,
+  errorResponse,
+  readBody,
+  send,
+  type SimResponse,
+} from './http-io.js';
+import { retryAfterHeader } from './rate-limiter.js';
+import { executeRead } from './reads.js';
+import type { RouteMatch } from './router.js';
+import type { WriteOutcome } from './write-outcome.js';
+
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  ctx: SimContext;
+  at: number;
+  match: RouteMatch | undefined;
+  draw: FaultDraw;
+  key: string | null;
+  items: number;
+}
+
+async function waitLatency(ex: Exchange): Promise<boolean> {
+  if (ex.draw.latencyMs <= 0) return true;
+  try {
+    await sleep(ex.draw.latencyMs, undefined, { signal: ex.ctx.closing });
+    return true;
+  } catch {
+    return false; // closing
+  }
+}
+
+function log(ex: Exchange, status: number): void {
+  const url = ex.req.url ?? '';
+  ex.ctx.stats.record({
+    at: ex.at,
+    operationId: ex.match?.operation.id ?? null,
+    method: ex.req.method ?? '',
+    path: url.split('?')[0] ?? url,
+    idempotencyKey: ex.key,
+    status,
+    items: ex.items,
+  });
+}
+
+async function finish(ex: Exchange, response: SimResponse): Promise<void> {
+  if (!(await waitLatency(ex))) return;
+  log(ex, response.status);
+  send(ex.res, response);
+}
+
+function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): WriteOutcome {
+  const match = ex.match!;
+  const kind = match.operation.kind;
+  const wctx = { state: ex.ctx.state, rejectKeys: ex.ctx.rejectKeys };
+  if (kind === 'upsert' || kind === 'patch') return executeBatch(kind, match.binding, body, wctx);
+  if (kind === 'delete') {
+    return executeBatch('delete', match.binding, deleteItems(body, query, match.binding), wctx);
+  }
+  return executeEntityWrite(match, body, wctx);
+}
+
+function countApplied(ex: Exchange, result: WriteOutcome, fingerprint: string): void {
+  const { stats, idempotency, keylessApplied } = ex.ctx;
+  stats.add('rejected', result.rejectedItems);
+  if (result.appliedItems === 0) return;
+  stats.add('applied');
+  stats.add('appliedItems', result.appliedItems);
+  const again = ex.key
+    ? idempotency.markApplied(ex.key)
+    : keylessApplied.has(fingerprint) || !keylessApplied.add(fingerprint);
+  if (again) stats.add('duplicates');
+}
+
+function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
+  if (raw.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+async function handle(ex: Exchange, url: URL): Promise<void> {
+  const { req, ctx, match } = ex;
+  let raw: string;
+  try {
+    raw = await readBody(req, match?.binding.maxBytes ?? DEFAULT_MAX_BYTES);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    ex.res.shouldKeepAlive = false;
+    const limit = match?.binding.maxBytes ?? DEFAULT_MAX_BYTES;
+    return finish(ex, errorResponse(413, 'PAYLOAD_TOO_LARGE', `the body exceeds ${limit} bytes`));
+  }
+  if (!match) {
+    ctx.stats.add('notFound');
+    const message = `no operation ${req.method} ${url.pathname} in listing ${ctx.listing} (GET /openapi.json lists them)`;
+    return finish(ex, errorResponse(404, 'NOT_FOUND', message));
+  }
+  if (!hasBearer(req, ctx.token)) {
+    ctx.stats.add('unauthorized');
+    const message = 'a valid bearer token is required (Authorization: Bearer <token>)';
+    return finish(ex, errorResponse(401, 'UNAUTHORIZED', message));
+  }
+  const openAt = ctx.limiter.check(ctx.faults.rateLimit);
+  if (openAt !== undefined) {
+    ctx.stats.add('rateLimited');
+    const retryAfter = retryAfterHeader(openAt, ctx.faults.retryAfter);
+    const message = `more than ${ctx.faults.rateLimit} requests per second`;
+    return finish(ex, errorResponse(429, 'RATE_LIMITED', message, { 'retry-after': retryAfter }));
+  }
+  const parsed = parseJson(raw);
+  if (!parsed.ok) {
+    return finish(ex, errorResponse(400, 'VALIDATION_FAILED', 'the body is not valid JSON'));
+  }
+  const body = parsed.value;
+  const isWrite = match.operation.method !== 'GET';
+  ex.items = Array.isArray(body) ? body.length : isWrite ? 1 : 0;
+  const fingerprint = isWrite
+    ? requestFingerprint(req.method!, url.pathname, url.searchParams, body, raw)
+    : '';
+
+  if (ex.key) {
+    const admission = ctx.idempotency.admit(ex.key, fingerprint);
+    if (admission.kind === 'replay') {
+      ctx.stats.add('replayed');
+      const headers = { ...admission.response.headers, 'idempotent-replayed': 'true' };
+      return finish(ex, { ...admission.response, headers });
+    }
+    if (admission.kind === 'reused') {
+      const message = 'this idempotency key was used with another request body; use a new key';
+      return finish(ex, errorResponse(422, 'IDEMPOTENCY_KEY_REUSED', message));
+    }
+    if (admission.kind === 'inFlight') {
+      ctx.stats.add('inProgress');
+      const message = 'a request with this idempotency key is still being processed; retry later';
+      return finish(ex, errorResponse(409, 'REQUEST_IN_PROGRESS', message));
+    }
+  }
+  if (!(await waitLatency(ex))) return;
+  if (ex.draw.failStatus !== null || ex.draw.reset) {
+    if (ex.key) ctx.idempotency.abandon(ex.key);
+    if (ex.draw.failStatus !== null) {
+      ctx.stats.fault('failed');
+      log(ex, ex.draw.failStatus);
+      send(ex.res, errorResponse(ex.draw.failStatus, 'INTERNAL', 'injected failure (fail-rate)'));
+    } else {
+      ctx.stats.fault('reset');
+      log(ex, 0);
+      destroyConnection(req, ex.res);
+    }
+    return;
+  }
+  if (!isWrite) {
+    const response = executeRead(match, url.searchParams, ctx.state, ctx.seed);
+    log(ex, response.status);
+    send(ex.res, response);
+    return;
+  }
+  const result = executeWrite(ex, body, url.searchParams);
+  countApplied(ex, result, fingerprint);
+  if (ex.key) ctx.idempotency.complete(ex.key, result.response);
+  if (ex.draw.applyThenFail) {
+    ctx.stats.fault('appliedThenFailed');
+    log(ex, 0);
+    destroyConnection(req, ex.res);
+    return;
+  }
+  log(ex, result.response.status);
+  send(ex.res, result.response);
+}
+
+export async function handleInterface(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: SimContext,
+): Promise<void> {
+  // Everything that draws from the PRNG or counts happens before the first await: arrival order.
+  const match = ctx.router(req.method ?? '', url.pathname);
+  ctx.stats.request(match?.operation.id);
+  const isWrite = match !== undefined && match.operation.method !== 'GET';
+  const header = req.headers[ctx.idempotencyHeader.toLowerCase()];
+  const ex: Exchange = {
+    req,
+    res,
+    ctx,
+    at: Date.now(),
+    match,
+    draw: drawFaults(ctx.random, ctx.faults, isWrite),
+    key: isWrite && typeof header === 'string' && header !== '' ? header : null,
+    items: 0,
+  };
+  await handle(ex, url);
+}

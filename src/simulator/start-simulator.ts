@@ -1,0 +1,121 @@
+/**
+ * startSimulator: a real HTTP server (node:http) that plays the platform, for the CLI and for tests.
+ * DESIGN.md, Simulator, is its contract; docs/SIMULATOR.md describes it.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { stringify } from 'yaml';
+import { OAUTH_TOKEN_PATH, issueToken } from './auth.js';
+import { applyFaults, createContext, resetContext, type SimContext } from './context.js';
+import { ADMIN_PREFIX, handleAdmin } from './handle-admin.js';
+import { handleInterface } from './handle-interface.js';
+import { errorResponse, readBody, send, type SimResponse } from './http-io.js';
+import { buildOpenApi } from './openapi.js';
+import { isStateResource, STATE_RESOURCES } from './state-store.js';
+import type { RunningSimulator, SimulatorOptions } from './types.js';
+
+export type {
+  Faults,
+  RunningSimulator,
+  SimStats,
+  SimulatorOptions,
+  RequestRecord,
+} from './types.js';
+
+function serverUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
+function openApi(ctx: SimContext, url: string, format: 'json' | 'yaml'): SimResponse {
+  const doc = buildOpenApi({
+    listing: ctx.listing,
+    bindings: ctx.bindings,
+    serverUrl: url,
+    idempotencyHeader: ctx.idempotencyHeader,
+    oauthTokenUrl: ctx.oauth ? `${url}${OAUTH_TOKEN_PATH}` : undefined,
+  });
+  if (format === 'json') return { status: 200, body: JSON.stringify(doc, null, 2) };
+  return { status: 200, headers: { 'content-type': 'application/yaml' }, body: stringify(doc) };
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const closing = new AbortController();
+  const ctx = createContext(options, closing.signal);
+  const host = options.host ?? '127.0.0.1';
+  let url = '';
+
+  const sim: RunningSimulator = {
+    get url() {
+      return url;
+    },
+    get port() {
+      return Number(new URL(url).port);
+    },
+    listing: ctx.listing,
+    stats: () => ctx.stats.snapshot(),
+    state(resource) {
+      if (!isStateResource(resource)) {
+        throw new Error(
+          `no simulator resource "${resource}"; one of ${STATE_RESOURCES.join(', ')}`,
+        );
+      }
+      return ctx.state.all(resource);
+    },
+    requests: (limit) => ctx.stats.requests(limit),
+    reset: () => resetContext(ctx, options),
+    setFaults: (partial) => applyFaults(ctx, partial),
+    faults: () => ({ ...ctx.faults, rejectKeys: [...ctx.faults.rejectKeys] }),
+    setToken(token) {
+      ctx.token = token;
+    },
+    close: () => close(),
+  };
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const target = new URL(req.url ?? '/', 'http://simulator');
+    if (target.pathname.startsWith(ADMIN_PREFIX)) {
+      return send(res, await handleAdmin(req, target, sim));
+    }
+    if (
+      req.method === 'GET' &&
+      (target.pathname === '/openapi.json' || target.pathname === '/openapi.yaml')
+    ) {
+      return send(res, openApi(ctx, url, target.pathname.endsWith('json') ? 'json' : 'yaml'));
+    }
+    if (ctx.oauth && req.method === 'POST' && target.pathname === OAUTH_TOKEN_PATH) {
+      const raw = await readBody(req, 64 * 1024);
+      return send(res, issueToken(req, raw, ctx.oauth, ctx.token));
+    }
+    return handleInterface(req, res, target, ctx);
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      send(res, errorResponse(500, 'INTERNAL', `simulator error: ${message}`));
+    });
+  });
+  // Longer than clients' keep-alive, so the server never closes a socket a client is about to reuse.
+  server.keepAliveTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  url = serverUrl(host, (server.address() as AddressInfo).port);
+
+  let closed: Promise<void> | undefined;
+  function close(): Promise<void> {
+    closed ??= new Promise<void>((resolve) => {
+      closing.abort();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closed;
+  }
+  return sim;
+}

@@ -1,0 +1,96 @@
+/** The simulator's public types: what startSimulator takes and what it hands back. */
+import type { BindingConfig } from '../config/schema.js';
+import type { Listing } from '../interface/catalog.js';
+
+/** Fault injection; every share is drawn from one seeded PRNG, so a seed reproduces the outcomes. */
+export interface Faults {
+  /** Share of interface requests answered 500, 502 or 503 (no Retry-After), before anything is applied. */
+  failRate: number;
+  /** Most interface requests per wall-clock second; above it 429 with Retry-After. 0: no limit. */
+  rateLimit: number;
+  /** Milliseconds added to each answer, drawn in [min, max]; null: none. */
+  latency: [number, number] | null;
+  /** Share of interface requests whose connection is destroyed without an answer; nothing applied. */
+  resetRate: number;
+  /** Share of writes applied (answer stored under the idempotency key), then the connection destroyed. */
+  applyThenFailRate: number;
+  /** Items with these externalIds, and writes whose productId is one of them, are refused with 422. */
+  rejectKeys: string[];
+  /** Format of the 429 Retry-After header: delta-seconds or an HTTP-date. */
+  retryAfter: 'seconds' | 'date';
+}
+
+export interface SimulatorOptions {
+  /** 0 (the default here) picks a free port; the CLI defaults to 4010. */
+  port?: number;
+  host?: string;
+  listing?: Listing;
+  /** The bearer token every interface request must carry. Default `dev-token`. */
+  token?: string;
+  idempotencyHeader?: string;
+  /** Seed of the fault PRNG and of the synthetic data; random when omitted (see stats().seed). */
+  seed?: number;
+  faults?: Partial<Faults>;
+  /** Serves `POST /oauth/token` (client credentials) issuing `token` when set. */
+  oauth?: { clientId: string; clientSecret: string; expiresIn?: number };
+  /** Binding overrides (as `interface.bindings` in Ferry's config): paths and size limits. */
+  bindings?: Record<string, BindingConfig>;
+  /** Idempotency answers kept (oldest dropped first). Default 50,000. */
+  idempotencyCapacity?: number;
+}
+
+export interface SimStats {
+  /** Interface requests received (admin, openapi and oauth calls are not counted). */
+  requests: number;
+  /** Operation id -> requests routed to it. */
+  byOperation: Record<string, number>;
+  /** Write requests that were executed and changed state (at least one item applied). */
+  applied: number;
+  /** Items applied by those writes. */
+  appliedItems: number;
+  /** Answers replayed for a repeated idempotency key. */
+  replayed: number;
+  /** Items (or single-entity writes) refused: 400, 404 or 422, per item in a 207. */
+  rejected: number;
+  /** Writes applied a second time: same idempotency key, or no key and same operation, path and body. */
+  duplicates: number;
+  rateLimited: number;
+  inProgress: number;
+  unauthorized: number;
+  notFound: number;
+  faults: { failed: number; reset: number; appliedThenFailed: number };
+  seed: number;
+}
+
+/** One interface request as /__sim/requests lists it. */
+export interface RequestRecord {
+  /** Arrival time, ms since the epoch. */
+  at: number;
+  operationId: string | null;
+  method: string;
+  path: string;
+  idempotencyKey: string | null;
+  /** The status answered; 0 when the connection was destroyed without an answer. */
+  status: number;
+  /** Items in the body (batch writes), 1 for other writes, 0 for reads. */
+  items: number;
+}
+
+export interface RunningSimulator {
+  readonly url: string;
+  readonly port: number;
+  readonly listing: Listing;
+  stats(): SimStats;
+  /** The items held for a resource (products, categories, stores, users, campaigns, ageGroups,
+   * discountCodes, prices, customers, partners); throws for another name. */
+  state(resource: string): unknown[];
+  /** The last interface requests (at most `limit`, at most 10,000), oldest first. */
+  requests(limit?: number): RequestRecord[];
+  /** Back to the state at start: empty state, stats, idempotency store and log; start faults and token. */
+  reset(): void;
+  setFaults(partial: Partial<Faults>): Faults;
+  faults(): Faults;
+  /** Changes the accepted bearer token (and the one /oauth/token issues), e.g. to test a refresh. */
+  setToken(token: string): void;
+  close(): Promise<void>;
+}

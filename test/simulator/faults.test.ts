@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
+import type { Faults } from '../../src/simulator/types.js';
+import { PRODUCTS, call, outcome, product } from './sim-http.js';
+
+const running: RunningSimulator[] = [];
+async function start(seed: number, faults: Partial<Faults>): Promise<RunningSimulator> {
+  const sim = await startSimulator({ seed, faults });
+  running.push(sim);
+  return sim;
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+/** The outcome of each of 40 requests, one after another (0: connection destroyed). */
+async function outcomes(sim: RunningSimulator): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    statuses.push(
+      i % 2 === 0
+        ? await outcome(sim, 'GET', '/external/api/orders')
+        : await outcome(sim, 'PUT', PRODUCTS, { body: [product(String(i))] }),
+    );
+  }
+  return statuses;
+}
+
+describe('faults', () => {
+  const mix = { failRate: 0.3, resetRate: 0.2, applyThenFailRate: 0.2 };
+
+  it('gives the same outcomes for the same seed and other outcomes for another seed', async () => {
+    const a = await outcomes(await start(42, mix));
+    const b = await outcomes(await start(42, mix));
+    const c = await outcomes(await start(43, mix));
+    expect(b).toEqual(a);
+    expect(c).not.toEqual(a);
+    // The mix really produced each kind of answer.
+    expect(a).toEqual(expect.arrayContaining([0, 200]));
+    expect(a.some((s) => [500, 502, 503].includes(s))).toBe(true);
+  });
+
+  it('fails without applying: 5xx INTERNAL without Retry-After, or a reset connection', async () => {
+    const failing = await start(1, { failRate: 1 });
+    const answer = await call(failing, 'PUT', PRODUCTS, { key: 'k', body: [product('1')] });
+    expect([500, 502, 503]).toContain(answer.status);
+    expect(answer.headers['retry-after']).toBeUndefined();
+    expect(answer.body).toMatchObject({ error: { code: 'INTERNAL' } });
+    expect(failing.state('products')).toEqual([]);
+    // The key was not used up: the retry applies once the fault is gone.
+    failing.setFaults({ failRate: 0 });
+    const retry = await call(failing, 'PUT', PRODUCTS, { key: 'k', body: [product('1')] });
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+
+    const resetting = await start(1, { resetRate: 1 });
+    expect(await outcome(resetting, 'PUT', PRODUCTS, { body: [product('1')] })).toBe(0);
+    expect(resetting.state('products')).toEqual([]);
+    expect(resetting.stats()).toMatchObject({ applied: 0, faults: { reset: 1 } });
+    expect(resetting.requests()).toMatchObject([{ operationId: 'products.put', status: 0 }]);
+  });
+
+  it('applies, then destroys the connection, with apply-then-fail', async () => {
+    const sim = await start(1, { applyThenFailRate: 1 });
+    expect(await outcome(sim, 'PUT', PRODUCTS, { body: [product('1')] })).toBe(0);
+    expect(sim.state('products')).toHaveLength(1);
+    // Reads are never "applied", so they are answered.
+    expect(await outcome(sim, 'GET', '/external/api/orders')).toBe(200);
+  });
+});
+
+describe('rate limit', () => {
+  async function burst(sim: RunningSimulator) {
+    return await Promise.all(
+      Array.from({ length: 10 }, () => call(sim, 'GET', '/external/api/microshops')),
+    );
+  }
+
+  it('answers 429 RATE_LIMITED with Retry-After in seconds above N requests per second', async () => {
+    const sim = await start(1, { rateLimit: 2 });
+    const answers = await burst(sim);
+    const limited = answers.filter((a) => a.status === 429);
+    // At most two windows can be open during the burst: at most 4 pass.
+    expect(limited.length).toBeGreaterThanOrEqual(6);
+    for (const a of limited) {
+      expect(a.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+      expect(a.body).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    }
+    expect(sim.stats().rateLimited).toBe(limited.length);
+  });
+
+  it('gives Retry-After as an HTTP-date after the request when asked', async () => {
+    const sim = await start(1, { rateLimit: 1, retryAfter: 'date' });
+    const answers = await burst(sim);
+    const limited = answers.filter((a) => a.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(8);
+    const arrivals = sim.requests().map((r) => r.at);
+    for (const a of limited) {
+      const header = a.headers['retry-after']!;
+      expect(header).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+      // The start of the next one-second window after the burst's requests.
+      const until = Date.parse(header);
+      expect(until).toBeGreaterThan(Math.min(...arrivals));
+      expect(until).toBeLessThanOrEqual(Math.max(...arrivals) + 1000);
+    }
+  });
+});
