@@ -15,6 +15,11 @@ export interface OptionDeclaration {
   values?: readonly string[];
   /** A secret is never logged, reported or put into an error message. */
   secret?: boolean;
+  /** The option must be given (it has no default). */
+  required?: boolean;
+  /** Bounds of an integer option, inclusive. */
+  min?: number;
+  max?: number;
 }
 
 /** What a connector reads: records, or errors for records it could not read (the others go on). */
@@ -33,6 +38,11 @@ export interface ConnectorInput {
   stream: Readable;
   /** Name used in records and errors: a path, `stdin` or a URL without credentials. */
   name: string;
+  /**
+   * The local file the bytes come from, when there is one: a format that needs random access
+   * (xlsx, a zip archive) reads it in place instead of copying the stream to a temporary file.
+   */
+  path?: string;
 }
 
 export interface Connector {
@@ -41,6 +51,8 @@ export interface Connector {
   /** File extensions this connector reads by default (lower case, with the dot). */
   extensions: readonly string[];
   options: Record<string, OptionDeclaration>;
+  /** Paragraphs for the generated docs (docs/CONNECTORS.md): what a record is, edge cases. */
+  notes?: readonly string[];
   /**
    * Reads records. `meta` is filled in as soon as it is known (before the first record is yielded).
    * Options arrive already validated against the declaration.

@@ -46,6 +46,12 @@ export const ERROR_CODES = [
   'FERRY_RETRY_BUDGET_EXHAUSTED',
   'FERRY_STALE',
   'FERRY_REDIS_UNAVAILABLE',
+  // connectors (appended)
+  'FERRY_CONNECTOR_UNKNOWN',
+  // delivery (appended)
+  'FERRY_DELIVERY_DEFERRED',
+  'FERRY_DELIVERY_FAILED',
+  'FERRY_NOT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

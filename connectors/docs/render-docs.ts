@@ -1,0 +1,119 @@
+/**
+ * docs/CONNECTORS.md, made from the connectors' declarations (options, extensions, notes) and the
+ * general rules below, so that the doc cannot drift from the code: a test compares the two.
+ */
+import { format, resolveConfig } from 'prettier';
+import { CONNECTORS } from '../registry.js';
+import type { Connector, OptionDeclaration } from '../types.js';
+
+export const DOC_PATH = 'docs/CONNECTORS.md';
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const code = (value: unknown): string => {
+  const text = value === '\t' ? '\\t' : String(value);
+  return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
+};
+
+function optionRow(name: string, d: OptionDeclaration): string {
+  const type = d.type === 'enum' ? (d.values ?? []).map(code).join(', ') : d.type;
+  const fallback = d.required ? '(required)' : d.default === undefined ? '' : code(d.default);
+  const bounds = [d.min === undefined ? '' : `≥ ${d.min}`, d.max === undefined ? '' : `≤ ${d.max}`]
+    .filter(Boolean)
+    .join(', ');
+  const example = d.example === undefined ? '' : ` Example: ${code(d.example)}.`;
+  return `| \`${name}\` | ${cell(type)}${bounds ? ` (${bounds})` : ''} | ${fallback} | ${cell(d.description)}${example} |`;
+}
+
+function connectorSection(c: Connector): string {
+  const options = Object.entries(c.options);
+  return [
+    `## ${c.name}`,
+    c.description,
+    `Extensions: ${c.extensions.map(code).join(', ')}.`,
+    options.length === 0
+      ? 'No options.'
+      : [
+          '| option | type | default | meaning |',
+          '| --- | --- | --- | --- |',
+          ...options.map(([name, d]) => optionRow(name, d)),
+        ].join('\n'),
+    ...(c.notes ?? []),
+  ].join('\n\n');
+}
+
+const INTRO = `# Connectors
+
+<!-- Generated from connectors/*/options.ts and the connectors' notes by \`npm run docs:connectors\`.
+Do not edit by hand: test/connectors/docs.test.ts fails when this file and the code disagree. -->
+
+A connector turns the bytes of a source into records: \`{fields, source: {file, line}}\`, where
+\`fields\` maps a column (or element, or key) name to its value as a string, exactly as read and
+before any mapping, and \`line\` is the physical line (for xlsx, the row) on which the record
+starts. A record that cannot be read becomes an error item \`{file, line, field?, message}\` and
+reading goes on; input that is not what the connector and its options say stops the reading with an
+error naming the file (code \`FERRY_CONNECTOR\`), never a crash.
+
+\`ferry read FILE [--connector NAME] [--option k=v]... [--limit N] [--json]\` shows what a connector
+reads from a file, for writing a pipeline: the encoding, delimiter and header it found, then each
+record with its line. \`ferry read --help\` has the details.
+
+## Sources
+
+| source | how to give it | records name it |
+| --- | --- | --- |
+| a file | a path | the path as given |
+| a folder | a folder and a \`pattern\` (a glob on file names: \`*\`, \`?\`, \`[a-z]\`, \`{csv,txt}\`; default \`*\`) | each file's own path; files are read one after the other in name order (by code point) |
+| stdin | \`-\` on the command line | \`stdin\` |
+| an http(s) URL | the URL, optionally with request headers | the URL without user, password, query or fragment |
+
+A URL is fetched with a GET; network errors and 408, 429 and 5xx answers are retried three times
+with backoff before the body starts, other answers fail at once; redirects are followed. A
+\`user:password@\` in the URL is sent as Basic authorization and never shown. A folder with no
+matching file is an error, not an empty read.
+
+## Choosing a connector
+
+The connector named in the pipeline (or by \`--connector\`); else the one that claims the file's
+extension; else, for a URL, the one for the answer's media type (\`text/csv\`, \`application/json\`,
+\`application/x-ndjson\`, \`application/xml\`, \`text/xml\`, the XLSX type); else by the first bytes:
+a zip archive is xlsx, \`<\` xml, \`[\` or \`{\` json, anything else csv.
+
+## Text encodings (csv, json, xml)
+
+\`encoding: auto\` (the default) takes the byte-order mark (UTF-8, UTF-16LE, UTF-16BE) when there is
+one; for xml, then the encoding its declaration names; else the first 64 KiB are looked at: valid
+UTF-8 is UTF-8, anything else Windows-1252. When those bytes are all ASCII the decision waits for the
+first chunk that is not, so a file whose first non-ASCII letter comes late is still read right. Text
+in another encoding needs the option. A file decided as UTF-8 that later holds an invalid sequence
+stops with an error naming the file and byte offset. A NUL byte (binary data, or UTF-16 without a
+byte-order mark), a zip archive or gzip data given to a text connector is refused with a clear error.
+
+## Errors
+
+| what | result |
+| --- | --- |
+| a record that cannot be read | an error item \`{file, line, field?, message}\`; reading goes on |
+| input that is not what the connector expects | \`FERRY_CONNECTOR\`, naming the file (and line) |
+| a source that cannot be opened or fetched | \`FERRY_SOURCE\` (a missing file or folder: exit code 2) |
+| an unknown connector name | \`FERRY_CONNECTOR_UNKNOWN\`, listing the known ones (exit code 2) |
+| an unknown or bad option | \`FERRY_CONFIG_INVALID\`, naming \`<path>.<option>\` and what was expected (exit code 2) |
+
+## From code
+
+\`readSource(spec, connector?, options?, context?)\` in connectors/read-source.ts returns
+\`{items, meta}\`: \`items\` is an async iterable of \`{record}\` or \`{error}\`, \`meta\` what the
+connector found out (\`encoding\`, \`delimiter\`, \`header\`, ...), filled in before the first item.
+\`spec\` is \`{file}\`, \`{folder, pattern?}\`, \`{url, headers?}\` or \`{stdin: true}\`. The registry
+(connectors/registry.ts) has \`getConnector(name)\`, \`connectorForPath(path)\` and
+\`validateConnectorOptions(connector, options, path)\`, which a pipeline calls when its config is
+loaded, so that a bad option fails at start with its path.`;
+
+export function renderConnectorDocs(): string {
+  return [INTRO, ...CONNECTORS.map(connectorSection)].join('\n\n') + '\n';
+}
+
+/** The doc as committed: rendered, then formatted with the project's prettier settings. */
+export async function formattedConnectorDocs(docPath: string): Promise<string> {
+  const options = (await resolveConfig(docPath)) ?? {};
+  return format(renderConnectorDocs(), { ...options, filepath: docPath });
+}

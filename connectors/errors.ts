@@ -1,0 +1,28 @@
+/**
+ * Errors of reading: a source that cannot be opened (FERRY_SOURCE), bytes that are not what the
+ * connector and its options say (FERRY_CONNECTOR), a connector name nobody registered
+ * (FERRY_CONNECTOR_UNKNOWN). A record that cannot be read is not an error here: it is a RowError
+ * item, and reading goes on.
+ */
+import { FerryError } from '../src/errors/index.js';
+
+/** The input is not what the connector and its options say (XML given to csv, a truncated array). */
+export class ConnectorError extends FerryError {
+  readonly code = 'FERRY_CONNECTOR';
+}
+
+/** A source could not be opened or read to its end (URL answered 500 after retries, I/O error). */
+export class SourceError extends FerryError {
+  readonly code = 'FERRY_SOURCE';
+}
+
+/** A source that is not there (no such file or folder): the operator named it wrong. Exit code 2. */
+export class SourceNotFoundError extends SourceError {
+  override readonly exitCode = 2;
+}
+
+/** A connector name nobody registered. Exit code 2. */
+export class UnknownConnectorError extends FerryError {
+  readonly code = 'FERRY_CONNECTOR_UNKNOWN';
+  override readonly exitCode = 2;
+}

@@ -1,0 +1,124 @@
+/**
+ * The json connector: a JSON array of objects or NDJSON (one object per line), streamed: only
+ * one record's text is held at a time. Each object becomes fields (see flatten.ts) with exact
+ * number text (see quote-numbers.ts).
+ */
+import type { Connector, ConnectorInput, ReadItem, ReadMeta } from '../types.js';
+import { ConnectorError } from '../errors.js';
+import { decodeText } from '../text/decode-text.js';
+import { ArrayScanner } from './array-scanner.js';
+import { FieldNameClash, flattenObject } from './flatten.js';
+import { LineSplitter, type TextPiece } from './ndjson-lines.js';
+import { jsonOptionDeclarations, jsonOptions, type JsonOptions } from './options.js';
+import { InvalidJsonNumber, quoteNumbers } from './quote-numbers.js';
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string'
+    ? 'a string'
+    : typeof value === 'boolean'
+      ? 'a boolean'
+      : 'a number';
+}
+
+function toItem(piece: TextPiece, file: string, maxBytes: number): ReadItem {
+  const { line, text } = piece;
+  if (text === undefined) {
+    return {
+      error: {
+        file,
+        line,
+        message: `the record is larger than maxRecordBytes (${maxBytes} bytes): it was not read`,
+      },
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(quoteNumbers(text));
+  } catch (error) {
+    const why = error instanceof InvalidJsonNumber ? error.message : (error as Error).message;
+    return { error: { file, line, message: `the record is not valid JSON: ${why}` } };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { error: { file, line, message: `expected a JSON object, found ${kindOf(value)}` } };
+  }
+  try {
+    return {
+      record: { fields: flattenObject(value as Record<string, unknown>), source: { file, line } },
+    };
+  } catch (error) {
+    if (error instanceof FieldNameClash) return { error: { file, line, message: error.message } };
+    throw error;
+  }
+}
+
+/** The format, from the option or the first character that is not white space. */
+function chooseFormat(first: string, o: JsonOptions, name: string): 'array' | 'ndjson' {
+  const found = first === '[' ? 'array' : first === '{' ? 'ndjson' : undefined;
+  if (found && (o.format === 'auto' || o.format === found)) return found;
+  if (found) {
+    throw new ConnectorError(
+      `${name} starts with "${first}", which opens ${found === 'array' ? 'an array' : 'NDJSON objects'}, but the format option says ${o.format}.`,
+      { file: name },
+    );
+  }
+  const hint = first === '<' ? ' It looks like XML: read it with the xml connector.' : ' Not JSON?';
+  throw new ConnectorError(
+    `${name} starts with "${first}": expected a JSON array ([) or NDJSON objects ({).${hint}`,
+    { file: name },
+  );
+}
+
+async function* readJson(
+  input: ConnectorInput,
+  options: Record<string, unknown>,
+  meta: ReadMeta,
+): AsyncGenerator<ReadItem> {
+  const o = jsonOptions(options);
+  const name = input.name;
+  let splitter: { push(text: string, out: TextPiece[]): void } | undefined;
+  let finish: (out: TextPiece[]) => void = () => undefined;
+  const pieces: TextPiece[] = [];
+  for await (const text of decodeText(input.stream, { name, encoding: o.encoding, meta })) {
+    if (!splitter) {
+      const first = text.trimStart()[0];
+      if (first === undefined) continue; // only white space so far
+      const format = chooseFormat(first, o, name);
+      meta.format = format;
+      if (format === 'array') {
+        const scanner = new ArrayScanner(o.maxRecordBytes, name);
+        finish = () => scanner.end();
+        splitter = scanner;
+      } else {
+        const lines = new LineSplitter(o.maxRecordBytes);
+        finish = (out) => lines.end(out);
+        splitter = lines;
+      }
+    }
+    splitter.push(text, pieces);
+    for (const piece of pieces) yield toItem(piece, name, o.maxRecordBytes);
+    pieces.length = 0;
+  }
+  finish(pieces);
+  for (const piece of pieces) yield toItem(piece, name, o.maxRecordBytes);
+}
+
+export const jsonConnector: Connector = {
+  name: 'json',
+  description: 'A JSON array of objects, or NDJSON (one object per line), streamed.',
+  extensions: ['.json', '.ndjson', '.jsonl'],
+  options: jsonOptionDeclarations,
+  notes: [
+    'Each object is a record; `line` is the line on which it starts. Values become strings: ' +
+      'numbers keep their exact text from the file (`1299.10` stays `1299.10`, never a float), ' +
+      'booleans give `true`/`false`, null gives an empty string.',
+    'Nested objects are flattened with dotted keys (`{"address": {"city": "Oslo"}}` gives the ' +
+      'field `address.city`), arrays with their index (`tags.0`, `tags.1`); an empty object or ' +
+      'array gives no field.',
+    'An element or line that is not valid JSON, not an object, or over `maxRecordBytes` gives an ' +
+      'error item with its line, and reading goes on. A broken array (a missing comma, an array ' +
+      'that is never closed: a truncated file) stops the reading with an error naming the file and line.',
+  ],
+  read: readJson,
+};

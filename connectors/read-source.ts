@@ -1,0 +1,118 @@
+/**
+ * The one entry point for reading: a source (file, folder, stdin, URL) through a connector (named,
+ * or chosen by extension, media type or content) into ReadItems. Streams end up closed however
+ * the reading ends (to the end, a `break`, an error).
+ */
+import { isFerryError } from '../src/errors/index.js';
+import { SourceError } from './errors.js';
+import {
+  connectorForContent,
+  connectorForMediaType,
+  connectorForPath,
+  getConnector,
+} from './registry.js';
+import { openSources } from './sources/open-sources.js';
+import { peekStream } from './sources/peek.js';
+import type { OpenedSource, SourceContext, SourceSpec } from './sources/types.js';
+import type { Connector, ReadItem, ReadMeta } from './types.js';
+import { validateConnectorOptions } from './validate-options.js';
+
+export type { SourceSpec } from './sources/types.js';
+
+export interface ReadSourceContext extends SourceContext {
+  /** Path of the options in their config, for errors (`source.options` -> `source.options.delimiter`). */
+  optionsPath?: string;
+  /** Where the options came from (a pipeline file, the command line), for errors. */
+  optionsSource?: string;
+}
+
+export interface ReadSourceResult {
+  items: AsyncIterable<ReadItem>;
+  /**
+   * What the connector found out (encoding, delimiter, header...), plus `connector` and `source`;
+   * filled in before the first item of each input. For a folder, `files` holds each file's meta
+   * and the top-level keys are those of the file being read.
+   */
+  meta: ReadMeta;
+}
+
+async function chooseConnector(
+  source: OpenedSource,
+  given: Connector | undefined,
+): Promise<{ connector: Connector; chosenBy: string }> {
+  if (given) return { connector: given, chosenBy: 'option' };
+  const byPath = connectorForPath(source.hint);
+  if (byPath) return { connector: byPath, chosenBy: 'extension' };
+  const byType = connectorForMediaType(source.contentType);
+  if (byType) return { connector: byType, chosenBy: 'media type' };
+  const peeked = await peekStream(source.stream);
+  source.stream = peeked.stream;
+  return { connector: connectorForContent(peeked.head), chosenBy: 'content' };
+}
+
+function asSourceError(error: unknown, name: string): unknown {
+  if (isFerryError(error)) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return new SourceError(`Reading ${name} failed: ${code ?? (error as Error)?.message ?? error}.`, {
+    file: name,
+  });
+}
+
+/**
+ * Reads `spec` with the connector named `connector` (default: by extension, media type, then
+ * content) and its `options`. A bad connector name or bad options throw at once when the
+ * connector is named; otherwise when the input is opened.
+ */
+export function readSource(
+  spec: SourceSpec,
+  connector?: string,
+  options: Record<string, unknown> = {},
+  context: ReadSourceContext = {},
+): ReadSourceResult {
+  const meta: ReadMeta = {};
+  const given = connector === undefined ? undefined : getConnector(connector);
+  const validated = new Map<string, Record<string, unknown>>();
+  const optionsFor = (c: Connector): Record<string, unknown> => {
+    let o = validated.get(c.name);
+    if (!o) {
+      o = validateConnectorOptions(c, options, context.optionsPath ?? '', context.optionsSource);
+      validated.set(c.name, o);
+    }
+    return o;
+  };
+  if (given) optionsFor(given);
+  const many = 'folder' in spec;
+  if (many) meta.files = [];
+
+  async function* items(): AsyncGenerator<ReadItem> {
+    for await (const source of openSources(spec, context)) {
+      try {
+        const { connector: c, chosenBy } = await chooseConnector(source, given);
+        const fileMeta: ReadMeta = many ? {} : meta;
+        Object.assign(fileMeta, {
+          source: source.name,
+          connector: c.name,
+          connectorChosenBy: chosenBy,
+        });
+        if (many) (meta.files as ReadMeta[]).push(fileMeta);
+        const input = {
+          stream: source.stream,
+          name: source.name,
+          ...(source.path ? { path: source.path } : {}),
+        };
+        let first = true;
+        for await (const item of c.read(input, optionsFor(c), fileMeta)) {
+          if (first && many) Object.assign(meta, fileMeta, { files: meta.files });
+          first = false;
+          yield item;
+        }
+        if (first && many) Object.assign(meta, fileMeta, { files: meta.files });
+      } catch (error) {
+        throw asSourceError(error, source.name);
+      } finally {
+        source.stream.destroy();
+      }
+    }
+  }
+  return { items: items(), meta };
+}

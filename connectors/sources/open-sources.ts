@@ -1,0 +1,15 @@
+import { openFile } from './file.js';
+import { openFolder } from './folder.js';
+import type { OpenedSource, SourceContext, SourceSpec } from './types.js';
+import { openUrl } from './url.js';
+
+/** The inputs of a source, opened one at a time (a folder gives one per matching file). */
+export async function* openSources(
+  spec: SourceSpec,
+  context: SourceContext = {},
+): AsyncGenerator<OpenedSource> {
+  if ('file' in spec) yield await openFile(spec.file);
+  else if ('folder' in spec) yield* openFolder(spec.folder, spec.pattern);
+  else if ('url' in spec) yield await openUrl(spec, context);
+  else yield { name: 'stdin', stream: context.stdin ?? process.stdin, hint: '' };
+}

@@ -1,0 +1,32 @@
+import type { Readable } from 'node:stream';
+
+/** Where records come from. */
+export type SourceSpec =
+  | { file: string }
+  /** Files of the folder whose names match `pattern` (a glob, default `*`), read in name order. */
+  | { folder: string; pattern?: string }
+  /** An http(s) URL, fetched with a few retries; `headers` (e.g. Authorization) are never logged. */
+  | { url: string; headers?: Record<string, string> }
+  | { stdin: true };
+
+/** One opened input: a stream of bytes and the name its records carry. */
+export interface OpenedSource {
+  /** A path, `stdin`, or the URL without credentials and query. */
+  name: string;
+  stream: Readable;
+  /** The local file, when there is one. */
+  path?: string;
+  /** What to pick a connector by: a path or a URL's path (its extension). */
+  hint: string;
+  /** The media type an HTTP server gave, without parameters. */
+  contentType?: string;
+}
+
+export interface SourceContext {
+  /** The stream `{stdin: true}` reads (default: process.stdin). */
+  stdin?: Readable;
+  /** Stops a URL's retries and download. */
+  signal?: AbortSignal;
+  /** Retries of a URL on network errors and 5xx answers (default 3). */
+  urlRetries?: number;
+}

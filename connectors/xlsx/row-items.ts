@@ -1,0 +1,100 @@
+/** Raw sheet rows -> header and ReadItems: cell values formatted, columns named by the header. */
+import type { ReadItem } from '../types.js';
+import { ConnectorError } from '../errors.js';
+import { columnLetters, numberText, serialToIso } from './cell-value.js';
+import type { RawCell, RawRow } from './sheet-rows.js';
+
+export interface CellContext {
+  strings: string[];
+  dateStyles: boolean[];
+  date1904: boolean;
+}
+
+type CellText = { value: string } | { error: string };
+
+export function cellText(cell: RawCell, ctx: CellContext): CellText {
+  switch (cell.type) {
+    case 's': {
+      const text = ctx.strings[Number(cell.value)];
+      return text === undefined
+        ? { error: `refers to shared string ${cell.value}, which the workbook does not have` }
+        : { value: text };
+    }
+    case 'str':
+    case 'inlineStr':
+    case 'd':
+      return { value: cell.value };
+    case 'b':
+      return { value: cell.value === '1' ? 'true' : 'false' };
+    case 'e':
+      return { error: `holds the spreadsheet error ${cell.value}` };
+    default:
+      if (cell.value === '') return { value: '' };
+      if (ctx.dateStyles[cell.style])
+        return { value: serialToIso(Number(cell.value), ctx.date1904) };
+      return { value: numberText(cell.value) };
+  }
+}
+
+/** Column index -> name; columns without a name are left out. */
+export type Header = Map<number, string>;
+
+export function makeHeader(row: RawRow, ctx: CellContext, file: string): Header {
+  const header: Header = new Map();
+  const byName = new Map<string, number>();
+  for (const cell of row.cells) {
+    const text = cellText(cell, ctx);
+    const name = 'value' in text ? text.value.trim() : '';
+    if (name === '') continue;
+    const earlier = byName.get(name);
+    if (earlier !== undefined || name === '__proto__') {
+      throw new ConnectorError(
+        `${file}: the header (row ${row.number}) names two columns "${name}" (${columnLetters(earlier ?? cell.col)} and ${columnLetters(cell.col)}): column names must be unique.`,
+        { file, line: row.number },
+      );
+    }
+    byName.set(name, cell.col);
+    header.set(cell.col, name);
+  }
+  return header;
+}
+
+/** A row whose every cell reads as blank text (an error cell is not blank). */
+export function isEmptyRow(row: RawRow, ctx: CellContext): boolean {
+  return row.cells.every((cell) => {
+    const text = cellText(cell, ctx);
+    return 'value' in text && text.value.trim() === '';
+  });
+}
+
+export function rowItem(row: RawRow, header: Header, ctx: CellContext, file: string): ReadItem {
+  const fields: Record<string, string> = {};
+  for (const name of header.values()) fields[name] = '';
+  const line = row.number;
+  for (const cell of row.cells) {
+    const text = cellText(cell, ctx);
+    const name = header.get(cell.col);
+    const ref = `${columnLetters(cell.col)}${row.number}`;
+    if ('error' in text) {
+      return {
+        error: {
+          file,
+          line,
+          ...(name ? { field: name } : {}),
+          message: `cell ${ref} ${text.error}`,
+        },
+      };
+    }
+    if (name !== undefined) fields[name] = text.value;
+    else if (text.value.trim() !== '') {
+      return {
+        error: {
+          file,
+          line,
+          message: `cell ${ref} has a value but column ${columnLetters(cell.col)} has no header`,
+        },
+      };
+    }
+  }
+  return { record: { fields, source: { file, line } } };
+}

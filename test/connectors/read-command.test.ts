@@ -1,0 +1,95 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { sharedPath } from '../helpers/shared.js';
+import { tempDir } from './helpers/tmp.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `ferry read ...` as a child process, the way an operator runs it. */
+function ferryRead(args: string[], input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['src/cli/ferry.js', 'read', ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, FERRY_LOG_LEVEL: 'silent' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+describe('ferry read', () => {
+  it('--json prints only an array of {line, fields} on stdout, and exits 0', async () => {
+    const run = await ferryRead([sharedPath('fixtures/erp/items.csv'), '--json']);
+    expect(run.code).toBe(0);
+    const rows = JSON.parse(run.stdout) as Array<{ line: number; fields: Record<string, string> }>;
+    expect(rows).toHaveLength(61);
+    expect(Object.keys(rows[0]!)).toEqual(['line', 'fields']);
+    expect(rows[0]).toMatchObject({
+      line: 2,
+      fields: { 'No.': '10000', 'Vendor Name': 'Norrøna' },
+    });
+    expect(rows.find((r) => r.fields['No.'] === '10027')?.line).toBe(32);
+  });
+
+  it('lists unreadable records with their lines on stderr and exits 1', async () => {
+    const path = join(tmp.dir, 'bad.csv');
+    writeFileSync(path, 'id;name\n1;a\n2\n3;c\n');
+    const run = await ferryRead([path, '--json']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual([
+      { line: 2, fields: { id: '1', name: 'a' } },
+      { line: 4, fields: { id: '3', name: 'c' } },
+    ]);
+    expect(run.stderr).toContain(`${path}:3: the record has 1 fields where the header has 2`);
+  });
+
+  it('reads stdin (-) and shows the encoding, delimiter and header it found', async () => {
+    const run = await ferryRead(
+      ['-', '--connector', 'csv', '--limit', '1'],
+      'Employee No.|Name\nE1|Åse\nE2|Kari\n',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('source     stdin');
+    expect(run.stdout).toContain('delimiter  "|" (detected)');
+    expect(run.stdout).toContain('header     Employee No. | Name (2 columns)');
+    expect(run.stdout).toContain('line 2: {"Employee No.":"E1","Name":"Åse"}');
+    expect(run.stdout).not.toContain('E2');
+  });
+
+  it('exits 2 with the option named for a bad --option, and 1 with a clear error for input of another format', async () => {
+    const bad = await ferryRead([
+      sharedPath('fixtures/erp/users.csv'),
+      '--option',
+      'delimiter=x',
+      '--json',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ error: { code: 'FERRY_CONFIG_INVALID' } });
+    expect(bad.stderr).toContain(
+      'delimiter: expected one of "auto", ",", ";", "tab", "|", got "x"',
+    );
+
+    const xml = join(tmp.dir, 'items.csv');
+    writeFileSync(xml, '<?xml version="1.0"?>\n<Items/>\n');
+    const wrong = await ferryRead([xml, '--json']);
+    expect(wrong.code).toBe(1);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ error: { code: 'FERRY_CONNECTOR' } });
+    expect(wrong.stderr).toContain(`${xml} looks like XML, not CSV`);
+    expect(wrong.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
