@@ -38,6 +38,8 @@ export interface EntityState {
   hash: string;
   version: number;
   fieldHashes?: Record<string, string>;
+  /** A tombstone: the entity was deleted at `version` (it is not a live entity). */
+  deleted?: boolean;
 }
 
 export type ChangeKind = 'upsert' | 'patch' | 'delete';
@@ -76,12 +78,27 @@ export interface PlanStage {
   requests: DeliveryRequest[];
 }
 
+/** Items and requests planned for one operation. */
+export interface OperationCount {
+  items: number;
+  requests: number;
+}
+
 export interface Plan {
   pipeline: string;
+  /** The version every item of this plan carries (DeliveryItem.version). */
+  version: number;
   /** Records read from the source (rejected ones included). */
   rows: number;
+  /**
+   * Every stage of the pipeline, in delivery order; a stage may have no requests (nothing changed,
+   * or the requests went to the plan's `onRequest` instead of being kept).
+   */
   stages: PlanStage[];
+  /** Per operation with at least one item, in stage order. */
+  operations: Record<string, OperationCount>;
   errors: RowError[];
+  /** Delete items planned (by absence, or from a change feed). */
   deletes: number;
   /** Entities unchanged since the last committed state, per resource. */
   unchanged: Record<string, number>;

@@ -1,0 +1,115 @@
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors/index.js';
+import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
+import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
+import { displayPath } from '../../pipeline/display-path.js';
+import { planPipeline, type AllowDeletes } from '../../pipeline/plan-pipeline.js';
+import { planJson, planSummary } from '../../pipeline/plan-report.js';
+import { sourceSpecOf, type SourceSpec } from '../../pipeline/source/read-records.js';
+import { connectState } from '../../pipeline/state/connect-state.js';
+import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+
+function sourceOf(file: string | undefined): SourceSpec | undefined {
+  if (file === undefined) return undefined;
+  if (file === '-') return { stdin: true };
+  if (/^https?:\/\//i.test(file)) return { url: file };
+  return { file: resolve(file) };
+}
+
+function describeSource(spec: SourceSpec): string {
+  if ('file' in spec) return displayPath(spec.file);
+  if ('folder' in spec) return `${displayPath(spec.folder)}/${spec.pattern ?? '*'}`;
+  if (!('url' in spec)) return 'stdin';
+  // Never show credentials or query parameters (they may carry tokens).
+  const url = new URL(spec.url);
+  return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+function allowDeletes(text: string | undefined): AllowDeletes {
+  if (text === undefined) return false;
+  if (text === 'all') return true;
+  if (!/^\d+$/.test(text)) {
+    throw new UsageError(`--allow-deletes takes a number of deletes or "all", got "${text}".`);
+  }
+  return Number(text);
+}
+
+export const planCommand: Command = {
+  name: 'plan',
+  summary:
+    'Show what a pipeline would send for a file: operations, items, requests, rejected records.',
+  usage: 'plan <pipeline> [--file F] [--json] [--show-items] [--allow-deletes N|all]',
+  description: [
+    'Reads the file through the pipeline (config/pipelines/<pipeline>.yaml), maps and checks each',
+    'record, compares the entities with the sync state in Redis and prints the plan: per operation',
+    'the items and requests, the deletes, and the rejected records with their lines. A plan reads',
+    'state and never changes it; nothing is sent.',
+    'With --json: {pipeline, rows, operations: {id: {items, requests}}, deletes, errors: [{file,',
+    'line, field, message}], unchanged, version, items?: [{operationId, pathParams, payload}]}.',
+    '',
+    'Exit codes: 0 planned, every record accepted; 1 some records were rejected, or the mass-delete',
+    'guard stopped the plan (allow it for one run with --allow-deletes N); 2 bad usage or config.',
+    '',
+    'Examples:',
+    '  ferry plan catalog --file examples/items.csv',
+    '  ferry plan users --json --show-items',
+  ].join('\n'),
+  options: {
+    file: {
+      type: 'string',
+      placeholder: 'F',
+      description: "The input (a path, - for stdin, or a URL). Default: the pipeline's source.",
+    },
+    'show-items': {
+      type: 'boolean',
+      description: 'List every planned item (operationId, pathParams, payload).',
+    },
+    'allow-deletes': {
+      type: 'string',
+      placeholder: 'N|all',
+      description: 'Let this plan delete up to N entities (or all) past the mass-delete guard.',
+    },
+    ...JSON_OPTION,
+  },
+  positionals: [1, 1],
+  async run({ args, stdout, stderr, config: getConfig, stopSignal }) {
+    const json = flag(args, 'json');
+    const showItems = flag(args, 'show-items');
+    const allow = allowDeletes(stringOption(args, 'allow-deletes'));
+    const config = getConfig();
+    const definition = loadPipeline(args.positionals[0] as string, config);
+    const sourceOverride = sourceOf(stringOption(args, 'file'));
+    const redis = await connectState(config.redis.url);
+    boundHeapGrowth();
+    try {
+      const plan = await planPipeline({
+        definition,
+        ...(sourceOverride ? { sourceOverride } : {}),
+        redis,
+        prefix: config.redis.prefix,
+        config,
+        allowDeletes: allow,
+        retainRequests: showItems,
+        signal: stopSignal,
+        onProgress: ({ phase, rows, errors }) => {
+          if (phase === 'reading') stderr.write(`read ${rows} rows (${errors} rejected)...\n`);
+        },
+      });
+      if (json) writeJson(stdout, planJson(plan, showItems));
+      else {
+        stdout.write(planSummary(plan, describeSource(sourceSpecOf(definition, sourceOverride))));
+        if (showItems) {
+          for (const item of planJson(plan, true).items ?? [])
+            stdout.write(`${JSON.stringify(item)}\n`);
+        }
+      }
+      return plan.errors.length > 0 ? 1 : 0;
+    } catch (error) {
+      if (!stopSignal.aborted) throw error;
+      stderr.write('ferry plan: stopped before the end of the input; nothing was planned.\n');
+      return 1;
+    } finally {
+      redis.disconnect();
+    }
+  },
+};

@@ -1,0 +1,137 @@
+/**
+ * Change detection: an entity against its committed state -> a DeliveryItem, or nothing.
+ * Snapshot: new (or deleted before) -> upsert; same content hash -> nothing; changed -> upsert, or
+ * with a patch operation a PATCH of the changed fields only (per-field hashes, never payloads).
+ * Changes mode passes each record's change through. Deletes by absence live in plan-deletes.ts.
+ */
+import type { EntityDefinition, OperationRef } from './definition/definition-types.js';
+import { contentHash, fieldHashes } from './hashing.js';
+import type { MappedEntity } from './mapping/key-registry.js';
+import { stateDeleted, stateFieldHashes, stateHashIs, stateVersion } from './state/state-format.js';
+import type { DeliveryItem } from './types.js';
+
+/** Receives each planned item with its operation and the canonical JSON of its payload. */
+export type ItemSink = (ref: OperationRef, item: DeliveryItem, json: string) => void;
+
+export interface DetectContext {
+  mode: 'snapshot' | 'changes';
+  version: number;
+  emit: ItemSink;
+  /** Unchanged entities per resource (counted here). */
+  unchanged: Map<string, number>;
+  /** Per entity index: how many of its planned keys are live in state (counted here). */
+  liveSeen: number[];
+}
+
+/** The payload a delete carries: the key in the binding's key field. */
+export function deletePayload(ref: OperationRef, key: string): Record<string, string> {
+  return { [ref.binding.keyField]: key };
+}
+
+function upsertRef(entity: EntityDefinition): OperationRef {
+  return (entity.operations.upsert ?? entity.operations.patch) as OperationRef;
+}
+
+function changedFields(
+  entity: EntityDefinition,
+  payload: Record<string, unknown>,
+  now: Record<string, string>,
+  before: Record<string, string>,
+): Record<string, unknown> | undefined {
+  for (const k of Object.keys(before)) if (!(k in now)) return undefined; // a field was removed
+  const keyField = entity.mapping.keyField;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(payload)) {
+    if (k === keyField || now[k] !== before[k]) out[k] = payload[k];
+  }
+  return out;
+}
+
+/** Plans one entity against its encoded state; returns whether it is created (new, or deleted before). */
+function detectSnapshot(
+  m: MappedEntity,
+  state: string | null,
+  created: number,
+  ctx: DetectContext,
+): boolean {
+  const { entity, key } = m;
+  const payload = m.payload as Record<string, unknown>;
+  const json = JSON.stringify(payload);
+  const hash = contentHash(json);
+  const fh = entity.patchChanged ? fieldHashes(payload) : undefined;
+  let kind: 'upsert' | 'patch' = 'upsert';
+  let sent: Record<string, unknown> = payload;
+  const isNew = state === null || stateDeleted(state);
+  if (!isNew) ctx.liveSeen[entity.index] = (ctx.liveSeen[entity.index] ?? 0) + 1;
+  let before: Record<string, string> | undefined;
+  if (isNew) {
+    // sent below
+  } else if (stateHashIs(state, hash)) {
+    if (entity.sendWithNew === undefined || (created & (1 << entity.sendWithNew)) === 0) {
+      ctx.unchanged.set(entity.resource, (ctx.unchanged.get(entity.resource) ?? 0) + 1);
+      return false;
+    }
+  } else if (fh && (before = stateFieldHashes(state))) {
+    const patch = changedFields(entity, payload, fh, before);
+    if (patch) {
+      kind = 'patch';
+      sent = patch;
+    }
+  }
+  // Items are built in one literal (no spreads, no closures): this runs for every entity.
+  const item: DeliveryItem = {
+    resource: entity.resource,
+    key,
+    kind,
+    payload: sent,
+    hash,
+    version: ctx.version,
+    baseVersion: state === null ? 0 : stateVersion(state),
+    source: m.source,
+  };
+  if (fh) item.fieldHashes = fh;
+  if (kind === 'patch') {
+    ctx.emit(entity.operations.patch as OperationRef, item, JSON.stringify(sent));
+  } else ctx.emit(upsertRef(entity), item, json);
+  return isNew;
+}
+
+function detectChange(m: MappedEntity, state: string | null, ctx: DetectContext): void {
+  const ref = m.entity.operations[m.kind] as OperationRef;
+  const payload = m.kind === 'delete' ? deletePayload(ref, m.key) : m.payload;
+  const json = JSON.stringify(payload);
+  const item: DeliveryItem = {
+    resource: m.entity.resource,
+    key: m.key,
+    kind: m.kind,
+    payload,
+    hash: m.kind === 'delete' ? '' : contentHash(json),
+    version: ctx.version,
+    baseVersion: state === null ? 0 : stateVersion(state),
+    source: m.source,
+  };
+  ctx.emit(ref, item, json);
+}
+
+/** The encoded state of a batch's keys, per entity index, read in record order. */
+export interface EncodedStates {
+  values: (string | null)[][];
+  cursors: number[];
+}
+
+/** Plans one record's entities (in entity order, so `sendWithNew` sees its entity first). */
+export function detectRecord(
+  entities: readonly MappedEntity[],
+  states: EncodedStates,
+  ctx: DetectContext,
+): void {
+  let created = 0; // bit i: entity i of this record is created
+  for (const m of entities) {
+    const i = m.entity.index;
+    const cursor = states.cursors[i] as number;
+    states.cursors[i] = cursor + 1;
+    const state = (states.values[i] as (string | null)[])[cursor] ?? null;
+    if (ctx.mode !== 'snapshot') detectChange(m, state, ctx);
+    else if (detectSnapshot(m, state, created, ctx)) created |= 1 << i;
+  }
+}

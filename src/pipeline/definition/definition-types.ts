@@ -1,0 +1,42 @@
+import type { Binding } from '../../interface/bindings.js';
+import type { Operation } from '../../interface/catalog.js';
+import type { MappingPlan } from '../mapping/compile-entity.js';
+import type { ChangeKind } from '../types.js';
+import type { PipelineFile, SourceFile } from './pipeline-schema.js';
+
+export interface OperationRef {
+  operation: Operation;
+  binding: Binding;
+}
+
+/** One entity of a loaded pipeline, compiled and checked against the catalog. */
+export interface EntityDefinition {
+  index: number;
+  name: string;
+  resource: string;
+  mapping: MappingPlan;
+  /** Operation per change kind; `upsert` falls back to `patch` for new entities. */
+  operations: Partial<Record<ChangeKind, OperationRef>>;
+  duplicates: 'error' | 'first' | 'group';
+  /** Index of the entity whose creation makes this one be sent even when unchanged. */
+  sendWithNew: number | undefined;
+  /** changes mode: the change kinds that give this entity. */
+  on: ReadonlySet<ChangeKind>;
+  /** snapshot mode with a patch operation: keep per-field hashes and send changed fields only. */
+  patchChanged: boolean;
+}
+
+export interface PipelineDefinition {
+  name: string;
+  /** The pipeline file, as shown in messages. */
+  file: string;
+  mode: 'snapshot' | 'changes';
+  source: SourceFile;
+  /** Relative source paths are tried against the working directory, then this directory. */
+  baseDir: string;
+  changeType: PipelineFile['changeType'];
+  deletes: PipelineFile['deletes'];
+  entities: EntityDefinition[];
+  /** Operation ids per stage, in delivery order. */
+  stages: string[][];
+}

@@ -1,0 +1,113 @@
+/**
+ * loadPipeline(name, config): reads <pipelines.dir>/NAME.yaml, validates it (strict zod objects,
+ * errors by dotted path), checks its operations against the configured listing, compiles its
+ * mappings and checks its connector options. Every problem is found here, before any record.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { formatIssues } from '../../config/format-issues.js';
+import { PROJECT_ROOT, readYamlFile } from '../../config/load-config.js';
+import type { FerryConfig } from '../../config/schema.js';
+import { ConfigError } from '../../errors/index.js';
+import { resolveBindings } from '../../interface/bindings.js';
+import { displayPath } from '../display-path.js';
+import type { CompileContext } from '../mapping/field-types.js';
+import { checkSourceOptions } from '../source/read-records.js';
+import { compileEntities } from './compile-entities.js';
+import type { PipelineDefinition } from './definition-types.js';
+import { pipelineSchema, type PipelineFile } from './pipeline-schema.js';
+import { compileStages } from './stages.js';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+/** The folder of pipeline files: pipelines.dir from the working directory, else the project's. */
+export function pipelinesDir(config: FerryConfig): string {
+  const dir = config.pipelines.dir;
+  if (isAbsolute(dir)) return dir;
+  const local = resolve(dir);
+  return existsSync(local) ? local : resolve(PROJECT_ROOT, dir);
+}
+
+function available(dir: string): string {
+  const names = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => f.slice(0, -5))
+    : [];
+  return names.length > 0 ? names.join(', ') : 'none';
+}
+
+function checkChangeTypes(
+  file: PipelineFile,
+  definition: PipelineDefinition,
+  ctx: CompileContext,
+): void {
+  for (const [value, kind] of Object.entries(file.changeType?.values ?? {})) {
+    if (!definition.entities.some((e) => e.on.has(kind))) {
+      ctx.issues.push({
+        path: `changeType.values.${value}`,
+        message: `no entity handles ${kind} (give one an operations.${kind})`,
+      });
+    }
+  }
+  if (file.deletes.enabled && !definition.entities.some((e) => e.operations.delete)) {
+    ctx.issues.push({
+      path: 'deletes.enabled',
+      message: 'no entity has a delete operation (operations.delete)',
+    });
+  }
+}
+
+/** Compiles a parsed pipeline file; `file` is the path shown in messages. */
+export function compilePipeline(
+  name: string,
+  file: string,
+  parsed: PipelineFile,
+  config: FerryConfig,
+  baseDir = PROJECT_ROOT,
+): PipelineDefinition {
+  const ctx: CompileContext = { lookups: parsed.lookups, issues: [] };
+  const bindings = resolveBindings(config.interface.bindings);
+  const entities = compileEntities(parsed, config.interface.listing, bindings, ctx);
+  const definition: PipelineDefinition = {
+    name,
+    file,
+    mode: parsed.mode,
+    source: parsed.source,
+    baseDir,
+    changeType: parsed.changeType,
+    deletes: parsed.deletes,
+    entities,
+    stages: compileStages(parsed.stages, entities, ctx),
+  };
+  checkChangeTypes(parsed, definition, ctx);
+  ctx.issues.push(...checkSourceOptions(parsed.source));
+  if (ctx.issues.length > 0) throw new ConfigError(file, ctx.issues);
+  return definition;
+}
+
+export function loadPipeline(name: string, config: FerryConfig): PipelineDefinition {
+  const dir = pipelinesDir(config);
+  if (!NAME.test(name)) {
+    throw new ConfigError('pipeline name', [
+      {
+        path: name,
+        message: `expected the name of a file in ${displayPath(dir)} without .yaml (letters, digits, _ . -); pipelines: ${available(dir)}`,
+      },
+    ]);
+  }
+  const path = resolve(dir, `${name}.yaml`);
+  const shown = displayPath(path);
+  if (!existsSync(path)) {
+    throw new ConfigError(shown, [
+      {
+        path: '',
+        message: `no such pipeline; pipelines in ${displayPath(dir)}: ${available(dir)}`,
+      },
+    ]);
+  }
+  const raw = readYamlFile(path);
+  const parsed = pipelineSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(shown, formatIssues(parsed.error));
+  return compilePipeline(name, shown, parsed.data, config);
+}

@@ -1,0 +1,119 @@
+/**
+ * The pipeline file (config/pipelines/NAME.yaml), validated with strict objects: an unknown or
+ * mistyped key fails at start with its dotted path. docs/PIPELINES.md describes every key.
+ */
+import { z } from 'zod';
+import { fieldSpecSchema } from './field-schema.js';
+
+export const CHANGE_KINDS = ['upsert', 'patch', 'delete'] as const;
+
+const sourceSchema = z
+  .strictObject({
+    /** Connector name; by the file's extension when absent. */
+    connector: z.string().min(1).optional(),
+    options: z.record(z.string(), z.unknown()).default({}),
+    file: z.string().min(1).optional(),
+    folder: z.string().min(1).optional(),
+    pattern: z.string().min(1).optional(),
+    url: z.url().optional(),
+  })
+  .superRefine((s, ctx) => {
+    const given = (['file', 'folder', 'url'] as const).filter((k) => s[k] !== undefined);
+    if (given.length > 1) {
+      ctx.addIssue({ code: 'custom', message: `expected one of file, folder, url; got ${given}` });
+    }
+    if (s.pattern !== undefined && s.folder === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'pattern goes with folder' });
+    }
+  });
+
+const whenSchema = z
+  .strictObject({
+    column: z.string().min(1),
+    notEmpty: z.boolean().optional(),
+    equals: z.string().optional(),
+    in: z.array(z.string()).min(1).optional(),
+  })
+  .refine((w) => [w.notEmpty, w.equals, w.in].filter((x) => x !== undefined).length === 1, {
+    message: 'expected one condition: notEmpty, equals or in',
+  });
+
+const entitySchema = z.strictObject({
+  /** Names the entity in errors and in `sendWithNew`; defaults to its resource. */
+  name: z.string().min(1).optional(),
+  operations: z
+    .strictObject({
+      upsert: z.string().min(1).optional(),
+      patch: z.string().min(1).optional(),
+      delete: z.string().min(1).optional(),
+    })
+    .refine((o) => o.upsert ?? o.patch ?? o.delete, {
+      message: 'expected at least one of upsert, patch, delete',
+    }),
+  key: fieldSpecSchema,
+  when: whenSchema.optional(),
+  /** changes mode: the change kinds that give this entity (default: those it has operations for). */
+  on: z.array(z.enum(CHANGE_KINDS)).min(1).optional(),
+  /** A later record with a key already seen: `error` rejects it, `first` ignores it (derived
+   * entities such as categories), `group` merges it into the first (a product and its variants). */
+  duplicates: z.enum(['error', 'first', 'group']).default('error'),
+  /** Send this entity, even unchanged, whenever the named entity of the same record is created. */
+  sendWithNew: z.string().min(1).optional(),
+  /** Check payloads against this resource schema (default: the operation's resource; `none`: no check). */
+  schema: z.string().min(1).optional(),
+  fields: z.record(z.string(), fieldSpecSchema).default({}),
+});
+
+export const pipelineSchema = z
+  .strictObject({
+    description: z.string().optional(),
+    source: sourceSchema,
+    mode: z.enum(['snapshot', 'changes']),
+    changeType: z
+      .strictObject({
+        column: z.string().min(1),
+        values: z.record(z.string(), z.enum(CHANGE_KINDS)),
+      })
+      .optional(),
+    deletes: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        /** Largest share of the entities in state one run may delete. */
+        maxShare: z.number().min(0).max(1).default(0.1),
+        /** A run with deletes and fewer rows than this stops. */
+        minRows: z.number().int().nonnegative().default(0),
+      })
+      .prefault({}),
+    lookups: z.record(z.string(), z.record(z.string(), z.string())).default({}),
+    /** Delivery order: each entry is a stage (an operation id or a list of them). */
+    stages: z.array(z.union([z.string(), z.array(z.string()).min(1)])).optional(),
+    entities: z.array(entitySchema).min(1).max(31),
+  })
+  .superRefine((p, ctx) => {
+    if (p.mode === 'changes' && !p.changeType) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['changeType'],
+        message: 'changes mode needs changeType: {column, values: {U: upsert, D: delete}}',
+      });
+    }
+    if (p.mode === 'snapshot' && p.changeType) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['changeType'],
+        message: 'changeType belongs to changes mode',
+      });
+    }
+    if (p.mode === 'changes' && p.deletes.enabled) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['deletes', 'enabled'],
+        message: 'a change feed says its deletes; deletes by absence are for snapshot mode',
+      });
+    }
+  });
+
+export type PipelineFile = z.infer<typeof pipelineSchema>;
+export type EntityFile = PipelineFile['entities'][number];
+export type WhenSpec = NonNullable<EntityFile['when']>;
+export type SourceFile = PipelineFile['source'];

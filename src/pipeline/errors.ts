@@ -1,0 +1,53 @@
+import { FerryError } from '../errors/index.js';
+
+export interface MassDeleteDetails {
+  pipeline: string;
+  /** Deletes the plan would send. */
+  deletes: number;
+  /** Live entities in state (of the resources the pipeline deletes). */
+  inState: number;
+  maxShare: number;
+  rows: number;
+  minRows: number;
+}
+
+function percent(share: number): string {
+  return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
+}
+
+/**
+ * The mass-delete guard (DESIGN.md, Deletes by absence) stopped a plan: it would delete more than
+ * the pipeline allows, or the export is shorter than its minimum. Nothing is sent. Exit code 1.
+ */
+export class MassDeleteGuardError extends FerryError {
+  readonly code = 'FERRY_MASS_DELETE_GUARD';
+
+  constructor(details: MassDeleteDetails) {
+    const { pipeline, deletes, inState, maxShare, rows, minRows } = details;
+    const share = inState > 0 ? deletes / inState : 1;
+    const why =
+      rows < minRows
+        ? `the export has ${rows} rows, fewer than the minimum of ${minRows} (deletes.minRows)`
+        : `that is ${percent(share)}, more than the limit of ${percent(maxShare)} (deletes.maxShare)`;
+    super(
+      `Plan of pipeline "${pipeline}" stopped by the mass-delete guard: it would delete ${deletes} of ` +
+        `the ${inState} entities in state; ${why}. Nothing was sent. If the export is complete and ` +
+        `these deletes are meant, allow them for this run with --allow-deletes ${deletes}.`,
+      { ...details },
+    );
+  }
+}
+
+/** Redis (where state lives) does not answer. Exit code 1. */
+export class StateUnavailableError extends FerryError {
+  readonly code = 'FERRY_REDIS_UNAVAILABLE';
+
+  constructor(where: string, options?: ErrorOptions) {
+    super(
+      `Redis at ${where} does not answer, and planning needs the sync state kept there. ` +
+        'Start Redis or set REDIS_URL to one that runs.',
+      { redis: where },
+      options,
+    );
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * planPipeline: source -> mapping -> change detection against state -> a staged, batched, keyed
+ * Plan. Records stream through: what is held for the whole input is one entry per key (to find
+ * repeats and deletes by absence) and grouped entities; payloads live only in the batch being
+ * planned, unless the plan keeps its requests. Planning reads state and never writes it.
+ */
+import type { Redis } from 'ioredis';
+import type { FerryConfig } from '../config/schema.js';
+import type { DetectContext } from './change-detection.js';
+import type { PipelineDefinition } from './definition/definition-types.js';
+import { checkSchema } from './mapping/compile-entity.js';
+import type { FieldIssue } from './mapping/field-types.js';
+import { KeyRegistry, type MappedEntity } from './mapping/key-registry.js';
+import { mapRecord, rowError } from './mapping/record-mapper.js';
+import { checkGuard, emitDeletes, scanDeletes, type AllowDeletes } from './plan-deletes.js';
+import { RequestBuilder, type RequestSink } from './planner/request-builder.js';
+import { StateBatches } from './planner/state-batches.js';
+import { readRecords, type SourceSpec } from './source/read-records.js';
+import { createStateStore } from './state-store.js';
+import type { OperationCount, Plan, PlanStage, RowError } from './types.js';
+
+export { loadPipeline } from './definition/load-pipeline.js';
+export type { PipelineDefinition } from './definition/definition-types.js';
+export type { AllowDeletes } from './plan-deletes.js';
+export type { RequestSink } from './planner/request-builder.js';
+
+/** Entities per state read. */
+const BATCH = 4_096;
+const PROGRESS_EVERY = 50_000;
+
+export interface PlanProgress {
+  phase: 'reading' | 'deletes' | 'done';
+  rows: number;
+  errors: number;
+}
+
+export interface PlanOptions {
+  definition: PipelineDefinition;
+  /** Read this instead of the pipeline's own source (e.g. `--file`). */
+  sourceOverride?: SourceSpec;
+  redis: Redis;
+  config: FerryConfig;
+  /** Key prefix of the state (default config.redis.prefix, i.e. FERRY_PREFIX). */
+  prefix?: string;
+  /** The version every planned item carries; monotonic across runs (default Date.now()). */
+  version?: number;
+  /** Lets this run delete more than the guard allows: true, or at most this many. */
+  allowDeletes?: AllowDeletes;
+  onProgress?: (progress: PlanProgress) => void;
+  /**
+   * Receives every request as soon as it is complete. The plan may still fail after (the mass-
+   * delete guard is checked at the end): hold them until planPipeline resolves.
+   */
+  onRequest?: RequestSink;
+  /** Keep the requests in `plan.stages` (default: true, false when onRequest is given). */
+  retainRequests?: boolean;
+  signal?: AbortSignal;
+}
+
+function checkGroups(registry: KeyRegistry, errors: RowError[]): MappedEntity[][] {
+  const out: MappedEntity[][] = [];
+  for (const group of registry.grouped()) {
+    const issues: FieldIssue[] = [];
+    if (group.payload) {
+      checkSchema(group.entity.mapping, group.payload, issues, group.kind === 'patch');
+    }
+    if (issues.length > 0) {
+      const error = rowError(group.source, issues);
+      if (group.lines.length > 1) error.message += ` (rows of lines ${group.lines.join(', ')})`;
+      errors.push(error);
+    } else out.push([group]);
+  }
+  return out;
+}
+
+function operationCounts(
+  stages: readonly string[][],
+  counts: ReadonlyMap<string, OperationCount>,
+): Record<string, OperationCount> {
+  const out: Record<string, OperationCount> = {};
+  for (const id of stages.flat()) {
+    const c = counts.get(id);
+    if (c && c.items > 0) out[id] = c;
+  }
+  return out;
+}
+
+export async function planPipeline(options: PlanOptions): Promise<Plan> {
+  const { definition, redis, onProgress, onRequest, signal } = options;
+  const prefix = options.prefix ?? options.config.redis.prefix;
+  const retain = options.retainRequests ?? onRequest === undefined;
+  const version = options.version ?? Date.now();
+  const store = createStateStore(redis, prefix);
+  const registry = new KeyRegistry(definition.entities);
+  const stages: PlanStage[] = definition.stages.map((operationIds, index) => ({
+    index,
+    operationIds,
+    requests: [],
+  }));
+  const stageOf = new Map(definition.stages.flatMap((ids, i) => ids.map((id) => [id, i] as const)));
+  const builder = new RequestBuilder(definition.name, stageOf, (stage, request) => {
+    if (retain) stages[stage]?.requests.push(request);
+    onRequest?.(stage, request);
+  });
+  let deletes = 0;
+  const ctx: DetectContext = {
+    mode: definition.mode,
+    version,
+    emit: (ref, item, json) => {
+      if (item.kind === 'delete') deletes += 1;
+      builder.add(ref, item, json);
+    },
+    unchanged: new Map(),
+    liveSeen: [],
+  };
+  const batches = new StateBatches(store, definition.name, ctx);
+  const errors: RowError[] = [];
+  let rows = 0;
+  let batch: MappedEntity[][] = [];
+  let size = 0;
+
+  for await (const item of readRecords(definition, options.sourceOverride, signal).items) {
+    if (signal?.aborted) throw signal.reason;
+    rows += 1;
+    if ('error' in item) errors.push(item.error);
+    else {
+      const result = mapRecord(definition, registry, item.record);
+      if ('error' in result) errors.push(result.error);
+      else if (result.entities.length > 0) {
+        batch.push(result.entities);
+        size += result.entities.length;
+        if (size >= BATCH) {
+          await batches.push(batch);
+          batch = [];
+          size = 0;
+        }
+      }
+    }
+    if (rows % PROGRESS_EVERY === 0)
+      onProgress?.({ phase: 'reading', rows, errors: errors.length });
+  }
+  await batches.push(batch);
+  const groups = checkGroups(registry, errors);
+  for (let i = 0; i < groups.length; i += BATCH) await batches.push(groups.slice(i, i + BATCH));
+  await batches.drain();
+
+  onProgress?.({ phase: 'deletes', rows, errors: errors.length });
+  const scan = await scanDeletes(definition, registry, store, ctx.liveSeen);
+  checkGuard(definition, scan, rows, options.allowDeletes);
+  emitDeletes(scan, version, ctx.emit);
+  builder.finish();
+  onProgress?.({ phase: 'done', rows, errors: errors.length });
+
+  return {
+    pipeline: definition.name,
+    version,
+    rows,
+    stages,
+    operations: operationCounts(definition.stages, builder.counts),
+    errors,
+    deletes,
+    unchanged: Object.fromEntries(ctx.unchanged),
+  };
+}

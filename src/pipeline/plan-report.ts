@@ -1,0 +1,97 @@
+/**
+ * What `ferry plan` prints: the JSON document of the CLI contract (DESIGN.md) and a readable
+ * summary for a terminal.
+ */
+import { displayPath } from './display-path.js';
+import type { Plan, RowError } from './types.js';
+
+export interface PlanItemView {
+  operationId: string;
+  pathParams: Record<string, string>;
+  payload: unknown;
+  key: string;
+  kind: string;
+}
+
+export interface PlanJson {
+  pipeline: string;
+  rows: number;
+  operations: Plan['operations'];
+  deletes: number;
+  errors: { file: string; line: number; field?: string; message: string }[];
+  unchanged: Record<string, number>;
+  version: number;
+  items?: PlanItemView[];
+}
+
+export function planItems(plan: Plan): PlanItemView[] {
+  return plan.stages.flatMap((stage) =>
+    stage.requests.flatMap((request) =>
+      request.items.map((item) => ({
+        operationId: request.operationId,
+        pathParams: request.pathParams,
+        payload: item.payload,
+        key: item.key,
+        kind: item.kind,
+      })),
+    ),
+  );
+}
+
+export function planJson(plan: Plan, showItems: boolean): PlanJson {
+  const json: PlanJson = {
+    pipeline: plan.pipeline,
+    rows: plan.rows,
+    operations: plan.operations,
+    deletes: plan.deletes,
+    errors: plan.errors.map((e) => ({
+      file: e.file,
+      line: e.line,
+      ...(e.field === undefined ? {} : { field: e.field }),
+      message: e.message,
+    })),
+    unchanged: plan.unchanged,
+    version: plan.version,
+  };
+  if (showItems) json.items = planItems(plan);
+  return json;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function errorLine(e: RowError): string {
+  return `  ${displayPath(e.file)}:${e.line}  ${e.message}`;
+}
+
+/** A summary for people: operations per stage with counts, then the first rejected records. */
+export function planSummary(plan: Plan, source: string, maxErrors = 20): string {
+  const lines = [
+    `Plan of ${plan.pipeline} from ${source}: ${plural(plan.rows, 'row')}, ` +
+      `${plural(plan.errors.length, 'rejected record')}, ${plural(plan.deletes, 'delete')}`,
+  ];
+  const width = Math.max(0, ...Object.keys(plan.operations).map((id) => id.length));
+  for (const stage of plan.stages) {
+    for (const id of stage.operationIds) {
+      const c = plan.operations[id];
+      if (!c) continue;
+      lines.push(
+        `  stage ${stage.index + 1}  ${id.padEnd(width)}  ${plural(c.items, 'item')} in ${plural(c.requests, 'request')}`,
+      );
+    }
+  }
+  if (Object.keys(plan.operations).length === 0) lines.push('  nothing to send: no changes');
+  const unchanged = Object.entries(plan.unchanged);
+  if (unchanged.length > 0) {
+    lines.push(`  unchanged: ${unchanged.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  }
+  if (plan.errors.length > 0) {
+    lines.push('', `Rejected records (${plan.errors.length}):`);
+    lines.push(...plan.errors.slice(0, maxErrors).map(errorLine));
+    if (plan.errors.length > maxErrors) {
+      lines.push(`  ... and ${plan.errors.length - maxErrors} more (--json lists them all)`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,160 @@
+/**
+ * The state store: per pipeline and resource, key -> {content hash, version, field hashes}, in
+ * Redis under `<prefix>:state:`. Planning only reads it; commit() (called by delivery for items
+ * the platform confirmed) is the only writer. Reads go in large HMGET batches so that a
+ * million-row plan makes a few hundred round trips, not a million.
+ */
+import type { Redis } from 'ioredis';
+import { runCommitScript } from './state/commit-script.js';
+import {
+  decodeState,
+  encodeState,
+  liveCountKey,
+  stateDeleted,
+  stateKey,
+  stateVersion,
+} from './state/state-format.js';
+import type { DeliveryItem, EntityState } from './types.js';
+
+const READ_CHUNK = 5_000;
+const COMMIT_CHUNK = 500;
+const SCAN_COUNT = 5_000;
+
+export interface CommitResult {
+  /** Items whose state now says what they carried (including ones already committed before). */
+  committed: DeliveryItem[];
+  /** Items older than what state holds: not applied. */
+  stale: DeliveryItem[];
+}
+
+/** Live entities found by scanLive: keys and their committed versions, index for index. */
+export interface LiveBatch {
+  keys: string[];
+  versions: number[];
+}
+
+export interface StateStore {
+  /** The state of these keys (tombstones included, marked `deleted`); absent keys are left out. */
+  read(
+    pipeline: string,
+    resource: string,
+    keys: readonly string[],
+  ): Promise<Map<string, EntityState>>;
+  /** The encoded state of each key, index for index (null: none); see state/state-format.ts. */
+  readEncoded(
+    pipeline: string,
+    resource: string,
+    keys: readonly string[],
+  ): Promise<(string | null)[]>;
+  /** Live (not deleted) entities of a resource. */
+  count(pipeline: string, resource: string): Promise<number>;
+  /** Every live entity, in batches (for deletes by absence). */
+  scanLive(pipeline: string, resource: string): AsyncIterable<LiveBatch>;
+  /** Advances state for confirmed items, atomically per item, unless an item is stale. */
+  commit(pipeline: string, items: readonly DeliveryItem[]): Promise<CommitResult>;
+  /** The items older than what state holds (a worker drops these before sending). */
+  findStale(pipeline: string, items: readonly DeliveryItem[]): Promise<DeliveryItem[]>;
+}
+
+function encodeItem(item: DeliveryItem): string {
+  return item.kind === 'delete'
+    ? encodeState(item.version, '')
+    : encodeState(item.version, item.hash, item.fieldHashes);
+}
+
+function byResource(items: readonly DeliveryItem[]): Map<string, DeliveryItem[]> {
+  const groups = new Map<string, DeliveryItem[]>();
+  for (const item of items) {
+    const list = groups.get(item.resource);
+    if (list) list.push(item);
+    else groups.set(item.resource, [item]);
+  }
+  return groups;
+}
+
+export function createStateStore(redis: Redis, prefix: string): StateStore {
+  const store: StateStore = {
+    async readEncoded(pipeline, resource, keys) {
+      const key = stateKey(prefix, pipeline, resource);
+      const chunks: Promise<(string | null)[]>[] = [];
+      for (let i = 0; i < keys.length; i += READ_CHUNK) {
+        chunks.push(redis.hmget(key, ...keys.slice(i, i + READ_CHUNK)));
+      }
+      const replies = await Promise.all(chunks);
+      return replies.length === 1 ? (replies[0] as (string | null)[]) : replies.flat();
+    },
+
+    async read(pipeline, resource, keys) {
+      const values = await store.readEncoded(pipeline, resource, keys);
+      const result = new Map<string, EntityState>();
+      values.forEach((value, i) => {
+        if (value !== null) result.set(keys[i] as string, decodeState(value));
+      });
+      return result;
+    },
+
+    async count(pipeline, resource) {
+      const n = await redis.get(liveCountKey(prefix, pipeline, resource));
+      return n === null ? 0 : Number(n);
+    },
+
+    async *scanLive(pipeline, resource) {
+      const key = stateKey(prefix, pipeline, resource);
+      let cursor = '0';
+      do {
+        const [next, flat] = await redis.hscan(key, cursor, 'COUNT', SCAN_COUNT);
+        cursor = next;
+        const batch: LiveBatch = { keys: [], versions: [] };
+        for (let i = 0; i < flat.length; i += 2) {
+          const value = flat[i + 1] as string;
+          if (stateDeleted(value)) continue;
+          batch.keys.push(flat[i] as string);
+          batch.versions.push(stateVersion(value));
+        }
+        if (batch.keys.length > 0) yield batch;
+      } while (cursor !== '0');
+    },
+
+    async commit(pipeline, items) {
+      const committed: DeliveryItem[] = [];
+      const stale: DeliveryItem[] = [];
+      for (const [resource, list] of byResource(items)) {
+        const keys: [string, string] = [
+          stateKey(prefix, pipeline, resource),
+          liveCountKey(prefix, pipeline, resource),
+        ];
+        for (let i = 0; i < list.length; i += COMMIT_CHUNK) {
+          const chunk = list.slice(i, i + COMMIT_CHUNK);
+          const args = chunk.flatMap((item) => [item.key, String(item.version), encodeItem(item)]);
+          const results = await runCommitScript(redis, keys, args);
+          chunk.forEach((item, j) => (results[j] === 1 ? committed : stale).push(item));
+        }
+      }
+      return { committed, stale };
+    },
+
+    async findStale(pipeline, items) {
+      const stale: DeliveryItem[] = [];
+      for (const [resource, list] of byResource(items)) {
+        const states = await store.read(
+          pipeline,
+          resource,
+          list.map((i) => i.key),
+        );
+        for (const item of list) {
+          const state = states.get(item.key);
+          if (!state) continue;
+          if (
+            state.version > item.version ||
+            (state.version === item.version &&
+              encodeItem(item) !== encodeState(state.version, state.hash, state.fieldHashes))
+          ) {
+            stale.push(item);
+          }
+        }
+      }
+      return stale;
+    },
+  };
+  return store;
+}

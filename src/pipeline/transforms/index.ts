@@ -1,0 +1,10 @@
+import './builtin.js';
+
+export {
+  findTransform,
+  registerTransform,
+  transformNames,
+  TransformRejection,
+  type Transform,
+  type TransformContext,
+} from './registry.js';

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { configSchema, type FerryConfig } from '../../src/config/schema.js';
+import type { PipelineDefinition } from '../../src/pipeline/definition/definition-types.js';
+import { compilePipeline } from '../../src/pipeline/definition/load-pipeline.js';
+import { pipelineSchema } from '../../src/pipeline/definition/pipeline-schema.js';
+import type { DeliveryItem, Plan, SourceRecord } from '../../src/pipeline/types.js';
+
+export const testConfig: FerryConfig = configSchema.parse({});
+
+export function configWith(patch: Record<string, unknown>): FerryConfig {
+  return configSchema.parse(patch);
+}
+
+/** A pipeline from a plain object (as its YAML would give), compiled against the config. */
+export function definitionOf(
+  name: string,
+  file: unknown,
+  config: FerryConfig = testConfig,
+): PipelineDefinition {
+  return compilePipeline(name, `${name}.yaml`, pipelineSchema.parse(file), config);
+}
+
+export function record(fields: Record<string, string>, line = 2, file = 'test.csv'): SourceRecord {
+  return { fields, source: { file, line } };
+}
+
+/** A folder of its own under the system's temp dir; remove() deletes it. */
+export function tempDir(): {
+  path: string;
+  file(name: string, content: string | Buffer): string;
+  remove(): void;
+} {
+  const path = mkdtempSync(join(tmpdir(), 'ferry-pipeline-'));
+  return {
+    path,
+    file(name, content) {
+      const f = join(path, name);
+      writeFileSync(f, content);
+      return f;
+    },
+    remove() {
+      rmSync(path, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every item of a plan, in stage order, with its operation id. */
+export function planItems(plan: Plan): (DeliveryItem & { operationId: string })[] {
+  return plan.stages.flatMap((s) =>
+    s.requests.flatMap((r) => r.items.map((i) => ({ ...i, operationId: r.operationId }))),
+  );
+}
