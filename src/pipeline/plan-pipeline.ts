@@ -10,7 +10,7 @@ import type { DetectContext } from './change-detection.js';
 import type { PipelineDefinition } from './definition/definition-types.js';
 import { checkSchema } from './mapping/compile-entity.js';
 import type { FieldIssue } from './mapping/field-types.js';
-import { KeyRegistry, type MappedEntity } from './mapping/key-registry.js';
+import { KeyRegistry, type GroupedEntity, type MappedEntity } from './mapping/key-registry.js';
 import { mapRecord, rowError } from './mapping/record-mapper.js';
 import { checkGuard, emitDeletes, scanDeletes, type AllowDeletes } from './plan-deletes.js';
 import { RequestBuilder, type RequestSink } from './planner/request-builder.js';
@@ -57,8 +57,16 @@ export interface PlanOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Checks each grouped entity against its schema once all its rows are in. Like a record, a row is
+ * accepted or rejected as a whole: the rows of a group that fails give no other grouped entity
+ * either (a product rejected for its rows sends no prices made of those rows).
+ */
 function checkGroups(registry: KeyRegistry, errors: RowError[]): MappedEntity[][] {
-  const out: MappedEntity[][] = [];
+  const passed: GroupedEntity[] = [];
+  // The rows of rejected groups, as file:line (a group's rows are in its first row's file).
+  const rejected = new Set<string>();
+  const rowsOf = (group: GroupedEntity) => group.lines.map((l) => `${group.source.file}:${l}`);
   for (const group of registry.grouped()) {
     const issues: FieldIssue[] = [];
     if (group.payload) {
@@ -68,9 +76,10 @@ function checkGroups(registry: KeyRegistry, errors: RowError[]): MappedEntity[][
       const error = rowError(group.source, issues);
       if (group.lines.length > 1) error.message += ` (rows of lines ${group.lines.join(', ')})`;
       errors.push(error);
-    } else out.push([group]);
+      for (const row of rowsOf(group)) rejected.add(row);
+    } else passed.push(group);
   }
-  return out;
+  return passed.filter((g) => !rowsOf(g).some((row) => rejected.has(row))).map((g) => [g]);
 }
 
 function operationCounts(

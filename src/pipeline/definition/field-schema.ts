@@ -1,7 +1,7 @@
 /**
  * How one payload field is made from a record (docs/PIPELINES.md, "Fields"). A field spec is a
  * column name (shorthand), or an object with exactly one source (column, value, template, object,
- * array) and the conversions, defaults and checks to apply.
+ * array, compute) and the conversions, defaults and checks to apply.
  */
 import { z } from 'zod';
 
@@ -12,6 +12,8 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 export const MERGE_MODES = ['first', 'last', 'append', 'unique'] as const;
 export type MergeMode = (typeof MERGE_MODES)[number];
+/** A merge mode, or the name of a registered merge (transforms/registry.ts). */
+export type MergeName = MergeMode | (string & {});
 
 export interface FieldChecksSpec {
   email?: boolean;
@@ -29,6 +31,8 @@ export interface FieldSpec {
   template?: string;
   object?: Record<string, FieldSpec>;
   array?: FieldSpec[];
+  /** A registered computed field (transforms/registry.ts): made from the whole record. */
+  compute?: string;
   trim?: boolean;
   transform?: string | string[];
   type?: FieldType;
@@ -48,10 +52,10 @@ export interface FieldSpec {
   lookupMissing?: 'error' | 'keep';
   slug?: boolean;
   check?: FieldChecksSpec;
-  merge?: MergeMode;
+  merge?: MergeName;
 }
 
-const SOURCES = ['column', 'value', 'template', 'object', 'array'] as const;
+const SOURCES = ['column', 'value', 'template', 'object', 'array', 'compute'] as const;
 
 const checksSchema = z.strictObject({
   email: z.boolean().optional(),
@@ -77,6 +81,7 @@ const fieldObjectSchema: z.ZodType<FieldSpec> = z
     get array() {
       return z.array(fieldSpecSchema).optional();
     },
+    compute: z.string().min(1).optional(),
     trim: z.boolean().optional(),
     transform: z.union([z.string(), z.array(z.string())]).optional(),
     type: z.enum(FIELD_TYPES).optional(),
@@ -98,7 +103,8 @@ const fieldObjectSchema: z.ZodType<FieldSpec> = z
     lookupMissing: z.enum(['error', 'keep']).optional(),
     slug: z.boolean().optional(),
     check: checksSchema.optional(),
-    merge: z.enum(MERGE_MODES).optional(),
+    // A mode, or a registered merge: checked against the registry when the pipeline compiles.
+    merge: z.string().min(1).optional(),
   })
   .superRefine((spec, ctx) => {
     const given = SOURCES.filter((s) => spec[s] !== undefined);

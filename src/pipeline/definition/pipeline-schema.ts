@@ -29,14 +29,21 @@ const sourceSchema = z
 
 const whenSchema = z
   .strictObject({
-    column: z.string().min(1),
+    column: z.string().min(1).optional(),
     notEmpty: z.boolean().optional(),
     equals: z.string().optional(),
     in: z.array(z.string()).min(1).optional(),
+    /** A registered computed field: the record gives the entity when it gives a value. */
+    compute: z.string().min(1).optional(),
   })
-  .refine((w) => [w.notEmpty, w.equals, w.in].filter((x) => x !== undefined).length === 1, {
-    message: 'expected one condition: notEmpty, equals or in',
-  });
+  .refine(
+    (w) =>
+      w.compute !== undefined
+        ? w.column === undefined && [w.notEmpty, w.equals, w.in].every((x) => x === undefined)
+        : w.column !== undefined &&
+          [w.notEmpty, w.equals, w.in].filter((x) => x !== undefined).length === 1,
+    { message: 'expected {column, and one of notEmpty, equals, in}, or {compute}' },
+  );
 
 const entitySchema = z.strictObject({
   /** Names the entity in errors and in `sendWithNew`; defaults to its resource. */

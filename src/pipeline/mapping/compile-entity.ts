@@ -7,13 +7,16 @@ import type { EntityFile, WhenSpec } from '../definition/pipeline-schema.js';
 import { compileQuickCheck, type QuickCheck } from '../fast-check.js';
 import { schemaFor, type ResourceSchema } from '../resource-schemas.js';
 import type { ChangeKind } from '../types.js';
+import type { MergeFunction } from '../transforms/index.js';
+import { compileComputedWhen, compileMerge } from './compile-custom.js';
 import { compileField } from './compile-field.js';
 import { ABSENT, type CompileContext, type FieldFn, type FieldIssue } from './field-types.js';
 
 export interface CompiledField {
   name: string;
   fn: FieldFn;
-  merge: MergeMode;
+  /** A merge mode, or a registered merge function. */
+  merge: MergeMode | MergeFunction;
 }
 
 export interface MappingPlan {
@@ -37,8 +40,13 @@ export interface MappingPlan {
   quickPatch: QuickCheck | undefined;
 }
 
-function compileWhen(when: WhenSpec): (fields: Readonly<Record<string, string>>) => boolean {
-  const column = when.column;
+type WhenFn = (fields: Readonly<Record<string, string>>) => boolean;
+
+function compileWhen(when: WhenSpec, path: string, ctx: CompileContext): WhenFn {
+  if (when.compute !== undefined) {
+    return compileComputedWhen(when.compute, `${path}.when.compute`, ctx);
+  }
+  const column = when.column ?? '';
   if (when.notEmpty !== undefined) {
     const want = when.notEmpty;
     return (f) => ((f[column] ?? '').trim() !== '') === want;
@@ -85,7 +93,7 @@ export function compileMapping(
     fields.push({
       name: fieldName,
       fn: compileField(spec, fieldPath, ctx),
-      merge: spec.merge ?? 'first',
+      merge: compileMerge(spec.merge ?? 'first', `${fieldPath}.merge`, ctx),
     });
   }
   const keySpec = entity.key;
@@ -97,7 +105,7 @@ export function compileMapping(
     key: compileField(keySpec, `${path}.key`, ctx),
     keyLabel: keySpec.column ?? `${name} key`,
     keySignature: JSON.stringify(keySpec),
-    when: entity.when ? compileWhen(entity.when) : undefined,
+    when: entity.when ? compileWhen(entity.when, path, ctx) : undefined,
     fields,
     schema,
     patchSchema,

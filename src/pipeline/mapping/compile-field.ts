@@ -3,11 +3,13 @@
  * (column, constant, template) -> trim -> transforms -> empty means missing (fallback, default,
  * required) -> split -> lookup -> typed conversion -> slug -> checks. Objects and arrays are built
  * from their children; object keys come out sorted, so JSON.stringify of a payload is canonical.
+ * A computed field is made by a registered function from the whole record.
  */
 import { compileChecks, type Check } from '../convert/checks.js';
 import { slugify } from '../convert/slug.js';
 import type { FieldSpec, JsonValue } from '../definition/field-schema.js';
 import { findTransform, TransformRejection, type Transform } from '../transforms/index.js';
+import { compileComputed } from './compile-custom.js';
 import { compileConverter, type Converter } from './convert-value.js';
 import { ABSENT, type CompileContext, type FieldFn, type FieldIssue } from './field-types.js';
 
@@ -195,7 +197,7 @@ function compileObject(
 }
 
 export function compileField(spec: FieldSpec, path: string, ctx: CompileContext): FieldFn {
-  if (spec.object || spec.array) {
+  if (spec.object || spec.array || spec.compute) {
     for (const key of SCALAR_ONLY) {
       if (spec[key] !== undefined) {
         ctx.issues.push({
@@ -205,6 +207,7 @@ export function compileField(spec: FieldSpec, path: string, ctx: CompileContext)
       }
     }
   }
+  if (spec.compute) return compileComputed(spec.compute, `${path}.compute`, ctx);
   if (spec.object) return compileObject(spec.object, `${path}.object`, ctx);
   if (spec.array) {
     const elements = spec.array.map((s, i) => compileField(s, `${path}.array.${i}`, ctx));

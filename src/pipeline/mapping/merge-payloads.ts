@@ -8,7 +8,7 @@ function asArray(value: unknown): unknown[] {
 /**
  * Merges a later row of a group into the entity so far, field by field, per each field's `merge`:
  * first (keep the first value given), last, append (lists joined), unique (joined, repeats
- * dropped). The result keeps the payload's sorted key order.
+ * dropped), or a registered merge function. The result keeps the payload's sorted key order.
  */
 export function mergePayloads(
   plan: MappingPlan,
@@ -23,7 +23,8 @@ export function mergePayloads(
     const b = next[name];
     const mode = modes.get(name) ?? 'first';
     let value: unknown;
-    if (mode === 'first') value = a ?? b;
+    if (typeof mode === 'function') value = mode(a, b);
+    else if (mode === 'first') value = a ?? b;
     else if (mode === 'last') value = b ?? a;
     else {
       const joined = [...asArray(a), ...asArray(b)];

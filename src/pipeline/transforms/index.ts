@@ -1,10 +1,20 @@
 import './builtin.js';
+// What the presets (config/pipelines/shopify-products.yaml, akeneo-products.yaml) name.
+import '../../presets/index.js';
 
 export {
+  computedFieldNames,
+  findComputedField,
+  findMerge,
   findTransform,
+  mergeNames,
+  registerComputedField,
+  registerMerge,
   registerTransform,
   transformNames,
   TransformRejection,
+  type ComputedField,
+  type MergeFunction,
   type Transform,
   type TransformContext,
 } from './registry.js';

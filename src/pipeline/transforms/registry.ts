@@ -1,6 +1,7 @@
 /**
- * Custom transforms: TypeScript functions registered by name, which a pipeline names in a field's
- * `transform`. Config never carries code; it can only pick from what the project registered here.
+ * Custom code: TypeScript functions registered by name, which a pipeline names in a field's
+ * `transform`, `compute` or `merge`. Config never carries code; it can only pick from what the
+ * project registered here.
  */
 
 /** What a transform sees besides the value: the whole record's fields (read-only). */
@@ -29,4 +30,48 @@ export function findTransform(name: string): Transform | undefined {
 
 export function transformNames(): string[] {
   return [...REGISTRY.keys()].sort();
+}
+
+/**
+ * A computed field (`compute: NAME`): a value made from the whole record, for what a field spec
+ * cannot say, e.g. one price per `price-<CUR>` column, whichever currencies the export has.
+ * Returns the value, an error that rejects the record (naming the column), or undefined for no value.
+ */
+export type ComputedField = (
+  fields: Readonly<Record<string, string>>,
+) => { value: unknown } | { error: string; field: string } | undefined;
+
+/**
+ * A merge (`merge: NAME`) of a grouped entity's field: the value so far and a later row's value
+ * (either undefined when that row gave none) -> the merged value.
+ */
+export type MergeFunction = (current: unknown, next: unknown) => unknown;
+
+const COMPUTED = new Map<string, ComputedField>();
+const MERGES = new Map<string, MergeFunction>();
+
+export function registerComputedField(name: string, compute: ComputedField): void {
+  if (COMPUTED.has(name)) throw new Error(`a computed field named "${name}" is already registered`);
+  COMPUTED.set(name, compute);
+}
+
+export function findComputedField(name: string): ComputedField | undefined {
+  return COMPUTED.get(name);
+}
+
+export function computedFieldNames(): string[] {
+  return [...COMPUTED.keys()].sort();
+}
+
+export function registerMerge(name: string, merge: MergeFunction): void {
+  if (MERGES.has(name)) throw new Error(`a merge named "${name}" is already registered`);
+  MERGES.set(name, merge);
+}
+
+export function findMerge(name: string): MergeFunction | undefined {
+  return MERGES.get(name);
+}
+
+export function mergeNames(): string[] {
+  return [...MERGES.keys()].sort();
 }
