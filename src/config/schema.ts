@@ -101,6 +101,18 @@ export const configSchema = z.strictObject({
       shutdownTimeoutMs: millis.default(30_000),
       /** Folder the run reports are written to. */
       reportsDir: z.string().min(1).default('reports'),
+      /** Requests per job for one-entity operations (a product's prices): the queue's cost per job. */
+      bundleSize: z.number().int().min(1).max(1_000).default(100),
+      /** Lane of a pipeline without an entry in pipelineLanes. */
+      lane: z.enum(['bulk', 'interactive']).default('bulk'),
+      /** Pipeline name -> lane; `interactive` jobs never wait behind a `bulk` backlog. */
+      pipelineLanes: z.record(z.string(), z.enum(['bulk', 'interactive'])).default({}),
+      /** A worker's lock on a job; a killed worker's jobs are taken over after it expires. */
+      lockDurationMs: z.number().int().min(1_000).default(30_000),
+      /** How often workers look for jobs whose lock expired (stalled jobs). */
+      stalledIntervalMs: z.number().int().min(500).default(15_000),
+      /** Times a job may stall (its worker died) before it is dead-lettered. */
+      maxStalledCount: z.number().int().min(0).default(3),
     })
     .prefault({}),
   pipelines: z

@@ -1,0 +1,247 @@
+/**
+ * Delivery throughput: `node --import tsx bench/delivery.ts [N=100000] [--concurrency C]`.
+ * Against the simulator (a process of its own, no faults) on this machine:
+ *  1. `ferry run catalog --wait` of an N-row items.csv (bench/generate-items.ts), timed from the
+ *     start of the run (planning included) to its end;
+ *  2. the same file again, unchanged: it must send nothing;
+ *  3. the bound: the very same requests (the same batches, planned against an empty state) sent
+ *     straight with undici at the same concurrency, stage after stage, on a reset simulator. It is
+ *     measured before and after the runs, each time in a process of its own, and the faster of the
+ *     two counts (this machine is shared: the faster bound is the conservative one).
+ * Prints one JSON line: rows, items, requests, seconds, itemsPerSec, boundItemsPerSec, ratio
+ * (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs).
+ * Needs a Redis (REDIS_URL); the keys it wrote are deleted at the end.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { Pool } from 'undici';
+import { loadConfig, PROJECT_ROOT } from '../src/config/load-config.js';
+import { configSchema, type FerryConfig } from '../src/config/schema.js';
+import { resolveBindings, type Binding } from '../src/interface/bindings.js';
+import { createLogger } from '../src/logging/logger.js';
+import { loadPipeline } from '../src/pipeline/definition/load-pipeline.js';
+import { boundHeapGrowth } from '../src/pipeline/heap-tuning.js';
+import { planPipeline } from '../src/pipeline/plan-pipeline.js';
+import type { DeliveryRequest } from '../src/pipeline/types.js';
+import { executeRun } from '../src/queue/runs/execute-run.js';
+import type { RunReport } from '../src/queue/runs/run-report.js';
+import { generateItems } from './generate-items.js';
+
+const { values, positionals } = parseArgs({
+  options: {
+    concurrency: { type: 'string' },
+    // Internal: measure the bound only (in a process of its own), against this simulator.
+    'bound-of': { type: 'string' },
+  },
+  allowPositionals: true,
+});
+const rows = Number(positionals[0] ?? 100_000);
+const file = resolve(PROJECT_ROOT, `.bench-data/plan-items-${rows}.csv`);
+const TOKEN = 'dev-token';
+
+async function startSimulatorProcess(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(
+    process.execPath,
+    ['src/cli/ferry.js', 'simulator', '--port', '0', '--json'],
+    {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  for await (const chunk of child.stdout) {
+    out += String(chunk);
+    const end = out.lastIndexOf('}');
+    if (end > 0) break;
+  }
+  const { url } = JSON.parse(out) as { url: string };
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+async function simStats(url: string): Promise<{ requests: number; duplicates: number }> {
+  return (await (await fetch(`${url}/__sim/stats`)).json()) as {
+    requests: number;
+    duplicates: number;
+  };
+}
+
+async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+}
+
+function fillPath(binding: Binding, params: Record<string, string>): string {
+  return binding.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    encodeURIComponent(params[name] ?? ''),
+  );
+}
+
+/** The bound: the same requests, straight with undici, `concurrency` at a time, stage by stage. */
+async function sendStraight(
+  url: string,
+  stages: DeliveryRequest[][],
+  concurrency: number,
+): Promise<number> {
+  const bindings = resolveBindings({});
+  const pool = new Pool(url, { connections: concurrency });
+  const started = process.hrtime.bigint();
+  for (const requests of stages) {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < requests.length) {
+          const r = requests[next++] as DeliveryRequest;
+          const binding = bindings.get(r.operationId) as Binding;
+          const answer = await pool.request({
+            method: binding.operation.method,
+            path: fillPath(binding, r.pathParams),
+            headers: {
+              authorization: `Bearer ${TOKEN}`,
+              'content-type': 'application/json',
+              'idempotency-key': r.idempotencyKey,
+            },
+            body: JSON.stringify(r.body),
+          });
+          await answer.body.text();
+          if (answer.statusCode >= 300)
+            throw new Error(`bound: ${r.operationId} answered ${answer.statusCode}`);
+        }
+      }),
+    );
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await pool.close();
+  return seconds;
+}
+
+async function timedRun(config: FerryConfig): Promise<{ report: RunReport; seconds: number }> {
+  const started = process.hrtime.bigint();
+  const report = await executeRun({
+    config,
+    logger: createLogger({ level: 'warn', format: 'json' }),
+    pipeline: 'catalog',
+    source: { file },
+    wait: true,
+  });
+  return { report, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+function benchConfig(redisUrl: string, prefix: string, simUrl: string, concurrency: number) {
+  return configSchema.parse({
+    redis: { url: redisUrl, prefix },
+    interface: { baseUrl: simUrl, auth: { type: 'bearer', token: TOKEN } },
+    delivery: { concurrency, reportsDir: resolve(PROJECT_ROOT, '.bench-data/reports') },
+    log: { level: 'warn' },
+  });
+}
+
+/** In a child process: plan against an empty state, reset the simulator, send straight. */
+async function measureBound(simUrl: string, concurrency: number): Promise<void> {
+  const base = loadConfig().config;
+  const prefix = `ferry-bench-bound-${process.pid}`;
+  const config = benchConfig(base.redis.url, prefix, simUrl, concurrency);
+  const redis = new Redis(base.redis.url);
+  try {
+    const plan = await planPipeline({
+      definition: loadPipeline('catalog', config),
+      sourceOverride: { file },
+      redis,
+      prefix,
+      config,
+      retainRequests: true,
+    });
+    await fetch(`${simUrl}/__sim/reset`, { method: 'POST' });
+    const stages = plan.stages.map((s) => s.requests).filter((r) => r.length > 0);
+    const seconds = await sendStraight(simUrl, stages, concurrency);
+    await fetch(`${simUrl}/__sim/reset`, { method: 'POST' });
+    console.log(JSON.stringify({ seconds, requests: stages.reduce((n, s) => n + s.length, 0) }));
+  } finally {
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  }
+}
+
+async function boundInChild(
+  simUrl: string,
+  concurrency: number,
+): Promise<{ seconds: number; requests: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'bench/delivery.ts',
+      String(rows),
+      '--bound-of',
+      simUrl,
+      '--concurrency',
+      String(concurrency),
+    ],
+    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  for await (const chunk of child.stdout) out += String(chunk);
+  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as { seconds: number; requests: number };
+}
+
+async function main(): Promise<void> {
+  boundHeapGrowth(); // as `ferry run` does
+  if (!existsSync(file)) await generateItems(rows, file);
+  const base = loadConfig().config;
+  const concurrency = Number(values.concurrency ?? base.delivery.concurrency);
+  const sim = await startSimulatorProcess();
+  const prefix = `ferry-bench-${process.pid}`;
+  const config = benchConfig(base.redis.url, prefix, sim.url, concurrency);
+  const redis = new Redis(base.redis.url);
+  try {
+    const boundBefore = await boundInChild(sim.url, concurrency);
+    const first = await timedRun(config);
+    const afterFirst = await simStats(sim.url);
+    const rerun = await timedRun(config);
+    const afterRerun = await simStats(sim.url);
+    const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    const boundAfter = await boundInChild(sim.url, concurrency);
+    const boundSeconds = Math.min(boundBefore.seconds, boundAfter.seconds);
+
+    const items = Object.values(first.report.operations).reduce((n, c) => n + c.planned, 0);
+    const itemsPerSec = items / first.seconds;
+    const boundItemsPerSec = items / boundSeconds;
+    const delivered = Object.values(first.report.operations).reduce((n, c) => n + c.delivered, 0);
+    if (delivered !== items || afterFirst.duplicates !== 0) {
+      throw new Error(
+        `run delivered ${delivered} of ${items} items, ${afterFirst.duplicates} duplicates`,
+      );
+    }
+    console.log(
+      JSON.stringify({
+        rows,
+        items,
+        requests: boundBefore.requests,
+        runRequests: afterFirst.requests,
+        concurrency,
+        seconds: Number(first.seconds.toFixed(2)),
+        itemsPerSec: Math.round(itemsPerSec),
+        boundSeconds: Number(boundSeconds.toFixed(2)),
+        boundItemsPerSec: Math.round(boundItemsPerSec),
+        ratio: Number((itemsPerSec / boundItemsPerSec).toFixed(2)),
+        rerunSeconds: Number(rerun.seconds.toFixed(2)),
+        rerunRequests: afterRerun.requests - afterFirst.requests,
+        peakRssMb,
+      }),
+    );
+  } finally {
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+    sim.stop();
+  }
+}
+
+if (values['bound-of']) await measureBound(values['bound-of'], Number(values.concurrency ?? 8));
+else await main();

@@ -1,0 +1,49 @@
+import { UsageError } from '../../errors/index.js';
+import { runDemo } from '../../queue/demo/run-demo.js';
+import { flag, stringOption, type Command } from '../command.js';
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary:
+    'Run Ferry end to end on this machine: simulator, queue, worker and the sample pipelines.',
+  usage: 'demo [--once] [--port P]',
+  description: [
+    'Starts the simulator (on a free port, or --port), uses the Redis of REDIS_URL (or, when none',
+    'answers, starts a private redis-server if one is installed), runs a worker in this process',
+    'and runs the catalog, stores, users and item-changes pipelines on the files in examples/,',
+    'printing each report and then what landed in the simulator. Then it keeps the simulator',
+    'serving until Ctrl-C, or exits at once with --once (`npm run demo` is `ferry demo --once`).',
+    'Its Redis keys are under a prefix of its own and are removed when it ends.',
+    '',
+    'Exit codes: 0 every valid item delivered (the sample files hold a few records that are',
+    'rejected on purpose); 1 some items were dead-lettered; 2 no Redis and no way to start one',
+    '(the message says how to get one), or bad usage.',
+  ].join('\n'),
+  options: {
+    once: {
+      type: 'boolean',
+      description: 'Exit after the report instead of serving until Ctrl-C.',
+    },
+    port: {
+      type: 'string',
+      placeholder: 'P',
+      description: "The simulator's port (default: a free one).",
+    },
+  },
+  async run({ args, stdout, stderr, config, logger, stopSignal }) {
+    const portText = stringOption(args, 'port');
+    if (portText !== undefined && !/^\d{1,5}$/.test(portText)) {
+      throw new UsageError(`--port takes a port number, got "${portText}".`);
+    }
+    const result = await runDemo({
+      config: config(),
+      logger: logger(),
+      out: stdout,
+      progress: stderr,
+      once: flag(args, 'once'),
+      port: portText === undefined ? 0 : Number(portText),
+      signal: stopSignal,
+    });
+    return result.reports.some((r) => r.deadLettered > 0) ? 1 : 0;
+  },
+};

@@ -1,0 +1,51 @@
+import { connectDelivery } from '../../queue/connect.js';
+import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
+import {
+  checkSelection,
+  selectDeadLetters,
+  type DeadLetterSelection,
+} from '../../queue/dlq/select-dead-letters.js';
+import { deliveryKeys } from '../../queue/keys.js';
+import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+
+export const dlqPurgeCommand: Command = {
+  name: 'dlq purge',
+  summary: 'Delete dead letters for good (by id, a run, or all).',
+  usage: 'dlq purge <ID>... | --run R | --all [--dry-run] [--json]',
+  description: [
+    'Removes the selected entries; their items stay undelivered (the next run of the pipeline',
+    'plans them again, since state was never advanced for them). --dry-run only counts them.',
+    'With --json: {dryRun, purged, ids}. Exit 0; 2 bad usage or an unknown id.',
+  ].join('\n'),
+  options: {
+    run: { type: 'string', placeholder: 'R', description: 'The dead letters of this run.' },
+    all: { type: 'boolean', description: 'Every dead letter.' },
+    'dry-run': { type: 'boolean', description: 'Count what would be purged; delete nothing.' },
+    ...JSON_OPTION,
+  },
+  positionals: [0, 1000],
+  async run({ args, stdout, config: getConfig }) {
+    const selection: DeadLetterSelection = {};
+    if (args.positionals.length > 0) selection.ids = args.positionals;
+    const run = stringOption(args, 'run');
+    if (run !== undefined) selection.runId = run;
+    if (flag(args, 'all')) selection.all = true;
+    checkSelection(selection, 'dlq purge');
+    const dryRun = flag(args, 'dry-run');
+    const config = getConfig();
+    const redis = await connectDelivery(config.redis.url);
+    try {
+      const dlq = createDeadLetterStore(redis, deliveryKeys(config.redis.prefix));
+      const ids = (await selectDeadLetters(dlq, selection)).map((e) => e.id);
+      const purged = dryRun ? ids.length : await dlq.remove(ids);
+      if (flag(args, 'json')) writeJson(stdout, { dryRun, purged, ids });
+      else
+        stdout.write(
+          dryRun ? `Would purge ${purged} dead letter(s).\n` : `Purged ${purged} dead letter(s).\n`,
+        );
+      return 0;
+    } finally {
+      redis.disconnect();
+    }
+  },
+};

@@ -1,0 +1,35 @@
+import { connectDelivery } from '../../queue/connect.js';
+import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
+import { deadLetterText } from '../../queue/dlq/dead-letter-views.js';
+import { NotFoundError } from '../../queue/errors.js';
+import { deliveryKeys } from '../../queue/keys.js';
+import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+
+export const dlqShowCommand: Command = {
+  name: 'dlq show',
+  summary: 'Show one dead letter: its items with file and line, the request, the answer.',
+  usage: 'dlq show <ID> [--json]',
+  description: [
+    'With --json: the whole entry {id, runId, pipeline, operationId, pathParams, idempotencyKey,',
+    'items: [{key, kind, payload, version, source: {file, line}, ...}], request: {method, path,',
+    'headers, body} (no credentials), status, bodyExcerpt, errorCode, message, attempts, at}.',
+    'Exit 0; 2 when there is no such dead letter.',
+  ].join('\n'),
+  options: { ...JSON_OPTION },
+  positionals: [1, 1],
+  async run({ args, stdout, config: getConfig }) {
+    const config = getConfig();
+    const id = args.positionals[0] as string;
+    const redis = await connectDelivery(config.redis.url);
+    try {
+      const entry = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).get(id);
+      if (!entry)
+        throw new NotFoundError('dead letter', id, 'Run `ferry dlq list` to see the ids.');
+      if (flag(args, 'json')) writeJson(stdout, entry);
+      else stdout.write(deadLetterText(entry));
+      return 0;
+    } finally {
+      redis.disconnect();
+    }
+  },
+};

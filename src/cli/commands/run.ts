@@ -1,0 +1,119 @@
+import { resolve } from 'node:path';
+import { UsageError } from '../../errors/index.js';
+import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
+import type { AllowDeletes } from '../../pipeline/plan-pipeline.js';
+import type { SourceSpec } from '../../pipeline/source/read-records.js';
+import { LANES, type Lane } from '../../queue/keys.js';
+import { executeRun } from '../../queue/runs/execute-run.js';
+import { reportText } from '../../queue/runs/report-text.js';
+import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+
+function sourceOf(file: string | undefined): SourceSpec | undefined {
+  if (file === undefined) return undefined;
+  if (file === '-') return { stdin: true };
+  if (/^https?:\/\//i.test(file)) return { url: file };
+  return { file: resolve(file) };
+}
+
+function allowDeletes(text: string | undefined): AllowDeletes {
+  if (text === undefined) return false;
+  if (text === 'all') return true;
+  if (!/^\d+$/.test(text)) {
+    throw new UsageError(`--allow-deletes takes a number of deletes or "all", got "${text}".`);
+  }
+  return Number(text);
+}
+
+function laneOption(text: string | undefined): Lane | undefined {
+  if (text === undefined) return undefined;
+  if (!LANES.includes(text as Lane)) {
+    throw new UsageError(`--lane must be ${LANES.join(' or ')}, got "${text}".`);
+  }
+  return text as Lane;
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary:
+    'Plan a pipeline and deliver it through the queue; with --wait, follow it to its report.',
+  usage: 'run <pipeline> [--file F] [--wait [--no-local-worker]] [--json] [--allow-deletes N|all]',
+  description: [
+    'Plans the pipeline (as `ferry plan`), puts its requests on the delivery queue of its lane and',
+    'releases its stages in order (stage n+1 once stage n has settled). One run per pipeline at a',
+    'time: a second is refused (FERRY_RUN_ACTIVE) while one is in progress.',
+    '',
+    'Without --wait the run is left to `ferry worker` processes and the command prints the run id.',
+    'With --wait it follows the run to its end (a progress bar on a terminal, progress lines',
+    'otherwise, on stderr), prints the report and writes it to delivery.reportsDir as',
+    '<runId>.json and <runId>-failures.csv. --wait runs a worker in this process, so nothing else',
+    'needs to be running; --no-local-worker leaves the work to the `ferry worker`s instead.',
+    '',
+    'With --json: {runId, status, operations: {id: {planned, delivered, failed, skipped, stale}},',
+    'errors, deadLettered, ...}. Exit codes: 0 every item delivered; 1 some items were dead-lettered',
+    'or records rejected (or the mass-delete guard stopped the run, or another run is active);',
+    '2 bad usage or config.',
+    '',
+    'Examples:',
+    '  ferry run catalog --file examples/items.csv --wait',
+    '  ferry run stores --wait --json',
+  ].join('\n'),
+  options: {
+    file: {
+      type: 'string',
+      placeholder: 'F',
+      description: "The input (a path, - for stdin, or a URL). Default: the pipeline's source.",
+    },
+    wait: { type: 'boolean', description: 'Follow the run to its end and print its report.' },
+    'no-local-worker': {
+      type: 'boolean',
+      description: 'With --wait: leave the work to `ferry worker` processes.',
+    },
+    'allow-deletes': {
+      type: 'string',
+      placeholder: 'N|all',
+      description: 'Let this run delete up to N entities (or all) past the mass-delete guard.',
+    },
+    lane: {
+      type: 'string',
+      placeholder: 'bulk|interactive',
+      description: 'The queue lane (default: delivery.pipelineLanes, else delivery.lane).',
+    },
+    ...JSON_OPTION,
+  },
+  positionals: [1, 1],
+  async run({ args, stdout, stderr, config, logger, stopSignal }) {
+    boundHeapGrowth(); // planning a large export: as `ferry plan` does
+    const file = stringOption(args, 'file');
+    const source = sourceOf(file);
+    const wait = flag(args, 'wait');
+    if (flag(args, 'no-local-worker') && !wait) {
+      throw new UsageError('--no-local-worker goes with --wait.');
+    }
+    const report = await executeRun({
+      config: config(),
+      logger: logger(),
+      pipeline: args.positionals[0] as string,
+      ...(source ? { source, sourceName: file } : {}),
+      allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
+      ...(laneOption(stringOption(args, 'lane'))
+        ? { lane: laneOption(stringOption(args, 'lane')) }
+        : {}),
+      wait,
+      localWorker: !flag(args, 'no-local-worker'),
+      progress: stderr,
+      signal: stopSignal,
+    });
+    if (flag(args, 'json')) writeJson(stdout, report);
+    else stdout.write(reportText(report));
+    if (report.status === 'running') {
+      if (wait) {
+        stderr.write(
+          `Stopped following run ${report.runId}; it goes on in the queue (see \`ferry status\`).\n`,
+        );
+        return 1;
+      }
+      return report.rejected > 0 ? 1 : 0;
+    }
+    return report.status === 'succeeded' ? 0 : 1;
+  },
+};

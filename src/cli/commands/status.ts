@@ -1,0 +1,51 @@
+import { connectDelivery } from '../../queue/connect.js';
+import { deliveryKeys, LANES } from '../../queue/keys.js';
+import { readStatus } from '../../queue/status.js';
+import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'Show the delivery queues per lane, the runs in progress and the dead-letter count.',
+  usage: 'status [--json]',
+  description: [
+    'With --json: {queues: {bulk|interactive: {waiting, active, delayed, failed}}, pausedForMs,',
+    'activeRuns: [{runId, pipeline, kind, lane, startedAt, stage, stages, settledItems,',
+    'plannedItems, failedItems}], deadLetters}. Exit 0; 1 when Redis does not answer; 2 bad config.',
+  ].join('\n'),
+  options: { ...JSON_OPTION },
+  async run({ args, stdout, config: getConfig }) {
+    const config = getConfig();
+    const redis = await connectDelivery(config.redis.url);
+    try {
+      const status = await readStatus(redis, deliveryKeys(config.redis.prefix));
+      if (flag(args, 'json')) {
+        writeJson(stdout, status);
+        return 0;
+      }
+      const lines = ['Queues (waiting / active / delayed / failed):'];
+      for (const lane of LANES) {
+        const q = status.queues[lane];
+        lines.push(`  ${lane.padEnd(12)} ${q.waiting} / ${q.active} / ${q.delayed} / ${q.failed}`);
+      }
+      if (status.pausedForMs > 0) {
+        lines.push(
+          `Delivery paused for ${Math.ceil(status.pausedForMs / 1000)} s (the platform asked to wait).`,
+        );
+      }
+      lines.push(status.activeRuns.length > 0 ? 'Runs in progress:' : 'No run in progress.');
+      for (const r of status.activeRuns) {
+        lines.push(
+          `  ${r.runId} (${r.kind}, ${r.lane}) stage ${r.stage}/${r.stages}: ` +
+            `${r.settledItems}/${r.plannedItems} items settled, ${r.failedItems} failed`,
+        );
+      }
+      lines.push(
+        `Dead letters: ${status.deadLetters}${status.deadLetters > 0 ? ' (`ferry dlq list`)' : ''}`,
+      );
+      stdout.write(`${lines.join('\n')}\n`);
+      return 0;
+    } finally {
+      redis.disconnect();
+    }
+  },
+};

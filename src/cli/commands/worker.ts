@@ -1,0 +1,77 @@
+import { UsageError } from '../../errors/index.js';
+import { connectDelivery } from '../../queue/connect.js';
+import { LANES, type Lane } from '../../queue/keys.js';
+import { startDeliveryWorker } from '../../queue/worker/delivery-worker.js';
+import { stringList, stringOption, type Command } from '../command.js';
+
+function positiveInt(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(text))
+    throw new UsageError(`--${name} takes a whole number > 0, got "${text}".`);
+  return Number(text);
+}
+
+export const workerCommand: Command = {
+  name: 'worker',
+  summary: 'Deliver queued runs: a long-running worker; start several to share the work.',
+  usage: 'worker [--concurrency N] [--lane bulk|interactive]...',
+  description: [
+    'Takes delivery jobs from the queues of both lanes (or the lanes given) and delivers them to',
+    'the interface, with retries, the shared rate budget and dead letters. Runs until SIGTERM or',
+    'SIGINT (Ctrl-C): then it takes no new job, lets the active ones finish within',
+    'delivery.shutdownTimeoutMs and exits 0. Jobs of a worker that dies without stopping (SIGKILL,',
+    'a lost host) are taken over by the other workers once their lock expires',
+    '(delivery.lockDurationMs, checked every delivery.stalledIntervalMs).',
+    '',
+    'Exit codes: 0 stopped (jobs still running at the shutdown timeout go back to the queue for',
+    'the other workers); 2 bad usage or config.',
+  ].join('\n'),
+  options: {
+    concurrency: {
+      type: 'string',
+      placeholder: 'N',
+      description: 'Jobs per lane at once (default delivery.concurrency).',
+    },
+    lane: {
+      type: 'string',
+      multiple: true,
+      placeholder: 'LANE',
+      description: 'Only this lane (bulk or interactive).',
+    },
+  },
+  async run({ args, stderr, config: getConfig, logger: getLogger, stopSignal }) {
+    const concurrency = positiveInt(stringOption(args, 'concurrency'), 'concurrency');
+    const lanes = stringList(args, 'lane');
+    for (const lane of lanes) {
+      if (!LANES.includes(lane as Lane)) {
+        throw new UsageError(`--lane must be ${LANES.join(' or ')}, got "${lane}".`);
+      }
+    }
+    const config = getConfig();
+    const logger = getLogger();
+    (await connectDelivery(config.redis.url)).disconnect(); // fail fast when Redis is down
+    const worker = await startDeliveryWorker({
+      config,
+      logger,
+      ...(concurrency ? { concurrency } : {}),
+      ...(lanes.length > 0 ? { lanes: lanes as Lane[] } : {}),
+    });
+    stderr.write(
+      `ferry worker: delivering (${lanes.length > 0 ? lanes.join(', ') : LANES.join(', ')}); ` +
+        'Ctrl-C or SIGTERM stops it gracefully.\n',
+    );
+    if (!stopSignal.aborted) {
+      await new Promise<void>((resolve) =>
+        stopSignal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+    }
+    stderr.write(`ferry worker: stopping; letting ${worker.active()} active job(s) finish...\n`);
+    const drained = await worker.close();
+    stderr.write(
+      drained
+        ? 'ferry worker: stopped.\n'
+        : 'ferry worker: stopped at the shutdown timeout; its unfinished jobs go back to the queue.\n',
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,130 @@
+/**
+ * `ferry demo`: the whole of Ferry on one machine. The simulator (in this process), a Redis (see
+ * demo-redis.ts), a worker (in this process), and the four sample pipelines run on examples/, each
+ * followed to its report; then what landed in the simulator. Everything the demo writes to Redis
+ * is under a prefix of its own, removed when it ends.
+ */
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { PROJECT_ROOT } from '../../config/load-config.js';
+import type { FerryConfig } from '../../config/schema.js';
+import type { Logger } from '../../logging/logger.js';
+import { startSimulator, type RunningSimulator } from '../../simulator/start-simulator.js';
+import { connectDelivery } from '../connect.js';
+import { executeRun } from '../runs/execute-run.js';
+import { reportText } from '../runs/report-text.js';
+import type { RunReport } from '../runs/run-report.js';
+import { startDeliveryWorker } from '../worker/delivery-worker.js';
+import { demoRedis } from './demo-redis.js';
+
+/** The sample pipelines, in the order the demo runs them, with their files in examples/. */
+export const DEMO_PIPELINES: readonly [string, string][] = [
+  ['catalog', 'items.csv'],
+  ['stores', 'stores.csv'],
+  ['users', 'users.csv'],
+  ['item-changes', 'item-changes.csv'],
+];
+
+const RESOURCES = ['categories', 'products', 'prices', 'stores', 'users'];
+
+export interface DemoOptions {
+  config: FerryConfig;
+  logger: Logger;
+  out: Writable;
+  progress: Writable;
+  once: boolean;
+  /** The simulator's port (0: a free one). */
+  port: number;
+  signal: AbortSignal;
+}
+
+export interface DemoResult {
+  reports: RunReport[];
+  landed: Record<string, number>;
+  simulatorUrl: string;
+}
+
+function demoConfig(config: FerryConfig, redisUrl: string, sim: RunningSimulator): FerryConfig {
+  return {
+    ...config,
+    redis: {
+      url: redisUrl,
+      prefix: `${config.redis.prefix}-demo-${randomBytes(3).toString('hex')}`,
+    },
+    interface: {
+      ...config.interface,
+      baseUrl: sim.url,
+      useDemo: false,
+      listing: sim.listing,
+      auth: { type: 'bearer', token: 'dev-token' },
+    },
+  };
+}
+
+async function removeKeys(url: string, prefix: string): Promise<void> {
+  const redis = await connectDelivery(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const { logger, out } = options;
+  const redis = await demoRedis(options.config.redis.url, logger);
+  const sim = await startSimulator({ port: options.port, seed: 1 });
+  const config = demoConfig(options.config, redis.url, sim);
+  out.write(
+    `Ferry demo: simulator at ${sim.url} (listing ${sim.listing}), Redis at ${redis.private ? 'a private redis-server' : 'REDIS_URL'}, keys under ${config.redis.prefix}:\n\n`,
+  );
+  const worker = await startDeliveryWorker({ config, logger });
+  try {
+    const reports: RunReport[] = [];
+    for (const [pipeline, file] of DEMO_PIPELINES) {
+      out.write(`$ ferry run ${pipeline} --file examples/${file} --wait\n`);
+      const report = await executeRun({
+        config,
+        logger,
+        pipeline,
+        source: { file: resolve(PROJECT_ROOT, 'examples', file) },
+        sourceName: `examples/${file}`,
+        wait: true,
+        localWorker: false,
+        progress: options.progress,
+        signal: options.signal,
+      });
+      reports.push(report);
+      out.write(`${reportText(report)}\n`);
+    }
+    const landed = Object.fromEntries(RESOURCES.map((r) => [r, sim.state(r).length]));
+    const stats = sim.stats();
+    out.write(
+      `What landed in the simulator: ${RESOURCES.map((r) => `${landed[r]} ${r}`).join(', ')}\n` +
+        `(${stats.requests} requests, ${stats.duplicates} applied twice)\n`,
+    );
+    if (!options.once && !options.signal.aborted) {
+      out.write(
+        `\nThe simulator keeps serving at ${sim.url}: try\n` +
+          `  curl -s ${sim.url}/__sim/state/products\n` +
+          `  FERRY_BASE_URL=${sim.url} ferry call products.get --json\n` +
+          'Ctrl-C stops the demo.\n',
+      );
+      await new Promise<void>((r) =>
+        options.signal.addEventListener('abort', () => r(), { once: true }),
+      );
+    }
+    return { reports, landed, simulatorUrl: sim.url };
+  } finally {
+    await worker.close();
+    await sim.close();
+    await removeKeys(redis.url, config.redis.prefix).catch(() => undefined);
+    await redis.private?.stop();
+  }
+}

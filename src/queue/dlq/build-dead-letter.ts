@@ -1,0 +1,72 @@
+/** A refused or exhausted request -> a dead-letter entry (the request as sent, no credentials). */
+import type { Binding } from '../../interface/bindings.js';
+import type { JobRequest } from '../job-data.js';
+import { buildCall } from '../request-body.js';
+import type { Failure } from '../worker/outcomes.js';
+import type { DeadLetter, DeadLetterRequest } from './dead-letter.js';
+import { deadLetterId } from './dead-letter-store.js';
+
+export interface DeadLetterContext {
+  runId: string;
+  pipeline: string;
+  jobId: string;
+  attempts: number;
+  idempotencyHeader: string;
+  replayOf?: string;
+}
+
+function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (m, name: string) =>
+    params[name] === undefined ? m : encodeURIComponent(params[name]),
+  );
+}
+
+export function describeRequest(
+  binding: Binding,
+  request: JobRequest,
+  idempotencyHeader: string,
+): DeadLetterRequest {
+  const call = buildCall(binding, request);
+  const out: DeadLetterRequest = {
+    method: binding.operation.method,
+    path: fillPath(binding.path, request.pathParams),
+    headers: { [idempotencyHeader]: request.idempotencyKey },
+  };
+  if (call.body !== undefined) {
+    out.headers['content-type'] = 'application/json';
+    out.body = call.body;
+  }
+  if (call.query) out.query = call.query as Record<string, string[]>;
+  return out;
+}
+
+export function buildDeadLetter(
+  ctx: DeadLetterContext,
+  binding: Binding,
+  request: JobRequest,
+  failure: Failure,
+  at: number,
+): DeadLetter {
+  const entry: DeadLetter = {
+    id: deadLetterId(
+      request.idempotencyKey,
+      request.items.map((i) => i.key),
+    ),
+    runId: ctx.runId,
+    pipeline: ctx.pipeline,
+    operationId: request.operationId,
+    pathParams: request.pathParams,
+    idempotencyKey: request.idempotencyKey,
+    items: request.items,
+    request: describeRequest(binding, request, ctx.idempotencyHeader),
+    errorCode: failure.errorCode,
+    message: failure.message,
+    attempts: ctx.attempts,
+    at,
+    jobId: ctx.jobId,
+  };
+  if (failure.status !== undefined) entry.status = failure.status;
+  if (failure.bodyExcerpt !== undefined) entry.bodyExcerpt = failure.bodyExcerpt;
+  if (ctx.replayOf !== undefined) entry.replayOf = ctx.replayOf;
+  return entry;
+}

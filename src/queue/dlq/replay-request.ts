@@ -1,0 +1,73 @@
+/**
+ * A dead letter -> the request that replays it: its items, with edited payloads where the payloads
+ * file has them, and an idempotency key of its own. The key is the original one when the entry
+ * ran out of retries and is replayed unedited (the platform may have applied it: it must answer
+ * from its stored result, not apply it twice); otherwise a new one (the last answer was a refusal,
+ * which the platform would replay as it is).
+ */
+import type { Binding } from '../../interface/bindings.js';
+import type { ErrorCode } from '../../errors/index.js';
+import { UsageError } from '../../errors/index.js';
+import type { DeliveryItem } from '../../pipeline/types.js';
+import type { JobRequest } from '../job-data.js';
+import { replayKey } from '../request-body.js';
+import type { DeadLetter } from './dead-letter.js';
+import type { EditedPayloads } from './edited-payloads.js';
+
+/** Outcomes after which the platform may or may not have applied the request. */
+const UNCERTAIN: ReadonlySet<ErrorCode> = new Set([
+  'FERRY_HTTP_TRANSIENT',
+  'FERRY_HTTP_IN_PROGRESS',
+  'FERRY_HTTP_RATE_LIMITED',
+  'FERRY_NETWORK',
+  'FERRY_TIMEOUT',
+  'FERRY_DELIVERY_FAILED',
+]);
+
+export interface ReplayRequest {
+  entry: DeadLetter;
+  request: JobRequest;
+  edited: boolean;
+}
+
+function editedItem(
+  entry: DeadLetter,
+  item: DeliveryItem,
+  binding: Binding,
+  edits: EditedPayloads | undefined,
+): DeliveryItem {
+  const edit = edits?.find(entry.operationId, item.key);
+  if (!edit) return item;
+  if (binding.body === 'items') {
+    const key = (edit.payload as Record<string, unknown> | null)?.[binding.keyField];
+    if (key !== undefined && key !== item.key) {
+      throw new UsageError(
+        `Edited payload for ${entry.operationId} item "${item.key}" has ${binding.keyField} ` +
+          `"${String(key)}": an edit may change the item, not its key.`,
+      );
+    }
+  }
+  // The hash stays the source's: state then records that this source version was delivered, so
+  // the next run does not send the unfixed source data again until the source changes.
+  return { ...item, payload: edit.payload };
+}
+
+export function replayRequest(
+  entry: DeadLetter,
+  binding: Binding,
+  edits: EditedPayloads | undefined,
+): ReplayRequest {
+  const items = entry.items.map((item) => editedItem(entry, item, binding, edits));
+  const edited = items.some((item, i) => item !== entry.items[i]);
+  const keepKey = !edited && UNCERTAIN.has(entry.errorCode);
+  return {
+    entry,
+    edited,
+    request: {
+      operationId: entry.operationId,
+      pathParams: entry.pathParams,
+      items,
+      idempotencyKey: keepKey ? entry.idempotencyKey : replayKey(entry.idempotencyKey, items),
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Every Redis key delivery writes, in one place. They all sit under `<prefix>:{q}`: the hash tag
+ * puts BullMQ's queue keys and Ferry's own run and dead-letter keys in one Redis Cluster slot, so
+ * the Lua scripts that touch several of them work on a cluster too. (State keys are the pipeline
+ * module's: `<prefix>:state:{<pipeline>}:...`.)
+ */
+export const LANES = ['interactive', 'bulk'] as const;
+export type Lane = (typeof LANES)[number];
+
+export interface DeliveryKeys {
+  /** BullMQ's `prefix` option: its keys become `<prefix>:{q}:delivery-<lane>:...`. */
+  readonly bullPrefix: string;
+  /** Set while the whole delivery waits for a platform's Retry-After (PTTL = time left). */
+  readonly pause: string;
+  /** Token bucket of delivery.ratePerSecond, shared by every worker process. */
+  readonly rateBucket: string;
+  /** Pipeline -> last version handed to a run (versions only grow). */
+  readonly versions: string;
+  /** Run ids by start time. */
+  readonly runIndex: string;
+  /** Ids of the runs that have not finished. */
+  readonly activeRuns: string;
+  readonly dlqEntries: string;
+  readonly dlqIndex: string;
+  run(runId: string): string;
+  runErrors(runId: string): string;
+  runStage(runId: string, stage: number): string;
+  /** Job id -> the job's requests (JSON), for the jobs of the run not settled yet. */
+  runPayloads(runId: string): string;
+  runSettled(runId: string): string;
+  runReleaseLock(runId: string): string;
+  /** Holds the id of the pipeline's active run: one run per pipeline at a time. */
+  activeRun(pipeline: string): string;
+}
+
+export function queueName(lane: Lane): string {
+  return `delivery-${lane}`;
+}
+
+export function deliveryKeys(prefix: string): DeliveryKeys {
+  const base = `${prefix}:{q}`;
+  return {
+    bullPrefix: base,
+    pause: `${base}:pause`,
+    rateBucket: `${base}:rate`,
+    versions: `${base}:versions`,
+    runIndex: `${base}:runs`,
+    activeRuns: `${base}:active-runs`,
+    dlqEntries: `${base}:dlq:entries`,
+    dlqIndex: `${base}:dlq:index`,
+    run: (id) => `${base}:run:${id}`,
+    runErrors: (id) => `${base}:run:${id}:errors`,
+    runStage: (id, stage) => `${base}:run:${id}:stage:${stage}`,
+    runPayloads: (id) => `${base}:run:${id}:payloads`,
+    runSettled: (id) => `${base}:run:${id}:settled`,
+    runReleaseLock: (id) => `${base}:run:${id}:releasing`,
+    activeRun: (pipeline) => `${base}:active:${pipeline}`,
+  };
+}

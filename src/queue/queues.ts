@@ -1,0 +1,39 @@
+/** The delivery queues, one per lane, and the options every delivery job is added with. */
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { FerryConfig } from '../config/schema.js';
+import type { DeliveryJobData } from './job-data.js';
+import { LANES, queueName, type DeliveryKeys, type Lane } from './keys.js';
+
+/** The name of the custom backoff strategy (worker/backoff.ts) the workers register. */
+export const BACKOFF_TYPE = 'ferry';
+
+export type DeliveryQueues = Record<Lane, Queue<DeliveryJobData>> & { close(): Promise<void> };
+
+export function openQueues(redis: Redis, keys: DeliveryKeys): DeliveryQueues {
+  const queues = Object.fromEntries(
+    LANES.map((lane) => [
+      lane,
+      new Queue<DeliveryJobData>(queueName(lane), { connection: redis, prefix: keys.bullPrefix }),
+    ]),
+  ) as Record<Lane, Queue<DeliveryJobData>>;
+  return {
+    ...queues,
+    async close() {
+      await Promise.all(LANES.map((lane) => queues[lane].close()));
+    },
+  };
+}
+
+export function jobOptions(delivery: FerryConfig['delivery'], jobId: string): JobsOptions {
+  return {
+    jobId,
+    attempts: delivery.attempts,
+    backoff: { type: BACKOFF_TYPE },
+    // A settled job has nothing more to say (its outcome is in the run): remove it, which also
+    // frees its id for a later run that plans the same request again. A job that failed in a way
+    // the worker did not handle stays, for the supervisor to dead-letter (worker/supervisor.ts).
+    removeOnComplete: true,
+    removeOnFail: false,
+  };
+}

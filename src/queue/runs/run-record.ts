@@ -1,0 +1,97 @@
+/**
+ * A run as kept in Redis: one hash per run (`<prefix>:{q}:run:<id>`). Counts are hash fields that
+ * workers increment as jobs settle (`op:<operationId>:<count>`), so a run's progress is one HGETALL.
+ */
+import type { Lane } from '../keys.js';
+
+export const COUNT_NAMES = ['planned', 'delivered', 'failed', 'stale', 'skipped'] as const;
+export type CountName = (typeof COUNT_NAMES)[number];
+export type OperationCounts = Record<CountName, number>;
+
+/** running -> succeeded (every planned item delivered, no row rejected) or partial. */
+export type RunStatus = 'running' | 'succeeded' | 'partial';
+export type RunKind = 'run' | 'replay';
+
+export interface StageInfo {
+  index: number;
+  operationIds: string[];
+  jobs: number;
+  requests: number;
+}
+
+export interface RunRecord {
+  id: string;
+  pipeline: string;
+  kind: RunKind;
+  lane: Lane;
+  status: RunStatus;
+  /** The source read, when given (`--file`). */
+  file?: string;
+  version: number;
+  rows: number;
+  /** Records rejected while planning (their errors are in the run's error list). */
+  rejected: number;
+  createdAt: number;
+  finishedAt?: number;
+  stages: StageInfo[];
+  currentStage: number;
+  /** Jobs of each stage not settled yet. */
+  pending: number[];
+  operations: Record<string, OperationCounts>;
+  /** Dead-letter entries written by this run. */
+  deadLetters: number;
+}
+
+export function isFinished(run: RunRecord): boolean {
+  return run.status !== 'running';
+}
+
+export function parseRun(fields: Record<string, string>): RunRecord | undefined {
+  if (!fields.id) return undefined;
+  const stages = JSON.parse(fields.stages ?? '[]') as StageInfo[];
+  const operations: Record<string, OperationCounts> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    const match = /^op:(.+):([a-z]+)$/.exec(field);
+    if (!match) continue;
+    const [, operationId, name] = match as unknown as [string, string, CountName];
+    if (!COUNT_NAMES.includes(name)) continue;
+    const row = (operations[operationId] ??= {
+      planned: 0,
+      delivered: 0,
+      failed: 0,
+      stale: 0,
+      skipped: 0,
+    });
+    row[name] = Number(value);
+  }
+  const run: RunRecord = {
+    id: fields.id,
+    pipeline: fields.pipeline ?? '',
+    kind: (fields.kind as RunKind) ?? 'run',
+    lane: (fields.lane as Lane) ?? 'bulk',
+    status: (fields.status as RunStatus) ?? 'running',
+    version: Number(fields.version ?? 0),
+    rows: Number(fields.rows ?? 0),
+    rejected: Number(fields.rejected ?? 0),
+    createdAt: Number(fields.createdAt ?? 0),
+    stages,
+    currentStage: Number(fields.currentStage ?? 0),
+    pending: stages.map((s) => Number(fields[`pending:${s.index}`] ?? 0)),
+    operations,
+    deadLetters: Number(fields.deadLetters ?? 0),
+  };
+  if (fields.file) run.file = fields.file;
+  if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);
+  return run;
+}
+
+/** Items of the run that reached an outcome (delivered, dead-lettered or stale). */
+export function settledItems(run: RunRecord): { done: number; planned: number } {
+  let done = 0;
+  let planned = 0;
+  for (const c of Object.values(run.operations)) {
+    done += c.delivered + c.failed + c.stale;
+    planned += c.planned;
+  }
+  return { done, planned };
+}

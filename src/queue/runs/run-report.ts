@@ -1,0 +1,173 @@
+/**
+ * A run's report: what `ferry run --json` prints and what is written to delivery.reportsDir as
+ * <runId>.json and <runId>-failures.csv (rejected records and dead-lettered items, one a row).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Redis } from 'ioredis';
+import type { RowError } from '../../pipeline/types.js';
+import { toCsv } from '../csv.js';
+import type { DeadLetter } from '../dlq/dead-letter.js';
+import type { DeadLetterStore } from '../dlq/dead-letter-store.js';
+import { NotFoundError } from '../errors.js';
+import type { DeliveryKeys } from '../keys.js';
+import { parseRun, type OperationCounts, type RunRecord } from './run-record.js';
+
+export interface DeadLetterSummary {
+  id: string;
+  operationId: string;
+  keys: string[];
+  status?: number;
+  errorCode: string;
+  message: string;
+  source: { file: string; line: number }[];
+}
+
+export interface RunReport {
+  runId: string;
+  pipeline: string;
+  kind: RunRecord['kind'];
+  status: RunRecord['status'];
+  file?: string;
+  version: number;
+  rows: number;
+  startedAt: string;
+  finishedAt?: string;
+  seconds?: number;
+  operations: Record<string, OperationCounts>;
+  /** Records rejected while planning (at most the first ERRORS_KEPT). */
+  errors: RowError[];
+  rejected: number;
+  /** Items dead-lettered. */
+  deadLettered: number;
+  deadLetters: DeadLetterSummary[];
+  stages: RunRecord['stages'];
+  files?: { json: string; csv: string };
+}
+
+/** Rejected records a run keeps for its report. */
+export const ERRORS_KEPT = 10_000;
+
+function summarize(entry: DeadLetter): DeadLetterSummary {
+  const summary: DeadLetterSummary = {
+    id: entry.id,
+    operationId: entry.operationId,
+    keys: entry.items.map((i) => i.key),
+    errorCode: entry.errorCode,
+    message: entry.message,
+    source: entry.items.flatMap((i) => (i.source ? [i.source] : [])),
+  };
+  if (entry.status !== undefined) summary.status = entry.status;
+  return summary;
+}
+
+/** Operations in the order their stages run. */
+function inStageOrder(run: RunRecord): Record<string, OperationCounts> {
+  const order = run.stages.flatMap((s) => s.operationIds);
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  return Object.fromEntries(Object.entries(run.operations).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+export async function loadRun(redis: Redis, keys: DeliveryKeys, runId: string): Promise<RunRecord> {
+  const run = parseRun(await redis.hgetall(keys.run(runId)));
+  if (!run) {
+    throw new NotFoundError('run', runId, 'Run `ferry status` to see the runs in progress.');
+  }
+  return run;
+}
+
+export async function buildRunReport(
+  redis: Redis,
+  keys: DeliveryKeys,
+  dlq: DeadLetterStore,
+  runId: string,
+): Promise<RunReport> {
+  const run = await loadRun(redis, keys, runId);
+  const errors = (await redis.lrange(keys.runErrors(runId), 0, ERRORS_KEPT - 1)).map(
+    (json) => JSON.parse(json) as RowError,
+  );
+  const entries = run.deadLetters > 0 ? await dlq.list({ runId }) : [];
+  const report: RunReport = {
+    runId: run.id,
+    pipeline: run.pipeline,
+    kind: run.kind,
+    status: run.status,
+    version: run.version,
+    rows: run.rows,
+    startedAt: new Date(run.createdAt).toISOString(),
+    operations: inStageOrder(run),
+    errors,
+    rejected: run.rejected,
+    deadLettered: Object.values(run.operations).reduce((n, c) => n + c.failed, 0),
+    deadLetters: entries.map(summarize),
+    stages: run.stages,
+  };
+  if (run.file) report.file = run.file;
+  if (run.finishedAt) {
+    report.finishedAt = new Date(run.finishedAt).toISOString();
+    report.seconds = (run.finishedAt - run.createdAt) / 1000;
+  }
+  return report;
+}
+
+export function failuresCsv(
+  errors: readonly RowError[],
+  entries: readonly DeadLetterSummary[],
+): string {
+  const rows: unknown[][] = errors.map((e) => [
+    'rejected',
+    e.file,
+    e.line,
+    '',
+    '',
+    e.field ?? '',
+    '',
+    'FERRY_INPUT_INVALID',
+    e.message,
+    '',
+  ]);
+  for (const entry of entries) {
+    entry.keys.forEach((key, i) => {
+      const source = entry.source[i];
+      rows.push([
+        'dead-letter',
+        source?.file ?? '',
+        source?.line ?? '',
+        entry.operationId,
+        key,
+        '',
+        entry.status ?? '',
+        entry.errorCode,
+        entry.message,
+        entry.id,
+      ]);
+    });
+  }
+  const header = [
+    'kind',
+    'file',
+    'line',
+    'operation',
+    'key',
+    'field',
+    'status',
+    'code',
+    'message',
+    'deadLetterId',
+  ];
+  return toCsv(header, rows);
+}
+
+/** Writes <dir>/<runId>.json and <dir>/<runId>-failures.csv; returns the report with their paths. */
+export async function writeRunReport(report: RunReport, dir: string): Promise<RunReport> {
+  const folder = resolve(dir);
+  await mkdir(folder, { recursive: true });
+  const files = {
+    json: resolve(folder, `${report.runId}.json`),
+    csv: resolve(folder, `${report.runId}-failures.csv`),
+  };
+  const withFiles = { ...report, files };
+  await writeFile(files.json, `${JSON.stringify(withFiles, null, 2)}\n`);
+  await writeFile(files.csv, failuresCsv(report.errors, report.deadLetters));
+  return withFiles;
+}

@@ -1,0 +1,114 @@
+/**
+ * Settling a job: its outcome counts go into the run, its stage's pending count goes down, and
+ * when the stage is settled the next stage with jobs is due (or the run is finished). One Lua
+ * script, so it is atomic, and idempotent: a job settles once (a set of settled job ids), however
+ * often it is processed (a stalled job taken over after its worker died, say).
+ */
+import type { Redis } from 'ioredis';
+import { tallyTotal, type Tally } from '../job-data.js';
+import type { DeliveryKeys } from '../keys.js';
+import { luaScript, runLua } from '../lua.js';
+import type { RunStatus } from './run-record.js';
+
+/**
+ * KEYS: run hash, settled set, the pipeline's active-run key, active-runs set, payload hash.
+ * ARGV: job id, stage, now (ms), run id, then (field, increment) pairs.
+ * Returns {0} already settled (or the run is over), {1} stage still running, {2, n} stage n is due, {3, status} finished.
+ */
+const SETTLE = luaScript(
+  `if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return {0} end
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0} end
+redis.call('HDEL', KEYS[5], ARGV[1])
+for i = 5, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+local stage = tonumber(ARGV[2])
+local pending = redis.call('HINCRBY', KEYS[1], 'pending:' .. stage, -1)
+if pending > 0 then return {1} end
+local count = tonumber(redis.call('HGET', KEYS[1], 'stageCount'))
+local n = stage + 1
+while n < count and tonumber(redis.call('HGET', KEYS[1], 'pending:' .. n) or '0') == 0 do n = n + 1 end
+if n < count then
+  redis.call('HSET', KEYS[1], 'currentStage', n)
+  return {2, n}
+end
+local failed = tonumber(redis.call('HGET', KEYS[1], 'total:failed') or '0')
+local rejected = tonumber(redis.call('HGET', KEYS[1], 'rejected') or '0')
+local status = 'succeeded'
+if failed > 0 or rejected > 0 then status = 'partial' end
+redis.call('HSET', KEYS[1], 'status', status, 'finishedAt', ARGV[3], 'currentStage', count)
+if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
+redis.call('SREM', KEYS[4], ARGV[4])
+return {3, status}`,
+  5,
+);
+
+export type SettleResult =
+  | { kind: 'duplicate' }
+  | { kind: 'pending' }
+  | { kind: 'next-stage'; stage: number }
+  | { kind: 'finished'; status: RunStatus };
+
+export interface SettleInput {
+  runId: string;
+  pipeline: string;
+  jobId: string;
+  stage: number;
+  tally: Tally;
+  deadLetters: number;
+}
+
+export function tallyFields(tally: Tally, deadLetters: number): (string | number)[] {
+  const fields: (string | number)[] = [];
+  for (const [operationId, row] of Object.entries(tally)) {
+    for (const [outcome, n] of Object.entries(row)) {
+      if (n) fields.push(`op:${operationId}:${outcome}`, n);
+    }
+  }
+  const failed = tallyTotal(tally, 'failed');
+  if (failed) fields.push('total:failed', failed);
+  if (deadLetters) fields.push('deadLetters', deadLetters);
+  return fields;
+}
+
+export async function settleJob(
+  redis: Redis,
+  keys: DeliveryKeys,
+  input: SettleInput,
+): Promise<SettleResult> {
+  const reply = (await runLua(
+    redis,
+    SETTLE,
+    [
+      keys.run(input.runId),
+      keys.runSettled(input.runId),
+      keys.activeRun(input.pipeline),
+      keys.activeRuns,
+      keys.runPayloads(input.runId),
+    ],
+    [
+      input.jobId,
+      input.stage,
+      Date.now(),
+      input.runId,
+      ...tallyFields(input.tally, input.deadLetters),
+    ],
+  )) as [number, (number | string)?];
+  switch (reply[0]) {
+    case 1:
+      return { kind: 'pending' };
+    case 2:
+      return { kind: 'next-stage', stage: Number(reply[1]) };
+    case 3:
+      return { kind: 'finished', status: reply[1] as RunStatus };
+    default:
+      return { kind: 'duplicate' };
+  }
+}
+
+export async function isSettled(
+  redis: Redis,
+  keys: DeliveryKeys,
+  runId: string,
+  jobId: string,
+): Promise<boolean> {
+  return (await redis.sismember(keys.runSettled(runId), jobId)) === 1;
+}

@@ -1,0 +1,86 @@
+/**
+ * A replay is a run of its own (kind `replay`, lane `interactive`, one stage): one job per dead
+ * letter, each removing its entry when it settles (a failure writes a new entry). It takes the
+ * pipeline's run lock like any run, so it never races a run of the same pipeline.
+ */
+import type { Redis } from 'ioredis';
+import type { FerryConfig } from '../../config/schema.js';
+import type { ReplayRequest } from '../dlq/replay-request.js';
+import type { DeliveryKeys } from '../keys.js';
+import { openQueues } from '../queues.js';
+import { releaseStage } from './release-stage.js';
+import { newRunId } from './run-id.js';
+import { lockPipeline } from './run-lock.js';
+import type { StageInfo } from './run-record.js';
+import { StageWriter } from './stage-writer.js';
+
+export async function startReplay(
+  redis: Redis,
+  keys: DeliveryKeys,
+  config: FerryConfig,
+  pipeline: string,
+  replays: readonly ReplayRequest[],
+): Promise<string> {
+  const runId = newRunId(`${pipeline}-replay`);
+  const lock = await lockPipeline(redis, keys, pipeline, runId);
+  const writer = new StageWriter(redis, keys, runId);
+  const planned: Record<string, number> = {};
+  for (const r of replays) {
+    writer.push({
+      id: r.request.idempotencyKey,
+      stage: 0,
+      requests: [r.request],
+      replayOf: [r.entry.id],
+    });
+    planned[r.entry.operationId] = (planned[r.entry.operationId] ?? 0) + r.request.items.length;
+  }
+  const stage: StageInfo = {
+    index: 0,
+    operationIds: Object.keys(planned),
+    jobs: replays.length,
+    requests: replays.length,
+  };
+  const fields: Record<string, string | number> = {
+    id: runId,
+    pipeline,
+    kind: 'replay',
+    lane: 'interactive',
+    status: 'running',
+    version: 0,
+    rows: 0,
+    rejected: 0,
+    createdAt: Date.now(),
+    stageCount: 1,
+    stages: JSON.stringify([stage]),
+    currentStage: 0,
+    releasedStage: -1,
+    'pending:0': replays.length,
+  };
+  for (const [id, n] of Object.entries(planned)) fields[`op:${id}:planned`] = n;
+  try {
+    await writer.flush();
+    await redis
+      .multi()
+      .hset(keys.run(runId), fields)
+      .zadd(keys.runIndex, Date.now(), runId)
+      .sadd(keys.activeRuns, runId)
+      .exec();
+    await writer.keep();
+  } catch (error) {
+    await writer.discard(1);
+    await lock.release();
+    throw error;
+  }
+  await lock.keep();
+  const queues = openQueues(redis, keys);
+  try {
+    await releaseStage(
+      { redis, keys, queues, delivery: config.delivery },
+      { id: runId, pipeline, lane: 'interactive' },
+      0,
+    );
+  } finally {
+    await queues.close();
+  }
+  return runId;
+}

@@ -1,0 +1,178 @@
+/**
+ * Starting a run: lock the pipeline -> plan it (H4's planPipeline), the planned requests going
+ * into jobs and the jobs into the run's stage lists as they come -> record the run -> release its
+ * first stage with jobs to the lane's queue. The rest is the workers' (settle-job.ts releases the
+ * next stage when one settles). When planning fails (the mass-delete guard, bad input) nothing
+ * was enqueued and the pipeline is free again.
+ */
+import type { Redis } from 'ioredis';
+import type { FerryConfig } from '../../config/schema.js';
+import type { Logger } from '../../logging/logger.js';
+import {
+  loadPipeline,
+  planPipeline,
+  type AllowDeletes,
+  type PipelineDefinition,
+  type PlanProgress,
+} from '../../pipeline/plan-pipeline.js';
+import type { SourceSpec } from '../../pipeline/source/read-records.js';
+import type { Plan } from '../../pipeline/types.js';
+import { JobBundler } from '../bundle-jobs.js';
+import { deliveryKeys, type Lane } from '../keys.js';
+import { openQueues } from '../queues.js';
+import { ERRORS_KEPT } from './run-report.js';
+import { newRunId, nextVersion } from './run-id.js';
+import { lockPipeline } from './run-lock.js';
+import type { StageInfo } from './run-record.js';
+import { releaseStage } from './release-stage.js';
+import { StageWriter } from './stage-writer.js';
+
+export interface StartRunOptions {
+  config: FerryConfig;
+  redis: Redis;
+  logger: Logger;
+  pipeline: string;
+  /** Read this instead of the pipeline's own source. */
+  source?: SourceSpec;
+  /** Shown in the report: the file given with --file. */
+  sourceName?: string;
+  allowDeletes?: AllowDeletes;
+  lane?: Lane;
+  onProgress?: (progress: PlanProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface StartedRun {
+  runId: string;
+  plan: Plan;
+  /** False when the plan had nothing to send (the run is finished already). */
+  enqueued: boolean;
+}
+
+export function laneOf(config: FerryConfig, pipeline: string, override?: Lane): Lane {
+  return override ?? config.delivery.pipelineLanes[pipeline] ?? config.delivery.lane;
+}
+
+/** Unchanged entities (per resource) -> skipped items of the operation that would send them. */
+function skippedByOperation(definition: PipelineDefinition, plan: Plan): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [resource, n] of Object.entries(plan.unchanged)) {
+    const entity = definition.entities.find((e) => e.resource === resource);
+    const op = entity?.operations.upsert ?? entity?.operations.patch;
+    if (op && n > 0) out[op.operation.id] = (out[op.operation.id] ?? 0) + n;
+  }
+  return out;
+}
+
+function runFields(
+  runId: string,
+  lane: Lane,
+  options: StartRunOptions,
+  definition: PipelineDefinition,
+  plan: Plan,
+  stages: StageInfo[],
+): Record<string, string | number> {
+  const fields: Record<string, string | number> = {
+    id: runId,
+    pipeline: plan.pipeline,
+    kind: 'run',
+    lane,
+    status: 'running',
+    version: plan.version,
+    rows: plan.rows,
+    rejected: plan.errors.length,
+    createdAt: Date.now(),
+    stageCount: stages.length,
+    stages: JSON.stringify(stages),
+    currentStage: Math.max(
+      0,
+      stages.findIndex((s) => s.jobs > 0),
+    ),
+    releasedStage: -1,
+  };
+  if (options.sourceName) fields.file = options.sourceName;
+  for (const s of stages) fields[`pending:${s.index}`] = s.jobs;
+  for (const [id, count] of Object.entries(plan.operations))
+    fields[`op:${id}:planned`] = count.items;
+  for (const [id, n] of Object.entries(skippedByOperation(definition, plan))) {
+    fields[`op:${id}:skipped`] = n;
+    if (fields[`op:${id}:planned`] === undefined) fields[`op:${id}:planned`] = 0;
+  }
+  return fields;
+}
+
+export async function startRun(options: StartRunOptions): Promise<StartedRun> {
+  const { config, redis } = options;
+  const definition = loadPipeline(options.pipeline, config);
+  const keys = deliveryKeys(config.redis.prefix);
+  const runId = newRunId(definition.name);
+  const lane = laneOf(config, definition.name, options.lane);
+  const lock = await lockPipeline(redis, keys, definition.name, runId);
+  const writer = new StageWriter(redis, keys, runId);
+  let plan: Plan;
+  try {
+    const version = await nextVersion(redis, keys, definition.name);
+    const bundler = new JobBundler(config.delivery.bundleSize, (job) => writer.push(job));
+    plan = await planPipeline({
+      definition,
+      ...(options.source ? { sourceOverride: options.source } : {}),
+      redis,
+      prefix: config.redis.prefix,
+      config,
+      version,
+      allowDeletes: options.allowDeletes ?? false,
+      onRequest: (stage, request) => bundler.add(stage, request),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    bundler.finish();
+    await writer.flush();
+  } catch (error) {
+    await writer.discard(definition.stages.length);
+    await lock.release();
+    throw error;
+  }
+
+  const stages: StageInfo[] = plan.stages.map((s) => ({
+    index: s.index,
+    operationIds: s.operationIds,
+    jobs: writer.totals.get(s.index)?.jobs ?? 0,
+    requests: writer.totals.get(s.index)?.requests ?? 0,
+  }));
+  const fields = runFields(runId, lane, options, definition, plan, stages);
+  const hasJobs = stages.some((s) => s.jobs > 0);
+  const now = Date.now();
+  if (!hasJobs) {
+    fields.status = plan.errors.length > 0 ? 'partial' : 'succeeded';
+    fields.finishedAt = now;
+  }
+  const multi = redis.multi().hset(keys.run(runId), fields).zadd(keys.runIndex, now, runId);
+  for (let i = 0; i < plan.errors.length && i < ERRORS_KEPT; i += 1_000) {
+    const chunk = plan.errors.slice(i, Math.min(i + 1_000, ERRORS_KEPT));
+    multi.rpush(keys.runErrors(runId), ...chunk.map((e) => JSON.stringify(e)));
+  }
+  if (hasJobs) multi.sadd(keys.activeRuns, runId);
+  await multi.exec();
+  if (!hasJobs) {
+    await lock.release();
+    options.logger.info({ runId, pipeline: definition.name }, 'nothing to send');
+    return { runId, plan, enqueued: false };
+  }
+  await writer.keep();
+  await lock.keep();
+  const queues = openQueues(redis, keys);
+  try {
+    await releaseStage(
+      { redis, keys, queues, delivery: config.delivery },
+      { id: runId, pipeline: definition.name, lane },
+      Number(fields.currentStage),
+    );
+  } finally {
+    await queues.close();
+  }
+  options.logger.info(
+    { runId, pipeline: definition.name, lane, jobs: stages.reduce((n, s) => n + s.jobs, 0) },
+    'run enqueued',
+  );
+  return { runId, plan, enqueued: true };
+}

@@ -1,0 +1,83 @@
+/** What `ferry status` shows: the queues of each lane, the runs in progress, the dead letters. */
+import type { Redis } from 'ioredis';
+import { createDeadLetterStore } from './dlq/dead-letter-store.js';
+import { LANES, type DeliveryKeys, type Lane } from './keys.js';
+import { openQueues } from './queues.js';
+import { parseRun, settledItems } from './runs/run-record.js';
+
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
+export interface ActiveRunStatus {
+  runId: string;
+  pipeline: string;
+  kind: string;
+  lane: Lane;
+  startedAt: string;
+  stage: number;
+  stages: number;
+  settledItems: number;
+  plannedItems: number;
+  failedItems: number;
+}
+
+export interface DeliveryStatus {
+  queues: Record<Lane, QueueCounts>;
+  /** ms the whole delivery still waits for a platform's Retry-After (0: not paused). */
+  pausedForMs: number;
+  activeRuns: ActiveRunStatus[];
+  deadLetters: number;
+}
+
+export async function readStatus(redis: Redis, keys: DeliveryKeys): Promise<DeliveryStatus> {
+  const queues = openQueues(redis, keys);
+  try {
+    const counts = {} as Record<Lane, QueueCounts>;
+    for (const lane of LANES) {
+      const c = await queues[lane].getJobCounts(
+        'waiting',
+        'prioritized',
+        'active',
+        'delayed',
+        'failed',
+      );
+      counts[lane] = {
+        waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+        active: c.active ?? 0,
+        delayed: c.delayed ?? 0,
+        failed: c.failed ?? 0,
+      };
+    }
+    const activeRuns: ActiveRunStatus[] = [];
+    for (const runId of (await redis.smembers(keys.activeRuns)).sort()) {
+      const run = parseRun(await redis.hgetall(keys.run(runId)));
+      if (!run) continue;
+      const { done, planned } = settledItems(run);
+      activeRuns.push({
+        runId,
+        pipeline: run.pipeline,
+        kind: run.kind,
+        lane: run.lane,
+        startedAt: new Date(run.createdAt).toISOString(),
+        stage: Math.min(run.currentStage + 1, run.stages.length),
+        stages: run.stages.length,
+        settledItems: done,
+        plannedItems: planned,
+        failedItems: Object.values(run.operations).reduce((n, o) => n + o.failed, 0),
+      });
+    }
+    const pause = await redis.pttl(keys.pause);
+    return {
+      queues: counts,
+      pausedForMs: Math.max(0, pause),
+      activeRuns,
+      deadLetters: await createDeadLetterStore(redis, keys).count(),
+    };
+  } finally {
+    await queues.close();
+  }
+}

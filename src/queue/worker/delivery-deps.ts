@@ -1,0 +1,32 @@
+/** What a delivery job needs, built once per worker process. */
+import type { Redis } from 'ioredis';
+import type { FerryConfig } from '../../config/schema.js';
+import type { Binding } from '../../interface/bindings.js';
+import type { InterfaceClient } from '../../interface/client-types.js';
+import type { Logger } from '../../logging/logger.js';
+import type { StateStore } from '../../pipeline/state-store.js';
+import type { DeadLetterStore } from '../dlq/dead-letter-store.js';
+import type { DeliveryKeys } from '../keys.js';
+import type { DeliveryQueues } from '../queues.js';
+import type { RateGate } from './rate-gate.js';
+
+export interface DeliveryDeps {
+  redis: Redis;
+  keys: DeliveryKeys;
+  config: FerryConfig;
+  client: InterfaceClient;
+  bindings: ReadonlyMap<string, Binding>;
+  gate: RateGate;
+  state: StateStore;
+  dlq: DeadLetterStore;
+  queues: DeliveryQueues;
+  logger: Logger;
+  /** Called in the process whose job finished a run (writes its report). */
+  onRunFinished?: (runId: string) => Promise<void>;
+}
+
+export function bindingOf(deps: DeliveryDeps, operationId: string): Binding {
+  const binding = deps.bindings.get(operationId);
+  if (!binding) throw new Error(`no binding for operation ${operationId}`);
+  return binding;
+}

@@ -1,0 +1,146 @@
+/**
+ * A delivery worker process's machinery: one BullMQ Worker per lane, the HTTP client (a pool of
+ * as many sockets as jobs can run at once), the shared rate gate and the supervisor. Several
+ * processes (`ferry worker`, or the in-process worker of `ferry run --wait`) share the work.
+ *
+ * A job's lock lasts delivery.lockDurationMs and is renewed while it runs; when its process dies,
+ * the lock expires and the next stalled check (every delivery.stalledIntervalMs, by any worker)
+ * puts the job back in the queue, so a killed worker's jobs restart within about
+ * lockDurationMs + stalledIntervalMs. Restarting is safe: committed items are not sent again and
+ * the rest go with the same idempotency keys.
+ */
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'bullmq';
+import type { FerryConfig } from '../../config/schema.js';
+import { resolveBindings } from '../../interface/bindings.js';
+import { createInterfaceClient } from '../../interface/client.js';
+import type { Logger } from '../../logging/logger.js';
+import { createStateStore } from '../../pipeline/state-store.js';
+import { createRedis, warnIfEvicting } from '../../redis/connection.js';
+import { createDeadLetterStore } from '../dlq/dead-letter-store.js';
+import { DeliveryDeferredError } from '../errors.js';
+import type { DeliveryJobData } from '../job-data.js';
+import { LANES, deliveryKeys, queueName, type Lane } from '../keys.js';
+import { openQueues } from '../queues.js';
+import { finishRun } from '../runs/finish-run.js';
+import { backoffDelay } from './backoff.js';
+import type { DeliveryDeps } from './delivery-deps.js';
+import { processJob } from './process-job.js';
+import { createRateGate } from './rate-gate.js';
+import { startSupervisor } from './supervisor.js';
+
+const SUPERVISE_MS = 2_000;
+
+export interface DeliveryWorkerOptions {
+  config: FerryConfig;
+  logger: Logger;
+  /** Jobs each lane runs at once (default delivery.concurrency). */
+  concurrency?: number;
+  lanes?: readonly Lane[];
+}
+
+export interface DeliveryWorker {
+  /**
+   * Stops taking jobs and lets the active ones finish for up to `timeoutMs` (default
+   * delivery.shutdownTimeoutMs); jobs still running then are left to the stalled check of other
+   * workers. Resolves to whether every active job finished.
+   */
+  close(timeoutMs?: number): Promise<boolean>;
+  /** Jobs running now. */
+  active(): number;
+}
+
+export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
+  const { config, logger } = options;
+  const delivery = config.delivery;
+  const concurrency = options.concurrency ?? delivery.concurrency;
+  const lanes = options.lanes ?? LANES;
+  const keys = deliveryKeys(config.redis.prefix);
+  const redis = createRedis(config.redis.url);
+  await warnIfEvicting(redis, logger);
+  const gate = createRateGate(redis, keys, delivery.ratePerSecond);
+  const deps: DeliveryDeps = {
+    redis,
+    keys,
+    config,
+    client: createInterfaceClient(config.interface, {
+      logger,
+      connections: concurrency * lanes.length,
+    }),
+    bindings: resolveBindings(config.interface.bindings),
+    gate,
+    state: createStateStore(redis, config.redis.prefix),
+    dlq: createDeadLetterStore(redis, keys),
+    queues: openQueues(redis, keys),
+    logger,
+    onRunFinished: async (runId) => {
+      const report = await finishRun(redis, keys, deps.dlq, runId, delivery.reportsDir);
+      logger.info({ runId, status: report.status, report: report.files?.json }, 'run finished');
+    },
+  };
+  let active = 0;
+  const workers = lanes.map((lane) => {
+    const worker = new Worker<DeliveryJobData>(
+      queueName(lane),
+      async (job) => {
+        active += 1;
+        try {
+          await processJob(job, deps);
+        } finally {
+          active -= 1;
+        }
+      },
+      {
+        // Shown as a job's processedBy: which process has it.
+        name: `${hostname()}:${process.pid}`,
+        connection: redis,
+        prefix: keys.bullPrefix,
+        concurrency,
+        lockDuration: delivery.lockDurationMs,
+        stalledInterval: delivery.stalledIntervalMs,
+        maxStalledCount: delivery.maxStalledCount,
+        settings: {
+          backoffStrategy: (attemptsMade) => backoffDelay(attemptsMade, delivery.backoff),
+        },
+      },
+    );
+    worker.on('failed', (job, error) => {
+      const deferred = error instanceof DeliveryDeferredError;
+      logger[deferred ? 'debug' : 'warn'](
+        {
+          lane,
+          jobId: job?.id,
+          attemptsMade: job?.attemptsMade,
+          err: deferred ? undefined : error,
+        },
+        deferred ? error.message : 'delivery job failed; it will be retried',
+      );
+    });
+    worker.on('error', (error) => logger.error({ lane, err: error }, 'delivery worker error'));
+    return worker;
+  });
+  const supervisor = startSupervisor(deps, SUPERVISE_MS);
+  logger.info({ lanes, concurrency }, 'delivery worker started');
+
+  return {
+    active: () => active,
+    async close(timeoutMs = delivery.shutdownTimeoutMs) {
+      await supervisor.stop();
+      const graceful = Promise.all(workers.map((w) => w.close())).then(() => true);
+      const timer = new AbortController();
+      const timeout = sleep(timeoutMs, false, { signal: timer.signal }).catch(() => false);
+      const drained = await Promise.race([graceful, timeout]);
+      timer.abort();
+      if (!drained) {
+        logger.warn({ active }, 'shutdown timeout: leaving active jobs to the other workers');
+        await Promise.all(workers.map((w) => w.close(true)));
+      }
+      gate.close();
+      await deps.client.close();
+      await deps.queues.close();
+      await redis.quit();
+      return drained;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/** What happened to the items of a request: the shapes send-request.ts hands back. */
+import type { ErrorCode } from '../../errors/index.js';
+import type { InterfaceError } from '../../interface/errors.js';
+import type { DeliveryItem } from '../../pipeline/types.js';
+import type { JobRequest } from '../job-data.js';
+
+export const EXCERPT_CHARS = 500;
+
+/** Why items were not delivered. */
+export interface Failure {
+  status?: number;
+  bodyExcerpt?: string;
+  errorCode: ErrorCode;
+  message: string;
+}
+
+export interface Refusal extends Failure {
+  /** The request (or part of it) the items were sent in. */
+  request: JobRequest;
+  items: DeliveryItem[];
+}
+
+export interface Deferral extends Failure {
+  request: JobRequest;
+}
+
+export interface SendResult {
+  confirmed: DeliveryItem[];
+  refused: Refusal[];
+  /** Parts that failed transiently: they go to the job's next attempt. */
+  deferred: Deferral[];
+}
+
+export function failureOf(error: InterfaceError): Failure {
+  const failure: Failure = { errorCode: error.code, message: error.message };
+  if (error.status !== undefined) failure.status = error.status;
+  const body = error.context.bodyExcerpt;
+  if (body) failure.bodyExcerpt = body.slice(0, EXCERPT_CHARS);
+  return failure;
+}

@@ -1,0 +1,170 @@
+/**
+ * Delivers one request and isolates what the platform refuses:
+ * - 2xx: every item confirmed; 207: the items whose own status is 2xx are confirmed, the others
+ *   refused one by one (an item without a result is retried);
+ * - 400/413/422 for a batch: the batch is split in halves (each its own request and idempotency
+ *   key) until the bad items stand alone; when the answer names the bad items (per-item results in
+ *   a 4xx), they are refused and the rest is sent again at once;
+ * - another permanent answer (401 after a refresh, 403, 404, 405, 409): the request is refused;
+ * - 429 (or 503 with Retry-After): the whole delivery pauses as told and the request is sent again,
+ *   which spends no attempt of the job;
+ * - a transient failure: handed back, for the job's next attempt (with backoff).
+ * `budget` bounds the HTTP calls this request may make in one attempt (splits included); when it
+ * runs out the rest is refused. Rate-limited calls have a bound of their own (RATE_LIMITED_CALLS
+ * budgets): past it the request goes to the next attempt, never to the dead letters.
+ */
+import type { Binding } from '../../interface/bindings.js';
+import type { CallResponse, InterfaceClient } from '../../interface/client-types.js';
+import {
+  InterfaceError,
+  PayloadTooLargeError,
+  PermanentHttpError,
+  RateLimitedError,
+} from '../../interface/errors.js';
+import type { DeliveryItem } from '../../pipeline/types.js';
+import type { JobRequest } from '../job-data.js';
+import { buildCall, subRequest } from '../request-body.js';
+import { isOk, itemRefusal, itemResults, type ItemResult } from './item-results.js';
+import { failureOf, type SendResult } from './outcomes.js';
+import type { RateGate } from './rate-gate.js';
+
+const SPLIT_STATUSES = new Set([400, 413, 422]);
+const RATE_LIMITED_CALLS = 4;
+
+export interface SendContext {
+  client: InterfaceClient;
+  binding(operationId: string): Binding;
+  gate: RateGate;
+  /** Most HTTP calls one request may make in one attempt. */
+  budget: number;
+}
+
+/** One request's delivery: its parts, calls and outcome (methods, not closures: it runs a lot). */
+class RequestSender {
+  readonly result: SendResult = { confirmed: [], refused: [], deferred: [] };
+  private calls = 0;
+  private rateLimited = 0;
+
+  constructor(
+    private readonly ctx: SendContext,
+    private readonly binding: Binding,
+  ) {}
+
+  async send(part: JobRequest): Promise<void> {
+    for (;;) {
+      if (this.calls >= this.ctx.budget) {
+        this.result.refused.push({
+          request: part,
+          items: part.items,
+          errorCode: 'FERRY_RETRY_BUDGET_EXHAUSTED',
+          message:
+            `${part.operationId}: gave up after ${this.calls} HTTP calls for one request ` +
+            `(delivery.retryBudget); replay it with \`ferry dlq replay\` once the cause is fixed.`,
+        });
+        return;
+      }
+      await this.ctx.gate.pass();
+      this.calls += 1;
+      let answer: CallResponse;
+      try {
+        answer = await this.ctx.client.call(buildCall(this.binding, part));
+      } catch (error) {
+        if (!(error instanceof InterfaceError)) throw error;
+        if (await this.again(error)) continue;
+        await this.onError(part, error);
+        return;
+      }
+      this.onAnswer(part, answer);
+      return;
+    }
+  }
+
+  /** A 429: the whole delivery waits as told, then the same part goes again. */
+  private async again(error: InterfaceError): Promise<boolean> {
+    if (!(error instanceof RateLimitedError)) return false;
+    await this.ctx.gate.pause(error.retryAfterMs);
+    this.calls -= 1;
+    this.rateLimited += 1;
+    return this.rateLimited < RATE_LIMITED_CALLS * this.ctx.budget;
+  }
+
+  private onAnswer(part: JobRequest, answer: CallResponse): void {
+    const results = answer.status === 207 ? itemResults(answer.body) : undefined;
+    if (!results) {
+      for (const item of part.items) this.result.confirmed.push(item);
+      return;
+    }
+    const unknown: DeliveryItem[] = [];
+    for (const item of part.items) {
+      const r = results.get(item.key);
+      if (!r) unknown.push(item);
+      else if (isOk(r.status)) this.result.confirmed.push(item);
+      else this.result.refused.push(itemRefusal(part, item, r));
+    }
+    if (unknown.length > 0) {
+      // A 207 that leaves items out: nothing says they applied; send them again later.
+      this.result.deferred.push({
+        request: subRequest(part, unknown),
+        status: 207,
+        errorCode: 'FERRY_HTTP_TRANSIENT',
+        message: `${part.operationId}: the answer (207) had no result for ${unknown.length} item(s)`,
+      });
+    }
+  }
+
+  private async onError(part: JobRequest, error: InterfaceError): Promise<void> {
+    if (error.retryable) {
+      this.result.deferred.push({ request: part, ...failureOf(error) });
+      return;
+    }
+    const splittable =
+      part.items.length > 1 &&
+      (error instanceof PayloadTooLargeError ||
+        (error instanceof PermanentHttpError && SPLIT_STATUSES.has(error.status ?? 0)));
+    if (!splittable) {
+      this.result.refused.push({ request: part, items: part.items, ...failureOf(error) });
+      return;
+    }
+    const named = this.badItemsNamed(part, itemResults(error.context.body));
+    if (named.size === 0) {
+      await this.splitAndSend(part);
+      return;
+    }
+    // The answer names the bad items; nothing applied: refuse those, send the rest again.
+    const bad = subRequest(
+      part,
+      part.items.filter((i) => named.has(i.key)),
+    );
+    for (const item of bad.items) {
+      this.result.refused.push(itemRefusal(bad, item, named.get(item.key) as ItemResult));
+    }
+    const rest = part.items.filter((i) => !named.has(i.key));
+    if (rest.length > 0) await this.send(subRequest(part, rest));
+  }
+
+  /** The items of the part an answer's per-item results name with an error status. */
+  private badItemsNamed(
+    part: JobRequest,
+    results: Map<string, ItemResult> | undefined,
+  ): Map<string, ItemResult> {
+    const named = new Map<string, ItemResult>();
+    if (!results) return named;
+    for (const item of part.items) {
+      const r = results.get(item.key);
+      if (r && !isOk(r.status)) named.set(item.key, r);
+    }
+    return named;
+  }
+
+  private async splitAndSend(part: JobRequest): Promise<void> {
+    const half = Math.ceil(part.items.length / 2);
+    await this.send(subRequest(part, part.items.slice(0, half)));
+    await this.send(subRequest(part, part.items.slice(half)));
+  }
+}
+
+export async function sendRequest(request: JobRequest, ctx: SendContext): Promise<SendResult> {
+  const sender = new RequestSender(ctx, ctx.binding(request.operationId));
+  await sender.send(request);
+  return sender.result;
+}

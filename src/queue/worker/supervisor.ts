@@ -1,0 +1,111 @@
+/**
+ * Housekeeping every worker process does now and then, so that no process is indispensable:
+ * - a run whose current stage was not fully released (the releasing process died) is released;
+ * - a job BullMQ failed without the worker settling it (it stalled too often because its workers
+ *   kept dying, or kept throwing) is dead-lettered with what it still carried, and settled.
+ * Both are idempotent, so several supervisors may race.
+ */
+import type { Job } from 'bullmq';
+import { buildDeadLetter } from '../dlq/build-dead-letter.js';
+import type { DeadLetter } from '../dlq/dead-letter.js';
+import { addToTally, type DeliveryJobData, type Tally } from '../job-data.js';
+import { LANES, type Lane } from '../keys.js';
+import { releaseStage } from '../runs/release-stage.js';
+import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
+import { jobWork } from './job-work.js';
+import { settleAndRelease } from './settle-and-release.js';
+
+const FAILED_BATCH = 100;
+
+async function releaseDueStages(deps: DeliveryDeps): Promise<void> {
+  const { redis, keys } = deps;
+  for (const runId of await redis.smembers(keys.activeRuns)) {
+    const [status, current, released, lane, pipeline] = await redis.hmget(
+      keys.run(runId),
+      'status',
+      'currentStage',
+      'releasedStage',
+      'lane',
+      'pipeline',
+    );
+    if (status !== 'running' || Number(released ?? -1) >= Number(current ?? 0)) continue;
+    await releaseStage(
+      { redis, keys, queues: deps.queues, delivery: deps.config.delivery },
+      {
+        id: runId,
+        pipeline: pipeline ?? '',
+        lane: lane === 'interactive' ? 'interactive' : 'bulk',
+      },
+      Number(current ?? 0),
+    );
+  }
+}
+
+async function deadLetterFailedJob(
+  deps: DeliveryDeps,
+  lane: Lane,
+  job: Job<DeliveryJobData>,
+): Promise<void> {
+  const data = job.data;
+  const jobId = job.id ?? '';
+  const work = await jobWork(deps.redis, deps.keys, jobId, data);
+  const requests = work?.requests ?? [];
+  const tally: Tally = structuredClone(data.tally ?? {});
+  const now = Date.now();
+  const reason = job.failedReason || 'the job failed';
+  const entries: DeadLetter[] = requests.map((request) =>
+    buildDeadLetter(
+      {
+        runId: data.runId,
+        pipeline: data.pipeline,
+        jobId,
+        attempts: job.attemptsMade,
+        idempotencyHeader: deps.config.interface.idempotencyHeader,
+      },
+      bindingOf(deps, request.operationId),
+      request,
+      { errorCode: 'FERRY_DELIVERY_FAILED', message: `delivery job failed: ${reason}` },
+      now,
+    ),
+  );
+  await deps.dlq.add(entries);
+  for (const e of entries) addToTally(tally, e.operationId, 'failed', e.items.length);
+  if (entries.length > 0) {
+    deps.logger.warn(
+      { runId: data.runId, jobId, lane, requests: requests.length, reason },
+      'delivery job failed outside the worker; its requests were dead-lettered',
+    );
+  }
+  const deadLetters = (data.deadLetters ?? 0) + entries.length;
+  await settleAndRelease(deps, { ...data, id: jobId, lane }, tally, deadLetters);
+  await job.remove().catch(() => undefined); // another supervisor may have removed it
+}
+
+export async function superviseOnce(deps: DeliveryDeps): Promise<void> {
+  await releaseDueStages(deps);
+  for (const lane of LANES) {
+    const failed = await deps.queues[lane].getFailed(0, FAILED_BATCH - 1);
+    for (const job of failed) await deadLetterFailedJob(deps, lane, job);
+  }
+}
+
+export function startSupervisor(deps: DeliveryDeps, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = superviseOnce(deps)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'delivery housekeeping failed; it will run again'),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/** Running `ferry` as a child process, with a config file of the test's own. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
+import type { DeliveryOverrides } from './delivery-fixtures.js';
+
+const FERRY = resolve(PROJECT_ROOT, 'src/cli/ferry.js');
+
+/** Writes <dir>/<name> (a config for these tests); returns its path. */
+export function writeConfigFile(
+  dir: string,
+  prefix: string,
+  baseUrl: string,
+  delivery: DeliveryOverrides = {},
+  redisUrl = TEST_REDIS_URL,
+  name = 'ferry.yaml',
+): string {
+  const file = join(dir, name);
+  writeFileSync(
+    file,
+    stringify({
+      redis: { url: redisUrl, prefix },
+      interface: { baseUrl, auth: { type: 'bearer', token: 'dev-token' }, retryAfterCapMs: 5000 },
+      delivery: {
+        concurrency: 2,
+        attempts: 10,
+        backoff: { baseMs: 20, capMs: 200 },
+        lockDurationMs: 2000,
+        stalledIntervalMs: 1000,
+        shutdownTimeoutMs: 10000,
+        reportsDir: join(dir, 'reports'),
+        ...delivery,
+      },
+      log: { level: 'warn', format: 'json' },
+    }),
+  );
+  return file;
+}
+
+export interface FerryProcess {
+  child: ChildProcess;
+  /** Resolves to the exit code (or the signal's name). */
+  exited: Promise<number | string>;
+  stdout(): string;
+  stderr(): string;
+}
+
+export function spawnFerry(
+  args: string[],
+  configFile: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): FerryProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, FERRY_CONFIG: configFile };
+  // The config file says it all: no override from the environment the tests run in.
+  for (const name of [
+    'REDIS_URL',
+    'FERRY_PREFIX',
+    'FERRY_BASE_URL',
+    'FERRY_TOKEN',
+    'FERRY_LISTING',
+  ]) {
+    delete env[name];
+  }
+  Object.assign(env, extraEnv);
+  const child = spawn(process.execPath, [FERRY, ...args], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  return { child, exited, stdout: () => out, stderr: () => err };
+}
+
+/** Runs a command to its end. */
+export async function runFerry(
+  args: string[],
+  configFile: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const p = spawnFerry(args, configFile, extraEnv);
+  const code = await p.exited;
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+/** Resolves once `ferry worker` said it is delivering. */
+export async function workerReady(p: FerryProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!p.stderr().includes('ferry worker: delivering')) {
+    if (p.child.exitCode !== null) throw new Error(`worker exited: ${p.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`worker did not start: ${p.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

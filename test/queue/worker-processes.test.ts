@@ -1,0 +1,228 @@
+/**
+ * `ferry worker` processes: a worker killed with SIGKILL in the middle of a run has its jobs taken
+ * over by another (every item delivered, none twice); SIGTERM lets the active jobs finish and
+ * exits 0.
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { generateItems } from '../../bench/generate-items.js';
+import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
+import { replayDeadLetters } from '../../src/queue/dlq/replay.js';
+import { deliveryKeys, queueName } from '../../src/queue/keys.js';
+import { followRun } from '../../src/queue/runs/follow-run.js';
+import { startRun } from '../../src/queue/runs/start-run.js';
+import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { spawnFerry, workerReady, writeConfigFile, type FerryProcess } from './cli-process.js';
+import { quietLogger, tempDir, testConfig, expectNothingOpen } from './delivery-fixtures.js';
+
+const dir = tempDir('workers');
+const prefixes: string[] = [];
+const workers: FerryProcess[] = [];
+let sim: RunningSimulator;
+let redis: Redis;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 5 });
+  redis = new Redis(TEST_REDIS_URL);
+  await generateItems(400, join(dir.path, 'items.csv'), 3);
+});
+
+afterEach(async () => {
+  for (const w of workers.splice(0)) {
+    if (w.child.exitCode === null && w.child.signalCode === null) {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    }
+  }
+});
+
+afterAll(async () => {
+  await sim.close();
+  redis.disconnect();
+  for (const p of prefixes) await deleteKeys(p);
+  dir.remove();
+  await expectNothingOpen();
+});
+
+function setup(label: string, delivery: Parameters<typeof testConfig>[3] = {}) {
+  const prefix = uniquePrefix(label);
+  prefixes.push(prefix);
+  sim.reset();
+  const configFile = writeConfigFile(dir.path, prefix, sim.url, delivery);
+  const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), {
+    lockDurationMs: 2000,
+    stalledIntervalMs: 1000,
+    ...delivery,
+  });
+  return { prefix, configFile, config };
+}
+
+async function settledItems(prefix: string, runId: string): Promise<number> {
+  const fields = await redis.hgetall(deliveryKeys(prefix).run(runId));
+  return Object.entries(fields)
+    .filter(([k]) => /:(delivered|failed|stale)$/.test(k))
+    .reduce((n, [, v]) => n + Number(v), 0);
+}
+
+async function until(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+describe('ferry worker processes', () => {
+  it('recover the jobs of a worker killed with SIGKILL', async () => {
+    sim.setFaults({ latency: [5, 15] });
+    const { prefix, configFile, config } = setup('kill', { bundleSize: 10 });
+    const a = spawnFerry(['worker'], configFile);
+    const b = spawnFerry(['worker'], configFile);
+    workers.push(a, b);
+    await Promise.all([workerReady(a), workerReady(b)]);
+
+    const { runId } = await startRun({
+      config,
+      redis,
+      logger: quietLogger(),
+      pipeline: 'catalog',
+      source: { file: join(dir.path, 'items.csv') },
+    });
+    const bulk = new Queue(queueName('bulk'), {
+      connection: redis,
+      prefix: deliveryKeys(prefix).bullPrefix,
+    });
+    const nameOfA = `${hostname()}:${a.child.pid}`;
+    await until('a job active in worker A', async () =>
+      (await bulk.getActive()).some((job) => job.processedBy === nameOfA),
+    );
+    await bulk.close();
+    a.child.kill('SIGKILL');
+    expect(await a.exited).toBe('SIGKILL');
+
+    const run = await followRun(redis, deliveryKeys(prefix), runId, () => undefined);
+    expect(run.status).toBe('partial'); // the generated file has a few rejectable records
+    for (const [id, counts] of Object.entries(run.operations)) {
+      expect(counts.delivered, id).toBe(counts.planned);
+    }
+    expect(sim.stats().duplicates).toBe(0);
+    expect(sim.state('prices')).toHaveLength(
+      run.operations['products.prices.patch']?.planned ?? -1,
+    );
+
+    b.child.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+  });
+
+  it('drain on SIGTERM: active jobs finish, then exit 0', async () => {
+    sim.setFaults({ latency: [40, 60] });
+    const { prefix, configFile, config } = setup('term', { bundleSize: 10 });
+    const w = spawnFerry(['worker'], configFile);
+    workers.push(w);
+    await workerReady(w);
+    const { runId } = await startRun({
+      config,
+      redis,
+      logger: quietLogger(),
+      pipeline: 'catalog',
+      source: { file: join(dir.path, 'items.csv') },
+    });
+    const bulk = new Queue(queueName('bulk'), {
+      connection: redis,
+      prefix: deliveryKeys(prefix).bullPrefix,
+    });
+    try {
+      // Wait until the price bundles (10 requests of ~50 ms each) are being delivered.
+      await until(
+        'price jobs active',
+        async () => ((await sim.stats().byOperation['products.prices.patch']) ?? 0) > 5,
+      );
+      expect(await bulk.getActiveCount()).toBeGreaterThan(0);
+      const termAt = Date.now();
+      w.child.kill('SIGTERM');
+      expect(await w.exited).toBe(0);
+      expect(w.stderr()).toContain('ferry worker: stopped.');
+      // The jobs it had were finished, not abandoned: requests went on after SIGTERM, and none is
+      // left active (an abandoned job would stay active until its lock expired).
+      expect(sim.requests().some((r) => r.at > termAt)).toBe(true);
+      expect(await bulk.getActiveCount()).toBe(0);
+      const settledAtStop = await settledItems(prefix, runId);
+      expect(settledAtStop).toBeGreaterThan(0);
+
+      const next = spawnFerry(['worker'], configFile);
+      workers.push(next);
+      const run = await followRun(redis, deliveryKeys(prefix), runId, () => undefined);
+      for (const [id, counts] of Object.entries(run.operations)) {
+        expect(counts.delivered, id).toBe(counts.planned);
+      }
+      expect(sim.stats().duplicates).toBe(0);
+    } finally {
+      await bulk.close();
+    }
+  });
+
+  it('dead-letter the jobs that stall too often, so the run still ends; a replay delivers them', async () => {
+    sim.setFaults({ latency: [40, 60] });
+    const { prefix, configFile, config } = setup('stall', { bundleSize: 10, maxStalledCount: 0 });
+    const a = spawnFerry(['worker', '--lane', 'bulk'], configFile);
+    workers.push(a);
+    await workerReady(a);
+    const { runId } = await startRun({
+      config,
+      redis,
+      logger: quietLogger(),
+      pipeline: 'catalog',
+      source: { file: join(dir.path, 'items.csv') },
+    });
+    const keys = deliveryKeys(prefix);
+    const bulk = new Queue(queueName('bulk'), { connection: redis, prefix: keys.bullPrefix });
+    const nameOfA = `${hostname()}:${a.child.pid}`;
+    await until('a price job active in worker A', async () =>
+      // A bundle of price requests (a bundle's id starts with b): it takes a while.
+      (await bulk.getActive()).some(
+        (job) => job.processedBy === nameOfA && job.id?.startsWith('b'),
+      ),
+    );
+    await bulk.close();
+    a.child.kill('SIGKILL');
+    await a.exited;
+
+    const b = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      const run = await followRun(redis, keys, runId, () => undefined);
+      const prices = run.operations['products.prices.patch'];
+      expect(prices?.failed).toBeGreaterThan(0);
+      expect((prices?.delivered ?? 0) + (prices?.failed ?? 0)).toBe(prices?.planned);
+      const letters = await createDeadLetterStore(redis, keys).list({ runId });
+      expect(letters.length).toBeGreaterThan(0);
+      expect(letters.every((l) => l.errorCode === 'FERRY_DELIVERY_FAILED')).toBe(true);
+      expect(letters[0]?.message).toContain('stalled');
+    } finally {
+      await b.close();
+    }
+
+    const replay = await replayDeadLetters({
+      config,
+      logger: quietLogger(),
+      selection: { runId },
+      dryRun: false,
+    });
+    expect(replay.failed).toBe(0);
+    expect(replay.delivered).toBeGreaterThan(0);
+    expect(sim.state('prices')).toHaveLength(
+      (await followRun(redis, keys, runId, () => undefined)).operations['products.prices.patch']
+        ?.planned ?? -1,
+    );
+    expect(sim.stats().duplicates).toBe(0);
+  });
+});
