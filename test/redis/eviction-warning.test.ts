@@ -12,7 +12,10 @@ function capture() {
       done();
     },
   });
-  return { logger: createLogger({ format: 'json', destination: stream }), text: () => chunks.join('') };
+  return {
+    logger: createLogger({ format: 'json', destination: stream }),
+    text: () => chunks.join(''),
+  };
 }
 
 describe('warnIfEvicting', () => {
