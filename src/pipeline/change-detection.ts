@@ -2,7 +2,8 @@
  * Change detection: an entity against its committed state -> a DeliveryItem, or nothing.
  * Snapshot: new (or deleted before) -> upsert; same content hash -> nothing; changed -> upsert, or
  * with a patch operation a PATCH of the changed fields only (per-field hashes, never payloads).
- * Changes mode passes each record's change through. Deletes by absence live in plan-deletes.ts.
+ * Changes mode sends each record's change unless committed state has it already. Deletes by
+ * absence live in plan-deletes.ts.
  */
 import type { EntityDefinition, OperationRef } from './definition/definition-types.js';
 import { contentHash, fieldHashes } from './hashing.js';
@@ -30,6 +31,16 @@ export function deletePayload(ref: OperationRef, key: string): Record<string, st
 
 function upsertRef(entity: EntityDefinition): OperationRef {
   return (entity.operations.upsert ?? entity.operations.patch) as OperationRef;
+}
+
+/** Counts an entity that gives nothing to send. */
+function countUnchanged(entity: EntityDefinition, ctx: DetectContext): void {
+  ctx.unchanged.set(entity.resource, (ctx.unchanged.get(entity.resource) ?? 0) + 1);
+}
+
+/** Whether `sendWithNew` makes this entity go out although unchanged: its target was created. */
+function sentWithNew(entity: EntityDefinition, created: number): boolean {
+  return entity.sendWithNew !== undefined && (created & (1 << entity.sendWithNew)) !== 0;
 }
 
 function changedFields(
@@ -67,8 +78,8 @@ function detectSnapshot(
   if (isNew) {
     // sent below
   } else if (stateHashIs(state, hash)) {
-    if (entity.sendWithNew === undefined || (created & (1 << entity.sendWithNew)) === 0) {
-      ctx.unchanged.set(entity.resource, (ctx.unchanged.get(entity.resource) ?? 0) + 1);
+    if (!sentWithNew(entity, created)) {
+      countUnchanged(entity, ctx);
       return false;
     }
   } else if (fh && (before = stateFieldHashes(state))) {
@@ -96,21 +107,46 @@ function detectSnapshot(
   return isNew;
 }
 
-function detectChange(m: MappedEntity, state: string | null, ctx: DetectContext): void {
-  const ref = m.entity.operations[m.kind] as OperationRef;
-  const payload = m.kind === 'delete' ? deletePayload(ref, m.key) : m.payload;
+/**
+ * Changes mode: the record's change, unless committed state has it already (so a feed run twice
+ * sends nothing). An upsert/patch whose content hash is committed is unchanged; a delete of a
+ * tombstone is not planned. A delete of a key without state is sent: state is per pipeline, so
+ * a feed's first delete of an entity another pipeline created finds none. Returns whether the
+ * entity is created (an upsert of a key that is new, or deleted before).
+ */
+function detectChange(
+  m: MappedEntity,
+  state: string | null,
+  created: number,
+  ctx: DetectContext,
+): boolean {
+  const { entity, kind } = m;
+  const ref = entity.operations[kind] as OperationRef;
+  const payload = kind === 'delete' ? deletePayload(ref, m.key) : m.payload;
   const json = JSON.stringify(payload);
+  const isNew = state === null || stateDeleted(state);
+  let hash = '';
+  if (kind === 'delete') {
+    if (state !== null && stateDeleted(state)) return false;
+  } else {
+    hash = contentHash(json);
+    if (!isNew && stateHashIs(state, hash) && !sentWithNew(entity, created)) {
+      countUnchanged(entity, ctx);
+      return false;
+    }
+  }
   const item: DeliveryItem = {
-    resource: m.entity.resource,
+    resource: entity.resource,
     key: m.key,
-    kind: m.kind,
+    kind,
     payload,
-    hash: m.kind === 'delete' ? '' : contentHash(json),
+    hash,
     version: ctx.version,
     baseVersion: state === null ? 0 : stateVersion(state),
     source: m.source,
   };
   ctx.emit(ref, item, json);
+  return kind === 'upsert' && isNew;
 }
 
 /** The encoded state of a batch's keys, per entity index, read in record order. */
@@ -131,7 +167,10 @@ export function detectRecord(
     const cursor = states.cursors[i] as number;
     states.cursors[i] = cursor + 1;
     const state = (states.values[i] as (string | null)[])[cursor] ?? null;
-    if (ctx.mode !== 'snapshot') detectChange(m, state, ctx);
-    else if (detectSnapshot(m, state, created, ctx)) created |= 1 << i;
+    const isCreated =
+      ctx.mode === 'snapshot'
+        ? detectSnapshot(m, state, created, ctx)
+        : detectChange(m, state, created, ctx);
+    if (isCreated) created |= 1 << i;
   }
 }

@@ -3,6 +3,7 @@
  * summary for a terminal.
  */
 import { displayPath } from './display-path.js';
+import { rowErrorText } from './row-error-text.js';
 import type { Plan, RowError } from './types.js';
 
 export interface PlanItemView {
@@ -62,7 +63,7 @@ function plural(n: number, word: string): string {
 }
 
 export function errorLine(e: RowError): string {
-  return `  ${displayPath(e.file)}:${e.line}  ${e.message}`;
+  return `  ${rowErrorText(e, displayPath(e.file))}`;
 }
 
 /** A summary for people: operations per stage with counts, then the first rejected records. */

@@ -55,7 +55,7 @@ describe('ferry read', () => {
       { line: 2, fields: { id: '1', name: 'a' } },
       { line: 4, fields: { id: '3', name: 'c' } },
     ]);
-    expect(run.stderr).toContain(`${path}:3: the record has 1 fields where the header has 2`);
+    expect(run.stderr).toContain(`${path}:3  the record has 1 fields where the header has 2`);
   });
 
   it('reads stdin (-) and shows the encoding, delimiter and header it found', async () => {

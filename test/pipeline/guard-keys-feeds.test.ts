@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MassDeleteGuardError } from '../../src/pipeline/errors.js';
 import type { Plan } from '../../src/pipeline/types.js';
-import { definitionOf, planItems } from './helpers.js';
-import { catalog, counts, ROWS, useSnapshotHarness, type Row } from './snapshot-harness.js';
+import { catalog, ROWS, useSnapshotHarness, type Row } from './snapshot-harness.js';
 
 const h = useSnapshotHarness('guard');
 
@@ -56,53 +55,5 @@ describe('idempotency keys', () => {
     expect(putA2?.body).toEqual(putA1?.body);
     expect(putA2?.idempotencyKey).not.toBe(putA1?.idempotencyKey);
     expect(putA2?.idempotencyKey).toMatch(/^[0-9a-f]{64}$/);
-  });
-});
-
-describe('changes mode', () => {
-  const feed = definitionOf('feed', {
-    source: { connector: 'csv' },
-    mode: 'changes',
-    changeType: { column: 'Type', values: { U: 'upsert', D: 'delete' } },
-    entities: [
-      {
-        name: 'price',
-        operations: { upsert: 'products.prices.patch' },
-        key: 'No.',
-        duplicates: 'group',
-        fields: {
-          prices: {
-            merge: 'last',
-            array: [
-              {
-                object: {
-                  amount: { column: 'Price', type: 'decimal', scale: 2, required: true },
-                  currency: { value: 'NOK' },
-                },
-              },
-            ],
-          },
-        },
-      },
-      { name: 'product', operations: { delete: 'products.delete' }, key: 'No.' },
-    ],
-  });
-
-  it('passes each change through, even one that changes nothing, and infers nothing from absence', async () => {
-    const file = h.file('feed.csv', 'Type,No.,Price\nU,1,5\nD,2,\nU,3,7\nU,1,6\n');
-    const first = await h.plan(feed, file, 100);
-    expect(counts(first)).toEqual({ 'products.prices.patch': 2, 'products.delete': 1 });
-    expect(first.deletes).toBe(1);
-    // The later change of item 1 wins.
-    expect(planItems(first).find((i) => i.key === '1')?.payload).toEqual({
-      prices: [{ amount: '6.00', currency: 'NOK' }],
-    });
-    await h.commitAll(first);
-    const again = await h.plan(feed, file, 200);
-    expect(counts(again)).toEqual(counts(first));
-    expect(planItems(again).every((i) => i.baseVersion === 100)).toBe(true);
-    const state = h.store();
-    expect(await state.count('feed', 'products')).toBe(0);
-    expect((await state.read('feed', 'products', ['2'])).get('2')?.deleted).toBe(true);
   });
 });

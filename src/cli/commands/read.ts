@@ -4,6 +4,7 @@ import { readSource, type SourceSpec } from '../../../connectors/read-source.js'
 import { connectorNames } from '../../../connectors/registry.js';
 import type { ReadMeta } from '../../../connectors/types.js';
 import { isFerryError, UsageError } from '../../errors/index.js';
+import { rowErrorText } from '../../pipeline/row-error-text.js';
 import type { RowError } from '../../pipeline/types.js';
 import { flag, JSON_OPTION, stringList, stringOption, type Command } from '../command.js';
 
@@ -65,7 +66,7 @@ function describe(meta: ReadMeta): string {
 }
 
 function errorLine(e: RowError): string {
-  return `${e.file}:${e.line}: ${e.field === undefined ? '' : `${e.field}: `}${e.message}\n`;
+  return `${rowErrorText(e)}\n`;
 }
 
 export const readCommand: Command = {

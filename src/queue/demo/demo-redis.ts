@@ -2,7 +2,7 @@
 import type { Logger } from '../../logging/logger.js';
 import { connectState, redisWhere } from '../../pipeline/state/connect-state.js';
 import { ConfigError } from '../../errors/index.js';
-import { startPrivateRedis, type PrivateRedis } from './private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../../redis/private-redis.js';
 
 export interface DemoRedis {
   url: string;

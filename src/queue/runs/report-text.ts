@@ -1,4 +1,5 @@
 /** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
+import { rowErrorText } from '../../pipeline/row-error-text.js';
 import type { RunReport } from './run-report.js';
 
 const SHOWN = 10;
@@ -24,7 +25,7 @@ export function reportText(report: RunReport): string {
     `  rows read: ${report.rows}, rejected: ${report.rejected}, dead-lettered items: ${report.deadLettered}`,
   );
   for (const e of report.errors.slice(0, SHOWN)) {
-    lines.push(`  rejected ${e.file}:${e.line}${e.field ? ` (${e.field})` : ''}: ${e.message}`);
+    lines.push(`  rejected ${rowErrorText(e)}`);
   }
   if (report.rejected > SHOWN)
     lines.push(`  ... and ${report.rejected - SHOWN} more rejected records`);

@@ -1,6 +1,6 @@
 /**
- * A redis-server of the demo's own, for a machine where none runs: on a free port of 127.0.0.1,
- * nothing saved to disk, stopped with the demo. Undefined when no redis-server binary is installed.
+ * A redis-server of Ferry's own, for where none runs (the demo) and for tests that stop or restart
+ * Redis: on a free port of 127.0.0.1, nothing saved to disk, stopped by its owner.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,10 +12,15 @@ import { Redis } from 'ioredis';
 
 export interface PrivateRedis {
   url: string;
+  port: number;
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** How long a started redis-server has to answer PING. */
+const START_TIMEOUT_MS = 10_000;
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -44,9 +49,15 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-export async function startPrivateRedis(): Promise<PrivateRedis | undefined> {
+/**
+ * Starts redis-server (with `extraArgs` after Ferry's own) and waits until it answers PING.
+ * Undefined when no redis-server binary is installed, or when it exits or never answers.
+ */
+export async function startPrivateRedis(
+  extraArgs: readonly string[] = [],
+): Promise<PrivateRedis | undefined> {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'ferry-demo-redis-'));
+  const dir = mkdtempSync(join(tmpdir(), 'ferry-redis-'));
   const child = spawn(
     'redis-server',
     [
@@ -60,6 +71,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis | undefined> {
       'no',
       '--dir',
       dir,
+      ...extraArgs,
     ],
     { stdio: 'ignore' },
   );
@@ -81,8 +93,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis | undefined> {
     }
     remove();
   };
-  for (let i = 0; i < 100; i += 1) {
-    if (await answers(url)) return { url, stop };
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await answers(url)) return { url, port, stop };
     if (child.exitCode !== null) break;
     await sleep(50);
   }
