@@ -12,16 +12,34 @@ import { createAuthProvider } from './auth/create-auth.js';
 import { resolveBindings } from './bindings.js';
 import { isWrite } from './catalog.js';
 import { classifyAnswer, isSuccess } from './classify-response.js';
+import type { Binding } from './bindings.js';
+import type { Operation } from './catalog.js';
 import type { CallRequest, CallResponse, InterfaceClient } from './client-types.js';
 import { AuthError, type HttpErrorContext } from './errors.js';
 import { buildRequestTarget } from './request-target.js';
 import { resolveOperation } from './resolve-operation.js';
-import { createTransport } from './transport.js';
+import { createTransport, type HttpAnswer } from './transport.js';
 
 export interface InterfaceClientOptions {
   logger?: Logger;
   /** Sockets per origin; a worker passes its concurrency. Default: interface.connections. */
   connections?: number;
+}
+
+/**
+ * A success, its body parsed when first read (an own, enumerable getter, so spreads and JSON see
+ * it): delivery reads the body of a 207 only, and a batch's echo can be large.
+ */
+function successOf(answer: HttpAnswer): CallResponse {
+  let parsed: { body: unknown } | undefined;
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    get body() {
+      parsed ??= { body: parseAnswerBody(answer.text, answer.headers['content-type']) };
+      return parsed.body;
+    },
+  };
 }
 
 export function createInterfaceClient(
@@ -44,11 +62,21 @@ export function createInterfaceClient(
     retryAfterCapMs: config.retryAfterCapMs,
   });
   const idempotencyHeader = config.idempotencyHeader.toLowerCase();
+  // An operation is resolved (listing checked, binding found) once, not on every call.
+  const resolved = new Map<string, { operation: Operation; binding: Binding }>();
 
-  async function call(request: CallRequest): Promise<CallResponse> {
-    const operation = resolveOperation(request.operationId, config.listing);
+  function resolve(operationId: string): { operation: Operation; binding: Binding } {
+    const known = resolved.get(operationId);
+    if (known) return known;
+    const operation = resolveOperation(operationId, config.listing);
     const binding = bindings.get(operation.id);
     if (!binding) throw new Error(`no binding for ${operation.id}`); // resolveBindings covers all
+    resolved.set(operationId, { operation, binding });
+    return { operation, binding };
+  }
+
+  async function call(request: CallRequest): Promise<CallResponse> {
+    const { operation, binding } = resolve(request.operationId);
     const target = buildRequestTarget(binding, request);
     const method = operation.method;
     const ctx: HttpErrorContext = { operationId: operation.id, method, path: prefix + target.path };
@@ -71,14 +99,13 @@ export function createInterfaceClient(
         },
         ctx,
       );
-      logger?.debug(
-        { ...ctx, status: answer.status, ms: Math.round(performance.now() - started) },
-        'interface call',
-      );
-      if (isSuccess(answer.status, method)) {
-        const body = parseAnswerBody(answer.text, answer.headers['content-type']);
-        return { status: answer.status, headers: answer.headers, body };
+      if (logger?.isLevelEnabled('debug')) {
+        logger.debug(
+          { ...ctx, status: answer.status, ms: Math.round(performance.now() - started) },
+          'interface call',
+        );
       }
+      if (isSuccess(answer.status, method)) return successOf(answer);
       if (answer.status === 401 && !renewed && auth.renew(credential)) {
         renewed = true;
         logger?.info({ operationId: operation.id }, 'credential refused (401); renewing it once');

@@ -12,9 +12,21 @@ export interface RequestTarget {
   body: string | undefined;
 }
 
+/** The parameter names of each path template, found once (a call's path is built per request). */
+const PARAM_NAMES = new Map<string, string[]>();
+
+function paramNames(path: string): string[] {
+  let names = PARAM_NAMES.get(path);
+  if (!names) {
+    names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+    PARAM_NAMES.set(path, names);
+  }
+  return names;
+}
+
 function fillPath(binding: Binding, params: Record<string, string>): string {
   const id = binding.operation.id;
-  const names = [...binding.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  const names = paramNames(binding.path);
   const extra = Object.keys(params).filter((k) => !names.includes(k));
   if (extra.length > 0) {
     const takes = names.length ? `takes only ${names.join(', ')}` : 'takes no path parameters';
@@ -64,6 +76,6 @@ export function buildRequestTarget(binding: Binding, request: CallRequest): Requ
     }
     body = JSON.stringify(request.body);
   }
-  const qs = query.toString();
+  const qs = query.size > 0 ? query.toString() : '';
   return { path, pathAndQuery: qs ? `${path}?${qs}` : path, body };
 }
