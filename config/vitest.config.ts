@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/**/*.test.ts', 'connectors/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Generous: several tests run the CLI as child processes (tsx start-up) on a busy 2-core machine.
+    testTimeout: 60_000,
     hookTimeout: 30_000,
     pool: 'forks',
     // Two cores: integration tests start servers and workers; keep parallelism modest.
