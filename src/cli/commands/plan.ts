@@ -1,37 +1,20 @@
-import { resolve } from 'node:path';
-import { UsageError } from '../../errors/index.js';
+import { urlName } from '../../../connectors/sources/url.js';
 import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
 import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
 import { displayPath } from '../../pipeline/display-path.js';
-import { planPipeline, type AllowDeletes } from '../../pipeline/plan-pipeline.js';
+import { planPipeline } from '../../pipeline/plan-pipeline.js';
 import { planJson, planSummary } from '../../pipeline/plan-report.js';
 import { sourceSpecOf, type SourceSpec } from '../../pipeline/source/read-records.js';
 import { connectState } from '../../pipeline/state/connect-state.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
-
-function sourceOf(file: string | undefined): SourceSpec | undefined {
-  if (file === undefined) return undefined;
-  if (file === '-') return { stdin: true };
-  if (/^https?:\/\//i.test(file)) return { url: file };
-  return { file: resolve(file) };
-}
+import { allowDeletes, FILE_OPTION, sourceOf } from '../pipeline-options.js';
 
 function describeSource(spec: SourceSpec): string {
   if ('file' in spec) return displayPath(spec.file);
   if ('folder' in spec) return `${displayPath(spec.folder)}/${spec.pattern ?? '*'}`;
   if (!('url' in spec)) return 'stdin';
   // Never show credentials or query parameters (they may carry tokens).
-  const url = new URL(spec.url);
-  return `${url.protocol}//${url.host}${url.pathname}`;
-}
-
-function allowDeletes(text: string | undefined): AllowDeletes {
-  if (text === undefined) return false;
-  if (text === 'all') return true;
-  if (!/^\d+$/.test(text)) {
-    throw new UsageError(`--allow-deletes takes a number of deletes or "all", got "${text}".`);
-  }
-  return Number(text);
+  return urlName(new URL(spec.url));
 }
 
 export const planCommand: Command = {
@@ -55,11 +38,7 @@ export const planCommand: Command = {
     '  ferry plan users --json --show-items',
   ].join('\n'),
   options: {
-    file: {
-      type: 'string',
-      placeholder: 'F',
-      description: "The input (a path, - for stdin, or a URL). Default: the pipeline's source.",
-    },
+    ...FILE_OPTION,
     'show-items': {
       type: 'boolean',
       description: 'List every planned item (operationId, pathParams, payload).',

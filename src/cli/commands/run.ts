@@ -1,28 +1,10 @@
-import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
-import type { AllowDeletes } from '../../pipeline/plan-pipeline.js';
-import type { SourceSpec } from '../../pipeline/source/read-records.js';
 import { LANES, type Lane } from '../../queue/keys.js';
 import { executeRun } from '../../queue/runs/execute-run.js';
 import { reportText } from '../../queue/runs/report-text.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
-
-function sourceOf(file: string | undefined): SourceSpec | undefined {
-  if (file === undefined) return undefined;
-  if (file === '-') return { stdin: true };
-  if (/^https?:\/\//i.test(file)) return { url: file };
-  return { file: resolve(file) };
-}
-
-function allowDeletes(text: string | undefined): AllowDeletes {
-  if (text === undefined) return false;
-  if (text === 'all') return true;
-  if (!/^\d+$/.test(text)) {
-    throw new UsageError(`--allow-deletes takes a number of deletes or "all", got "${text}".`);
-  }
-  return Number(text);
-}
+import { allowDeletes, FILE_OPTION, sourceOf } from '../pipeline-options.js';
 
 function laneOption(text: string | undefined): Lane | undefined {
   if (text === undefined) return undefined;
@@ -58,11 +40,7 @@ export const runCommand: Command = {
     '  ferry run stores --wait --json',
   ].join('\n'),
   options: {
-    file: {
-      type: 'string',
-      placeholder: 'F',
-      description: "The input (a path, - for stdin, or a URL). Default: the pipeline's source.",
-    },
+    ...FILE_OPTION,
     wait: { type: 'boolean', description: 'Follow the run to its end and print its report.' },
     'no-local-worker': {
       type: 'boolean',

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { luaScript, runLua } from '../../redis/lua.js';
 
 /**
  * Commits items of one resource atomically. KEYS: the state hash, its live counter.
@@ -42,7 +42,7 @@ if delta ~= 0 then redis.call('INCRBY', KEYS[2], delta) end
 return out
 `;
 
-const SHA = createHash('sha1').update(SCRIPT).digest('hex');
+const COMMIT = luaScript(SCRIPT, 2);
 
 /** Runs the script (EVALSHA, loading it on NOSCRIPT); returns 1 (committed) or 0 (stale) per item. */
 export async function runCommitScript(
@@ -50,10 +50,5 @@ export async function runCommitScript(
   keys: [string, string],
   args: string[],
 ): Promise<number[]> {
-  try {
-    return (await redis.evalsha(SHA, 2, ...keys, ...args)) as number[];
-  } catch (error) {
-    if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
-    return (await redis.eval(SCRIPT, 2, ...keys, ...args)) as number[];
-  }
+  return (await runLua(redis, COMMIT, keys, args)) as number[];
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { DeliveryKeys } from '../keys.js';
-import { luaScript, runLua } from '../lua.js';
+import { luaScript, runLua } from '../../redis/lua.js';
 
 /** `<pipeline>-<UTC yyyymmddThhmmss>-<4 hex>`: sortable, readable, unique. */
 export function newRunId(pipeline: string, now = new Date()): string {

@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import { tallyTotal, type Tally } from '../job-data.js';
 import type { DeliveryKeys } from '../keys.js';
-import { luaScript, runLua } from '../lua.js';
+import { luaScript, runLua } from '../../redis/lua.js';
 import type { RunStatus } from './run-record.js';
 
 /**
@@ -102,13 +102,4 @@ export async function settleJob(
     default:
       return { kind: 'duplicate' };
   }
-}
-
-export async function isSettled(
-  redis: Redis,
-  keys: DeliveryKeys,
-  runId: string,
-  jobId: string,
-): Promise<boolean> {
-  return (await redis.sismember(keys.runSettled(runId), jobId)) === 1;
 }

@@ -10,7 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { DeliveryKeys } from '../keys.js';
-import { luaScript, runLua } from '../lua.js';
+import { luaScript, runLua } from '../../redis/lua.js';
 
 const POLL_MS = 200;
 

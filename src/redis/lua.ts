@@ -22,6 +22,7 @@ export async function runLua(
   try {
     return await redis.evalsha(script.sha, script.keys, ...keys, ...args);
   } catch (error) {
+    // A Redis error reply has no code but its first word (ioredis ReplyError).
     if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
     return await redis.eval(script.source, script.keys, ...keys, ...args);
   }
