@@ -8,6 +8,7 @@
 import type { Binding } from '../../interface/bindings.js';
 import type { ErrorCode } from '../../errors/index.js';
 import { UsageError } from '../../errors/index.js';
+import { schemaFor } from '../../pipeline/resource-schemas.js';
 import type { DeliveryItem } from '../../pipeline/types.js';
 import type { JobRequest } from '../job-data.js';
 import { replayKey } from '../request-body.js';
@@ -30,6 +31,29 @@ export interface ReplayRequest {
   edited: boolean;
 }
 
+/**
+ * An edit is typed by hand: it gets the same resource check a planned payload gets, so a typo (or
+ * a price typed as a number, which JSON makes a float) is refused before anything is sent.
+ */
+function checkEditedPayload(
+  entry: DeadLetter,
+  item: DeliveryItem,
+  binding: Binding,
+  payload: unknown,
+): void {
+  if (item.kind === 'delete') return;
+  const schema = schemaFor(binding.operation.resource, binding.keyField);
+  if (!schema) return;
+  const result = (item.kind === 'patch' ? schema.partial() : schema).safeParse(payload);
+  if (result.success) return;
+  const problems = result.error.issues
+    .map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`)
+    .join('; ');
+  throw new UsageError(
+    `Edited payload for ${entry.operationId} item "${item.key}" is not a valid ${binding.operation.resource} payload: ${problems}.`,
+  );
+}
+
 function editedItem(
   entry: DeadLetter,
   item: DeliveryItem,
@@ -47,6 +71,7 @@ function editedItem(
       );
     }
   }
+  checkEditedPayload(entry, item, binding, edit.payload);
   // The hash stays the source's: state then records that this source version was delivered, so
   // the next run does not send the unfixed source data again until the source changes.
   return { ...item, payload: edit.payload };
