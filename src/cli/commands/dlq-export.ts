@@ -2,10 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore, type DeadLetterFilter } from '../../queue/dlq/dead-letter-store.js';
+import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
 import { deadLettersCsv } from '../../queue/dlq/dead-letter-views.js';
 import { deliveryKeys } from '../../queue/keys.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
 
 export const dlqExportCommand: Command = {
   name: 'dlq export',
@@ -18,8 +19,8 @@ export const dlqExportCommand: Command = {
     'Exit 0; 2 bad usage.',
   ].join('\n'),
   options: {
-    run: { type: 'string', placeholder: 'R', description: 'Only the dead letters of this run.' },
-    operation: { type: 'string', placeholder: 'O', description: 'Only this operation id.' },
+    run: DEAD_LETTER_FILTER_OPTIONS.run,
+    operation: DEAD_LETTER_FILTER_OPTIONS.operation,
     csv: { type: 'string', placeholder: 'FILE', description: 'The CSV file to write.' },
     ...JSON_OPTION,
   },
@@ -29,11 +30,7 @@ export const dlqExportCommand: Command = {
     const config = getConfig();
     const redis = await connectDelivery(config.redis.url);
     try {
-      const filter: DeadLetterFilter = {};
-      const run = stringOption(args, 'run');
-      const operation = stringOption(args, 'operation');
-      if (run !== undefined) filter.runId = run;
-      if (operation !== undefined) filter.operationId = operation;
+      const filter = deadLetterFilter(args);
       const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(
         filter,
       );

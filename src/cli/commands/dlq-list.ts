@@ -2,7 +2,8 @@ import { connectDelivery } from '../../queue/connect.js';
 import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
 import { deadLetterRow, deadLetterTable } from '../../queue/dlq/dead-letter-views.js';
 import { deliveryKeys } from '../../queue/keys.js';
-import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
 
 export const dlqListCommand: Command = {
   name: 'dlq list',
@@ -13,22 +14,14 @@ export const dlqListCommand: Command = {
     '(file:line of each item), status, errorCode, message, attempts}. Exit 0.',
   ].join('\n'),
   options: {
-    run: { type: 'string', placeholder: 'R', description: 'Only the dead letters of this run.' },
-    operation: { type: 'string', placeholder: 'O', description: 'Only this operation id.' },
-    key: { type: 'string', placeholder: 'K', description: 'Only those with an item of this key.' },
+    ...DEAD_LETTER_FILTER_OPTIONS,
     ...JSON_OPTION,
   },
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
     const redis = await connectDelivery(config.redis.url);
     try {
-      const filter: { runId?: string; operationId?: string; key?: string } = {};
-      const run = stringOption(args, 'run');
-      const operation = stringOption(args, 'operation');
-      const key = stringOption(args, 'key');
-      if (run !== undefined) filter.runId = run;
-      if (operation !== undefined) filter.operationId = operation;
-      if (key !== undefined) filter.key = key;
+      const filter = deadLetterFilter(args);
       const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(
         filter,
       );

@@ -1,0 +1,21 @@
+import type { DeadLetterFilter } from '../queue/dlq/dead-letter-store.js';
+import { stringOption, type OptionSpec, type ParsedArgs } from './command.js';
+
+/** The filter options of the `dlq` commands that select dead letters. */
+export const DEAD_LETTER_FILTER_OPTIONS = {
+  run: { type: 'string', placeholder: 'R', description: 'Only the dead letters of this run.' },
+  operation: { type: 'string', placeholder: 'O', description: 'Only this operation id.' },
+  key: { type: 'string', placeholder: 'K', description: 'Only those with an item of this key.' },
+} satisfies Record<string, OptionSpec>;
+
+/** `--run`, `--operation` and `--key` (those the command declares) -> a dead-letter filter. */
+export function deadLetterFilter(args: ParsedArgs): DeadLetterFilter {
+  const filter: DeadLetterFilter = {};
+  const run = stringOption(args, 'run');
+  const operation = stringOption(args, 'operation');
+  const key = stringOption(args, 'key');
+  if (run !== undefined) filter.runId = run;
+  if (operation !== undefined) filter.operationId = operation;
+  if (key !== undefined) filter.key = key;
+  return filter;
+}
