@@ -1,9 +1,10 @@
 /**
  * One run per pipeline: `<prefix>:{q}:active:<pipeline>` holds the active run's id. While the run is
- * being planned the key has an expiry that a timer keeps renewing (a `ferry run` killed while
- * planning frees the pipeline); once the run starts, the key stays until the run's last job settles.
+ * being planned the key is a lease (a `ferry run` killed while planning frees the pipeline); once
+ * the run starts, the key stays until the run's last job settles.
  */
 import type { Redis } from 'ioredis';
+import { acquireLease } from '../../redis/lease.js';
 import { RunActiveError } from '../errors.js';
 import type { DeliveryKeys } from '../keys.js';
 
@@ -23,24 +24,13 @@ export async function lockPipeline(
   runId: string,
 ): Promise<RunLock> {
   const key = keys.activeRun(pipeline);
-  if ((await redis.set(key, runId, 'PX', PLANNING_LOCK_MS, 'NX')) !== 'OK') {
-    throw new RunActiveError(pipeline, (await redis.get(key)) ?? 'unknown');
-  }
-  const renew = setInterval(() => {
-    void redis.get(key).then((holder) => {
-      if (holder === runId) return redis.pexpire(key, PLANNING_LOCK_MS);
-      return undefined;
-    });
-  }, PLANNING_LOCK_MS / 3);
-  renew.unref();
+  const lease = await acquireLease(redis, key, PLANNING_LOCK_MS, runId);
+  if (!lease) throw new RunActiveError(pipeline, (await redis.get(key)) ?? 'unknown');
   return {
     async keep() {
-      clearInterval(renew);
+      lease.stopRenewing();
       await redis.persist(key);
     },
-    async release() {
-      clearInterval(renew);
-      if ((await redis.get(key)) === runId) await redis.del(key);
-    },
+    release: () => lease.release(),
   };
 }
