@@ -40,6 +40,7 @@ async function runPhase(phase: string, prefix: string): Promise<void> {
   const store = createStateStore(redis, prefix);
   const commits: Promise<unknown>[] = [];
   const started = process.hrtime.bigint();
+  const cpuBefore = process.cpuUsage();
   const plan = await planPipeline({
     definition: loadPipeline('catalog', config),
     sourceOverride: { file },
@@ -54,6 +55,7 @@ async function runPhase(phase: string, prefix: string): Promise<void> {
         : undefined,
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
   await Promise.all(commits);
   redis.disconnect();
   if (phase === 'seed') return;
@@ -62,6 +64,8 @@ async function runPhase(phase: string, prefix: string): Promise<void> {
       run: phase,
       rows: plan.rows,
       seconds: Number(seconds.toFixed(2)),
+      // This process's CPU (user + system): steadier than seconds on a shared machine.
+      cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
       rowsPerSec: Math.round(plan.rows / seconds),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       operations: plan.operations,

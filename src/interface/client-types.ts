@@ -6,6 +6,8 @@ export interface CallRequest {
   query?: Record<string, string | string[]>;
   /** JSON-serialisable body; omitted for GET. */
   body?: unknown;
+  /** The body as JSON text already (sent as it is, instead of `body`). */
+  bodyJson?: string;
   /** Sent as the configured idempotency header; writes get a generated one when omitted. */
   idempotencyKey?: string;
   signal?: AbortSignal;

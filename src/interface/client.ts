@@ -87,7 +87,8 @@ export function createInterfaceClient(
     let renewed = false;
     for (;;) {
       const credential = await auth.headers(ctx);
-      const started = performance.now();
+      const debug = logger?.isLevelEnabled('debug') === true;
+      const started = debug ? performance.now() : 0;
       const answer = await transport.send(
         {
           origin: base.origin,
@@ -99,7 +100,7 @@ export function createInterfaceClient(
         },
         ctx,
       );
-      if (logger?.isLevelEnabled('debug')) {
+      if (debug && logger) {
         logger.debug(
           { ...ctx, status: answer.status, ms: Math.round(performance.now() - started) },
           'interface call',

@@ -12,33 +12,47 @@ export interface RequestTarget {
   body: string | undefined;
 }
 
-/** The parameter names of each path template, found once (a call's path is built per request). */
-const PARAM_NAMES = new Map<string, string[]>();
+/** A path template, split once into literal parts and parameter names (paths are built per call). */
+interface PathTemplate {
+  /** Literal parts around the parameters: one more than `names`. */
+  literals: string[];
+  names: string[];
+}
 
-function paramNames(path: string): string[] {
-  let names = PARAM_NAMES.get(path);
-  if (!names) {
-    names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
-    PARAM_NAMES.set(path, names);
+const TEMPLATES = new Map<string, PathTemplate>();
+
+function templateOf(path: string): PathTemplate {
+  let template = TEMPLATES.get(path);
+  if (!template) {
+    const parts = path.split(/\{(\w+)\}/);
+    template = {
+      literals: parts.filter((_, i) => i % 2 === 0),
+      names: parts.filter((_, i) => i % 2 === 1),
+    };
+    TEMPLATES.set(path, template);
   }
-  return names;
+  return template;
 }
 
 function fillPath(binding: Binding, params: Record<string, string>): string {
   const id = binding.operation.id;
-  const names = paramNames(binding.path);
-  const extra = Object.keys(params).filter((k) => !names.includes(k));
-  if (extra.length > 0) {
+  const { literals, names } = templateOf(binding.path);
+  for (const k in params) {
+    if (names.includes(k)) continue;
+    const extra = Object.keys(params).filter((n) => !names.includes(n));
     const takes = names.length ? `takes only ${names.join(', ')}` : 'takes no path parameters';
     throw new UsageError(`${id} ${takes}; got ${extra.join(', ')}.`);
   }
-  return binding.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+  let path = literals[0] as string;
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i] as string;
     const value = params[name];
     if (value === undefined || value === '') {
       throw new UsageError(`${id} needs the path parameter "${name}" (${binding.path}).`);
     }
-    return encodeURIComponent(value);
-  });
+    path += encodeURIComponent(value) + (literals[i + 1] as string);
+  }
+  return path;
 }
 
 /** DELETE by query: the keys of the body's items become a repeated query parameter. */
@@ -61,21 +75,27 @@ function deleteKeys(binding: Binding, body: unknown): string[] {
 
 export function buildRequestTarget(binding: Binding, request: CallRequest): RequestTarget {
   const path = fillPath(binding, request.pathParams ?? {});
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query ?? {})) {
-    for (const v of Array.isArray(value) ? value : [value]) query.append(name, v);
+  const isQueryDelete = binding.operation.kind === 'delete' && binding.deleteStyle === 'query';
+  // Most calls have no query string: no URLSearchParams for them.
+  let query: URLSearchParams | undefined;
+  if (request.query) {
+    query = new URLSearchParams();
+    for (const [name, value] of Object.entries(request.query)) {
+      for (const v of Array.isArray(value) ? value : [value]) query.append(name, v);
+    }
   }
   let body: string | undefined;
-  const isQueryDelete = binding.operation.kind === 'delete' && binding.deleteStyle === 'query';
+  const raw = request.bodyJson;
   if (isQueryDelete) {
-    for (const key of deleteKeys(binding, request.body))
-      query.append(binding.deleteQueryParam, key);
-  } else if (request.body !== undefined) {
+    query ??= new URLSearchParams();
+    const items = raw === undefined ? request.body : (JSON.parse(raw) as unknown);
+    for (const key of deleteKeys(binding, items)) query.append(binding.deleteQueryParam, key);
+  } else if (raw !== undefined || request.body !== undefined) {
     if (binding.body === 'none') {
       throw new UsageError(`${binding.operation.id} takes no body.`);
     }
-    body = JSON.stringify(request.body);
+    body = raw ?? JSON.stringify(request.body);
   }
-  const qs = query.size > 0 ? query.toString() : '';
+  const qs = query && query.size > 0 ? query.toString() : '';
   return { path, pathAndQuery: qs ? `${path}?${qs}` : path, body };
 }

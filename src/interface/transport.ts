@@ -93,7 +93,8 @@ function flattenHeaders(
   raw: Record<string, string | string[] | undefined>,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  for (const name in raw) {
+    const value = raw[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
@@ -108,16 +109,20 @@ export function createTransport(options: TransportOptions): Transport {
     bodyTimeout: timeouts.bodyMs,
   });
 
+  function dispatch(request: HttpRequest) {
+    return agent.request({
+      origin: request.origin,
+      path: request.path,
+      method: request.method as 'GET',
+      headers: request.headers,
+      body: request.body ?? null,
+      signal: request.signal ?? null,
+    });
+  }
+
   async function untilHeaders(request: HttpRequest, ctx: HttpErrorContext) {
     try {
-      return await agent.request({
-        origin: request.origin,
-        path: request.path,
-        method: request.method as 'GET',
-        headers: request.headers,
-        body: request.body ?? null,
-        signal: request.signal ?? null,
-      });
+      return await dispatch(request);
     } catch (error) {
       throw toInterfaceError(error, ctx);
     }
@@ -159,12 +164,13 @@ export function createTransport(options: TransportOptions): Transport {
       request.signal?.throwIfAborted();
       let response: Awaited<ReturnType<typeof untilHeaders>>;
       try {
-        response = await untilHeaders(request, ctx);
-        request.signal?.throwIfAborted();
-      } catch (error) {
+        response = await dispatch(request);
+      } catch (failure) {
+        const error = toInterfaceError(failure, ctx);
         if (!brokeBeforeAnswer(error) || options.quickRetries <= 0) throw error;
         response = await retryAfterBreak(request, ctx, error);
       }
+      request.signal?.throwIfAborted();
       let text: string;
       try {
         text = await response.body.text();

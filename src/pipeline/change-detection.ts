@@ -38,6 +38,12 @@ function countUnchanged(entity: EntityDefinition, ctx: DetectContext): void {
   ctx.unchanged.set(entity.resource, (ctx.unchanged.get(entity.resource) ?? 0) + 1);
 }
 
+/** Counts a live entity whose input is what state says it was mapped from: nothing to send. */
+export function countUnchangedInput(entity: EntityDefinition, ctx: DetectContext): void {
+  ctx.liveSeen[entity.index] = (ctx.liveSeen[entity.index] ?? 0) + 1;
+  countUnchanged(entity, ctx);
+}
+
 /** Whether `sendWithNew` makes this entity go out although unchanged: its target was created. */
 function sentWithNew(entity: EntityDefinition, created: number): boolean {
   return entity.sendWithNew !== undefined && (created & (1 << entity.sendWithNew)) !== 0;
@@ -101,6 +107,7 @@ function detectSnapshot(
     source: m.source,
   };
   if (fh) item.fieldHashes = fh;
+  if (m.input !== undefined) item.input = m.input;
   if (kind === 'patch') {
     ctx.emit(entity.operations.patch as OperationRef, item, JSON.stringify(sent));
   } else ctx.emit(upsertRef(entity), item, json);
@@ -149,28 +156,23 @@ function detectChange(
   return kind === 'upsert' && isNew;
 }
 
-/** The encoded state of a batch's keys, per entity index, read in record order. */
-export interface EncodedStates {
-  values: (string | null)[][];
-  cursors: number[];
-}
-
-/** Plans one record's entities (in entity order, so `sendWithNew` sees its entity first). */
+/**
+ * Plans one record's entities (in entity order, so `sendWithNew` sees its entity first) against
+ * their encoded states, index for index (null: none).
+ */
 export function detectRecord(
   entities: readonly MappedEntity[],
-  states: EncodedStates,
+  states: readonly (string | null)[],
   ctx: DetectContext,
 ): void {
   let created = 0; // bit i: entity i of this record is created
-  for (const m of entities) {
-    const i = m.entity.index;
-    const cursor = states.cursors[i] as number;
-    states.cursors[i] = cursor + 1;
-    const state = (states.values[i] as (string | null)[])[cursor] ?? null;
+  for (let j = 0; j < entities.length; j++) {
+    const m = entities[j] as MappedEntity;
+    const state = states[j] ?? null;
     const isCreated =
       ctx.mode === 'snapshot'
         ? detectSnapshot(m, state, created, ctx)
         : detectChange(m, state, created, ctx);
-    if (isCreated) created |= 1 << i;
+    if (isCreated) created |= 1 << m.entity.index;
   }
 }

@@ -14,6 +14,7 @@ import { KeyRegistry, type GroupedEntity, type MappedEntity } from './mapping/ke
 import { mapRecord, rowError } from './mapping/record-mapper.js';
 import { checkGuard, emitDeletes, scanDeletes, type AllowDeletes } from './plan-deletes.js';
 import { RequestBuilder, type RequestSink } from './planner/request-builder.js';
+import { plansByInput, RecordBatches } from './planner/record-batches.js';
 import { StateBatches } from './planner/state-batches.js';
 import { readRecords, type SourceSpec } from './source/read-records.js';
 import { createStateStore } from './state-store.js';
@@ -124,6 +125,9 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
   };
   const batches = new StateBatches(store, definition.name, ctx);
   const errors: RowError[] = [];
+  const byInput = plansByInput(definition)
+    ? new RecordBatches(definition, registry, store, ctx, errors)
+    : undefined;
   let rows = 0;
   let batch: MappedEntity[][] = [];
   let size = 0;
@@ -131,7 +135,9 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
   for await (const item of readRecords(definition, options.sourceOverride, signal).items) {
     if (signal?.aborted) throw signal.reason;
     rows += 1;
-    if ('error' in item) errors.push(item.error);
+    if (byInput) {
+      if (byInput.add(item)) await byInput.flush();
+    } else if ('error' in item) errors.push(item.error);
     else {
       const result = mapRecord(definition, registry, item.record);
       if ('error' in result) errors.push(result.error);
@@ -148,6 +154,7 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
     if (rows % PROGRESS_EVERY === 0)
       onProgress?.({ phase: 'reading', rows, errors: errors.length });
   }
+  await byInput?.drain();
   await batches.push(batch);
   const groups = checkGroups(registry, errors);
   for (let i = 0; i < groups.length; i += BATCH) await batches.push(groups.slice(i, i + BATCH));

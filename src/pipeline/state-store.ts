@@ -8,23 +8,25 @@ import type { Redis } from 'ioredis';
 import { runCommitScript } from './state/commit-script.js';
 import {
   decodeState,
-  encodeState,
+  encodeItem,
+  itemVerdict,
+  type ItemVerdict,
   liveCountKey,
   stateDeleted,
   stateKey,
   stateVersion,
 } from './state/state-format.js';
-import type { DeliveryItem, EntityState } from './types.js';
+import type { EntityState, StateItem } from './types.js';
 
 const READ_CHUNK = 5_000;
 const COMMIT_CHUNK = 500;
 const SCAN_COUNT = 5_000;
 
-export interface CommitResult {
+export interface CommitResult<T extends StateItem = StateItem> {
   /** Items whose state now says what they carried (including ones already committed before). */
-  committed: DeliveryItem[];
+  committed: T[];
   /** Items older than what state holds: not applied. */
-  stale: DeliveryItem[];
+  stale: T[];
 }
 
 /** Live entities found by scanLive: keys and their committed versions, index for index. */
@@ -51,19 +53,15 @@ export interface StateStore {
   /** Every live entity, in batches (for deletes by absence). */
   scanLive(pipeline: string, resource: string): AsyncIterable<LiveBatch>;
   /** Advances state for confirmed items, atomically per item, unless an item is stale. */
-  commit(pipeline: string, items: readonly DeliveryItem[]): Promise<CommitResult>;
+  commit<T extends StateItem>(pipeline: string, items: readonly T[]): Promise<CommitResult<T>>;
+  /** What state says of each item about to be sent, index for index. */
+  verdicts(pipeline: string, items: readonly StateItem[]): Promise<ItemVerdict[]>;
   /** The items older than what state holds (a worker drops these before sending). */
-  findStale(pipeline: string, items: readonly DeliveryItem[]): Promise<DeliveryItem[]>;
+  findStale<T extends StateItem>(pipeline: string, items: readonly T[]): Promise<T[]>;
 }
 
-function encodeItem(item: DeliveryItem): string {
-  return item.kind === 'delete'
-    ? encodeState(item.version, '')
-    : encodeState(item.version, item.hash, item.fieldHashes);
-}
-
-function byResource(items: readonly DeliveryItem[]): Map<string, DeliveryItem[]> {
-  const groups = new Map<string, DeliveryItem[]>();
+function byResource<T extends StateItem>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
   for (const item of items) {
     const list = groups.get(item.resource);
     if (list) list.push(item);
@@ -115,9 +113,9 @@ export function createStateStore(redis: Redis, prefix: string): StateStore {
       } while (cursor !== '0');
     },
 
-    async commit(pipeline, items) {
-      const committed: DeliveryItem[] = [];
-      const stale: DeliveryItem[] = [];
+    async commit<T extends StateItem>(pipeline: string, items: readonly T[]) {
+      const committed: T[] = [];
+      const stale: T[] = [];
       for (const [resource, list] of byResource(items)) {
         const keys: [string, string] = [
           stateKey(prefix, pipeline, resource),
@@ -133,27 +131,27 @@ export function createStateStore(redis: Redis, prefix: string): StateStore {
       return { committed, stale };
     },
 
-    async findStale(pipeline, items) {
-      const stale: DeliveryItem[] = [];
-      for (const [resource, list] of byResource(items)) {
-        const states = await store.read(
-          pipeline,
-          resource,
-          list.map((i) => i.key),
-        );
-        for (const item of list) {
-          const state = states.get(item.key);
-          if (!state) continue;
-          if (
-            state.version > item.version ||
-            (state.version === item.version &&
-              encodeItem(item) !== encodeState(state.version, state.hash, state.fieldHashes))
-          ) {
-            stale.push(item);
-          }
-        }
-      }
-      return stale;
+    async verdicts(pipeline, items) {
+      const out: ItemVerdict[] = new Array<ItemVerdict>(items.length);
+      const indexes = new Map<string, number[]>();
+      items.forEach((item, i) => {
+        const list = indexes.get(item.resource);
+        if (list) list.push(i);
+        else indexes.set(item.resource, [i]);
+      });
+      await Promise.all(
+        [...indexes].map(async ([resource, list]) => {
+          const keys = list.map((i) => (items[i] as StateItem).key);
+          const values = await store.readEncoded(pipeline, resource, keys);
+          list.forEach((i, j) => (out[i] = itemVerdict(values[j] ?? null, items[i] as StateItem)));
+        }),
+      );
+      return out;
+    },
+
+    async findStale<T extends StateItem>(pipeline: string, items: readonly T[]) {
+      const verdicts = await store.verdicts(pipeline, items);
+      return items.filter((_, i) => verdicts[i] === 'stale');
     },
   };
   return store;

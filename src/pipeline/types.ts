@@ -38,6 +38,8 @@ export interface EntityState {
   hash: string;
   version: number;
   fieldHashes?: Record<string, string>;
+  /** Fingerprint of the source values the entity was mapped from (see mapping/input-fingerprint.ts). */
+  input?: string;
   /** A tombstone: the entity was deleted at `version` (it is not a live entity). */
   deleted?: boolean;
 }
@@ -54,6 +56,8 @@ export interface DeliveryItem {
   /** Content hash to commit; for a delete, the empty string. */
   hash: string;
   fieldHashes?: Record<string, string>;
+  /** Fingerprint of the source values the payload was mapped from; none for edited payloads. */
+  input?: string;
   /** Version this change carries; a worker never applies one older than what was applied. */
   version: number;
   /** The committed version when planned (part of the idempotency key). 0: never committed. */
@@ -61,12 +65,20 @@ export interface DeliveryItem {
   source?: SourceRef;
 }
 
+/** What committing an item needs (a delivery item without its payload). */
+export type StateItem = Omit<DeliveryItem, 'payload'>;
+
 /** One HTTP request's worth of items. */
 export interface DeliveryRequest {
   operationId: string;
   pathParams: Record<string, string>;
   query?: Record<string, string | string[]>;
   body: unknown;
+  /**
+   * The JSON of the items' payloads: an array (in item order), or for an entity write its one
+   * payload. What a job keeps, so its payloads are never parsed or serialised again to be sent.
+   */
+  payloadsJson: string;
   items: DeliveryItem[];
   idempotencyKey: string;
 }

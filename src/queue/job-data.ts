@@ -1,15 +1,18 @@
 /** What a delivery job carries, and the outcome counts a job reports when it settles. */
-import type { DeliveryItem, DeliveryRequest } from '../pipeline/types.js';
+import type { DeliveryRequest, StateItem } from '../pipeline/types.js';
 
 /**
- * One request's worth of items. The body is not stored: it is rebuilt from the items' payloads
- * (request-body.ts), so a job holds each payload once.
+ * One request's worth of items. The items do not carry their payloads: those are kept once, as
+ * the JSON a request sends (`payloadsJson`), and parsed only where a payload itself is needed (a
+ * split, a dead letter: request-body.ts).
  */
 export interface JobRequest {
   operationId: string;
   pathParams: Record<string, string>;
   idempotencyKey: string;
-  items: DeliveryItem[];
+  items: StateItem[];
+  /** The items' payloads as JSON: an array in item order, or an entity write's one payload. */
+  payloadsJson: string;
 }
 
 export type Outcome = 'delivered' | 'failed' | 'stale';
@@ -50,12 +53,29 @@ export interface StagedJob extends JobPayload {
   stage: number;
 }
 
+/** An item as a job keeps it: everything but its payload. */
+export function stateItem(item: StateItem & { payload?: unknown }): StateItem {
+  const out: StateItem = {
+    resource: item.resource,
+    key: item.key,
+    kind: item.kind,
+    hash: item.hash,
+    version: item.version,
+    baseVersion: item.baseVersion,
+  };
+  if (item.fieldHashes) out.fieldHashes = item.fieldHashes;
+  if (item.input !== undefined) out.input = item.input;
+  if (item.source) out.source = item.source;
+  return out;
+}
+
 export function toJobRequest(request: DeliveryRequest): JobRequest {
   return {
     operationId: request.operationId,
     pathParams: request.pathParams,
     idempotencyKey: request.idempotencyKey,
-    items: request.items,
+    items: request.items.map(stateItem),
+    payloadsJson: request.payloadsJson,
   };
 }
 

@@ -1,14 +1,16 @@
 /**
  * A job request -> the interface call, built the way the planner builds it (DESIGN.md bindings): a
  * batch operation's body is the array of its items' payloads (or, with deleteStyle `query`, their
- * keys as a repeated query parameter); an entity write's body is its one item's payload.
+ * keys as a repeated query parameter); an entity write's body is its one item's payload. The
+ * payloads travel as the JSON the planner made of them: a delivery that goes well never parses
+ * them; a split or a dead letter does (payloadsOf).
  */
 import type { Binding } from '../interface/bindings.js';
 import type { CallRequest } from '../interface/client-types.js';
 import { canonicalJson } from '../pipeline/hashing.js';
+import type { DeliveryItem, StateItem } from '../pipeline/types.js';
 import { hashParts } from './hash.js';
-import type { DeliveryItem } from '../pipeline/types.js';
-import type { JobRequest } from './job-data.js';
+import { stateItem, type JobRequest } from './job-data.js';
 
 export function buildCall(binding: Binding, request: JobRequest): CallRequest {
   const call: CallRequest = {
@@ -16,11 +18,51 @@ export function buildCall(binding: Binding, request: JobRequest): CallRequest {
     pathParams: request.pathParams,
     idempotencyKey: request.idempotencyKey,
   };
-  if (binding.body === 'object') call.body = request.items[0]?.payload;
-  else if (binding.body === 'none') {
+  if (binding.body === 'none') {
     call.query = { [binding.deleteQueryParam]: request.items.map((i) => i.key) };
-  } else call.body = request.items.map((i) => i.payload);
+  } else call.bodyJson = request.payloadsJson;
   return call;
+}
+
+/** The payload of each item of the request, index for index. */
+export function payloadsOf(request: JobRequest): unknown[] {
+  const parsed = JSON.parse(request.payloadsJson) as unknown;
+  return request.payloadsJson.startsWith('[') ? (parsed as unknown[]) : [parsed];
+}
+
+/** The request's items with their payloads (for a dead letter, which keeps them whole). */
+export function itemsWithPayloads(request: JobRequest): DeliveryItem[] {
+  const payloads = payloadsOf(request);
+  return request.items.map((item, i) => ({ ...item, payload: payloads[i] }));
+}
+
+/** A job request for items that carry their payloads (a replay), shaped for `binding`. */
+export function jobRequestOf(
+  binding: Binding,
+  request: Omit<JobRequest, 'items' | 'payloadsJson'>,
+  items: readonly DeliveryItem[],
+): JobRequest {
+  const payloads = items.map((i) => i.payload);
+  return {
+    operationId: request.operationId,
+    pathParams: request.pathParams,
+    idempotencyKey: request.idempotencyKey,
+    items: items.map(stateItem),
+    payloadsJson: JSON.stringify(binding.body === 'object' ? payloads[0] : payloads),
+  };
+}
+
+/** Some of a request's items, under the same idempotency key (what a dead letter records). */
+export function narrowRequest(parent: JobRequest, items: StateItem[]): JobRequest {
+  if (items.length === parent.items.length) return parent;
+  const payloads = payloadsOf(parent);
+  const byKey = new Map(parent.items.map((item, i) => [item.key, payloads[i]]));
+  const kept = items.map((item) => byKey.get(item.key));
+  return {
+    ...parent,
+    items,
+    payloadsJson: parent.payloadsJson.startsWith('[') ? JSON.stringify(kept) : parent.payloadsJson,
+  };
 }
 
 /**
@@ -28,10 +70,9 @@ export function buildCall(binding: Binding, request: JobRequest): CallRequest {
  * the bad items) is a request of its own, with its own idempotency key: the same part of the same
  * request always gets the same key, so a retried job is still idempotent.
  */
-export function subRequest(parent: JobRequest, items: DeliveryItem[]): JobRequest {
+export function subRequest(parent: JobRequest, items: StateItem[]): JobRequest {
   return {
-    ...parent,
-    items,
+    ...narrowRequest(parent, items),
     idempotencyKey: hashParts(['part', parent.idempotencyKey, ...items.map((i) => i.key)]),
   };
 }

@@ -160,6 +160,19 @@ describe('request shape', () => {
     expect(server.requests[0]?.method).toBe('DELETE');
     expect(server.requests[0]?.url).toBe('/external/api/products?id=p+1&id=p2');
     expect(server.requests[0]?.body).toBe('');
+    // A delivery job hands its payloads over as JSON text: the same request.
+    await c.call({
+      operationId: 'products.delete',
+      bodyJson: '[{"externalId":"p 1"},{"externalId":"p2"}]',
+    });
+    expect(server.requests[1]?.url).toBe('/external/api/products?id=p+1&id=p2');
+    expect(server.requests[1]?.body).toBe('');
+  });
+
+  it('sends a body given as JSON text as it is', async () => {
+    const c = client();
+    await c.call({ operationId: 'products.put', bodyJson: '[{"externalId":"p1","name":"Ø"}]' });
+    expect(server.requests[0]?.body).toBe('[{"externalId":"p1","name":"Ø"}]');
   });
 
   it('follows a binding path override and a base URL with a path prefix', async () => {

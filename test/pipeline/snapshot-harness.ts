@@ -22,6 +22,31 @@ export const ROWS: Row[] = [
 export const counts = (p: Plan): Record<string, number> =>
   Object.fromEntries(Object.entries(p.operations).map(([id, c]) => [id, c.items]));
 
+/** A product's price in NOK from the Price column (a decimal with a comma), keyed by No. */
+export const PRICE_ENTITY = {
+  name: 'price',
+  operations: { upsert: 'products.prices.patch' },
+  key: 'No.',
+  fields: {
+    prices: {
+      array: [
+        {
+          object: {
+            amount: {
+              column: 'Price',
+              type: 'decimal',
+              decimalSeparator: ',',
+              scale: 2,
+              required: true,
+            },
+            currency: { value: 'NOK' },
+          },
+        },
+      ],
+    },
+  },
+};
+
 /** A small catalog: product (with deletes, optionally PATCH) and its price. */
 export function catalog(
   options: { deletes?: boolean; maxShare?: number; minRows?: number; patch?: boolean } = {},
@@ -51,30 +76,7 @@ export function catalog(
           categoryExternalIds: { value: [] },
         },
       },
-      {
-        name: 'price',
-        operations: { upsert: 'products.prices.patch' },
-        key: 'No.',
-        sendWithNew: 'product',
-        fields: {
-          prices: {
-            array: [
-              {
-                object: {
-                  amount: {
-                    column: 'Price',
-                    type: 'decimal',
-                    decimalSeparator: ',',
-                    scale: 2,
-                    required: true,
-                  },
-                  currency: { value: 'NOK' },
-                },
-              },
-            ],
-          },
-        },
-      },
+      { ...PRICE_ENTITY, sendWithNew: 'product' },
     ],
   });
 }

@@ -8,6 +8,7 @@ function req(key: string, items = 1): DeliveryRequest {
     operationId: items > 1 ? 'products.put' : 'products.prices.patch',
     pathParams: items > 1 ? {} : { productId: key },
     body: {},
+    payloadsJson: items > 1 ? `[${Array(items).fill('{}').join(',')}]` : '{}',
     idempotencyKey: `key-${key}`,
     items: Array.from({ length: items }, (_, i) => ({
       resource: 'prices',

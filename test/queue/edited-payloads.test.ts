@@ -5,6 +5,7 @@ import type { DeliveryItem } from '../../src/pipeline/types.js';
 import type { DeadLetter } from '../../src/queue/dlq/dead-letter.js';
 import { parseEditedPayloads } from '../../src/queue/dlq/edited-payloads.js';
 import { replayRequest } from '../../src/queue/dlq/replay-request.js';
+import { payloadsOf } from '../../src/queue/request-body.js';
 
 const price = (amount: string) => ({ prices: [{ amount, currency: 'NOK' }] });
 
@@ -92,7 +93,7 @@ describe('a replay with edited payloads', () => {
     const edits = parseEditedPayloads(JSON.stringify({ A1: price('12.00') }), 'e.json');
     const replay = replayRequest(dead, bindings.get('products.prices.patch')!, edits);
     expect(replay.edited).toBe(true);
-    expect(replay.request.items[0]?.payload).toEqual(price('12.00'));
+    expect(payloadsOf(replay.request)).toEqual([price('12.00')]);
     expect(replay.request.idempotencyKey).not.toBe('k1');
   });
 

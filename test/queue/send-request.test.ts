@@ -11,8 +11,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveBindings } from '../../src/interface/bindings.js';
 import { createInterfaceClient } from '../../src/interface/client.js';
 import type { InterfaceClient } from '../../src/interface/client-types.js';
-import type { DeliveryItem } from '../../src/pipeline/types.js';
+import type { DeliveryItem, StateItem } from '../../src/pipeline/types.js';
 import type { JobRequest } from '../../src/queue/job-data.js';
+import { jobRequestOf } from '../../src/queue/request-body.js';
 import { deliveryKeys } from '../../src/queue/keys.js';
 import { createRateGate, type RateGate } from '../../src/queue/worker/rate-gate.js';
 import { sendRequest, type SendContext } from '../../src/queue/worker/send-request.js';
@@ -109,14 +110,18 @@ function request(n: number): JobRequest {
     baseVersion: 0,
     source: { file: 'items.csv', line: i + 2 },
   }));
-  return { operationId: 'products.put', pathParams: {}, idempotencyKey: 'key-1', items };
+  return jobRequestOf(
+    bindings.get('products.put')!,
+    { operationId: 'products.put', pathParams: {}, idempotencyKey: 'key-1' },
+    items,
+  );
 }
 
 function ctx(budget = 64): SendContext {
   return { client, gate, budget, binding: (id) => bindings.get(id)! };
 }
 
-const keys = (items: DeliveryItem[]) => items.map((i) => i.key).sort();
+const keys = (items: StateItem[]) => items.map((i) => i.key).sort();
 
 describe('sendRequest', () => {
   it('splits a refused batch until the bad items stand alone', async () => {

@@ -10,6 +10,7 @@ import type { ChangeKind } from '../types.js';
 import type { MergeFunction } from '../transforms/index.js';
 import { compileComputedWhen, compileMerge } from './compile-custom.js';
 import { compileField } from './compile-field.js';
+import { entityInputs, type EntityInputs } from './entity-inputs.js';
 import { ABSENT, type CompileContext, type FieldFn, type FieldIssue } from './field-types.js';
 
 export interface CompiledField {
@@ -38,6 +39,8 @@ export interface MappingPlan {
   /** Quick yes/no checks compiled from the schemas (zod is asked only when they say no). */
   quick: QuickCheck | undefined;
   quickPatch: QuickCheck | undefined;
+  /** What the mapping reads and depends on, for input fingerprints. */
+  inputs: EntityInputs;
 }
 
 type WhenFn = (fields: Readonly<Record<string, string>>) => boolean;
@@ -111,6 +114,7 @@ export function compileMapping(
     patchSchema,
     quick: schema && compileQuickCheck(schema),
     quickPatch: patchSchema && compileQuickCheck(patchSchema),
+    inputs: entityInputs(entity, resource, keyField, ctx.lookups),
   };
 }
 

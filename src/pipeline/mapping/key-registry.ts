@@ -16,6 +16,8 @@ export interface MappedEntity {
   payload: Record<string, unknown> | undefined;
   kind: 'upsert' | 'patch' | 'delete';
   source: SourceRef;
+  /** Fingerprint of the source values it was mapped from, when the planner took one. */
+  input?: string;
 }
 
 export interface GroupedEntity extends MappedEntity {
@@ -86,34 +88,41 @@ export class KeyRegistry {
   admit(mapped: MappedEntity[]): MappedEntity[] {
     let kept = 0;
     for (const m of mapped) {
-      const i = m.entity.index;
-      if (m.entity.duplicates === 'error') {
-        const map = this.accepted[i] as Map<string, number>;
-        if (map !== this.lastMap || m.key !== this.lastKey || this.lastLine === undefined) {
-          map.set(ownString(m.key), m.source.line);
-          this.lastMap = map;
-          this.lastKey = m.key;
-          this.lastLine = m.source.line;
-        }
+      if (m.entity.duplicates !== 'group') {
+        this.admitKey(m.entity, m.key, m.source.line);
         mapped[kept++] = m;
-      } else if (m.entity.duplicates === 'first') {
-        (this.given[i] as Set<string>).add(ownString(m.key));
-        mapped[kept++] = m;
+        continue;
+      }
+      const groups = this.groups[m.entity.index] as Map<string, GroupedEntity>;
+      const group = groups.get(m.key);
+      if (!group) {
+        groups.set(ownString(m.key), { ...m, lines: [m.source.line] });
       } else {
-        const groups = this.groups[i] as Map<string, GroupedEntity>;
-        const group = groups.get(m.key);
-        if (!group) {
-          groups.set(ownString(m.key), { ...m, lines: [m.source.line] });
-        } else {
-          group.lines.push(m.source.line);
-          if (m.payload && group.payload) {
-            group.payload = mergePayloads(m.entity.mapping, group.payload, m.payload);
-          }
+        group.lines.push(m.source.line);
+        if (m.payload && group.payload) {
+          group.payload = mergePayloads(m.entity.mapping, group.payload, m.payload);
         }
       }
     }
     mapped.length = kept;
     return mapped;
+  }
+
+  /**
+   * Records the key of an accepted record's entity that is not grouped (also for a record the
+   * planner did not need to map: its entities are unchanged).
+   */
+  admitKey(entity: EntityDefinition, key: string, line: number): void {
+    const i = entity.index;
+    if (entity.duplicates === 'error') {
+      const map = this.accepted[i] as Map<string, number>;
+      if (map !== this.lastMap || key !== this.lastKey || this.lastLine === undefined) {
+        map.set(ownString(key), line);
+        this.lastMap = map;
+        this.lastKey = key;
+        this.lastLine = line;
+      }
+    } else (this.given[i] as Set<string>).add(ownString(key));
   }
 
   spare(entity: EntityDefinition, key: string): void {

@@ -50,10 +50,15 @@ const issues: FieldIssue[] = [];
 const own: FieldIssue[] = [];
 const keys: (string | undefined)[] = [];
 
+/**
+ * `knownKeys`: the record's key per entity index (undefined: the entity's condition is false), as
+ * the planner read them already without issues; they are then not made again.
+ */
 export function mapRecord(
   definition: PipelineDefinition,
   registry: KeyRegistry,
   record: SourceRecord,
+  knownKeys?: readonly (string | undefined)[],
 ): MapResult {
   const fields = record.fields;
   issues.length = 0;
@@ -68,8 +73,9 @@ export function mapRecord(
     keys[i] = undefined;
     if (changes && !entity.on.has(kind)) continue;
     const plan = entity.mapping;
-    if (plan.when && !plan.when(fields)) continue;
-    const key = mapKey(plan, fields, issues);
+    let key: string | undefined;
+    if (knownKeys) key = knownKeys[i];
+    else if (!plan.when || plan.when(fields)) key = mapKey(plan, fields, issues);
     if (key === undefined) continue;
     keys[i] = key;
     if (registry.alreadyGiven(entity, key)) continue;

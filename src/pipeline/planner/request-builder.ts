@@ -91,6 +91,7 @@ export class RequestBuilder {
       operationId: operation.id,
       pathParams,
       body,
+      payloadsJson: json,
       items,
       idempotencyKey: idempotencyKey({
         pipeline: this.pipeline,

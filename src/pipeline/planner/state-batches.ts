@@ -1,14 +1,14 @@
 /**
- * Feeds mapped records to change detection in batches: one batch's state is read from Redis
- * (one HMGET per resource) while the previous batch is being planned, so reading the file, Redis
- * round trips and hashing overlap. Batches are planned strictly in input order.
+ * Feeds mapped records to change detection in batches, one HMGET per resource each, read ahead
+ * (read-ahead.ts) while the previous batch is planned.
  */
-import { detectRecord, type DetectContext, type EncodedStates } from '../change-detection.js';
+import { detectRecord, type DetectContext } from '../change-detection.js';
 import type { MappedEntity } from '../mapping/key-registry.js';
 import type { StateStore } from '../state-store.js';
+import { ReadAhead } from './read-ahead.js';
 
 export class StateBatches {
-  private pending: Promise<void> = Promise.resolve();
+  private readonly ahead = new ReadAhead();
 
   constructor(
     private readonly store: StateStore,
@@ -19,24 +19,30 @@ export class StateBatches {
   /** Queues a batch of records (each a list of entities); waits while an earlier batch is planned. */
   async push(records: MappedEntity[][]): Promise<void> {
     if (records.length === 0) return;
-    const reads = this.readStates(records);
-    reads.catch(() => undefined); // awaited below; keeps Node from flagging it meanwhile
-    const previous = this.pending;
-    this.pending = previous.then(async () => {
-      const states = await reads;
-      for (const entities of records) detectRecord(entities, states, this.ctx);
+    await this.ahead.push(this.readStates(records), ({ values, cursors }) => {
+      const states: (string | null)[] = [];
+      for (const entities of records) {
+        states.length = entities.length;
+        for (let j = 0; j < entities.length; j++) {
+          const i = (entities[j] as MappedEntity).entity.index;
+          const cursor = cursors[i] as number;
+          cursors[i] = cursor + 1;
+          states[j] = (values[i] as (string | null)[])[cursor] ?? null;
+        }
+        detectRecord(entities, states, this.ctx);
+      }
     });
-    this.pending.catch(() => undefined);
-    await previous;
   }
 
   /** Waits until every queued batch is planned. */
   async drain(): Promise<void> {
-    await this.pending;
+    await this.ahead.drain();
   }
 
   /** Per entity (by index): the encoded state of each of its keys in the batch, in order. */
-  private async readStates(records: MappedEntity[][]): Promise<EncodedStates> {
+  private async readStates(
+    records: MappedEntity[][],
+  ): Promise<{ values: (string | null)[][]; cursors: number[] }> {
     const keys: string[][] = [];
     const resources: string[] = [];
     for (const entities of records) {

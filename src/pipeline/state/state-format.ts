@@ -1,10 +1,13 @@
 /**
  * How one entity's state is kept in Redis: a field of the hash
  * `<prefix>:state:{<pipeline>}:<resource>` (the hash tag keeps a pipeline's keys in one cluster
- * slot, which the commit script needs), with the value `<version>|<hash>|<fieldHashes JSON>`.
- * A tombstone (the entity was deleted) has an empty hash: `<version>||`.
+ * slot, which the commit script needs), with the value
+ * `<version>|<hash>|<input fingerprint>|<fieldHashes JSON>`. A tombstone (the entity was deleted)
+ * has an empty hash: `<version>||`. Values written before input fingerprints existed,
+ * `<version>|<hash>|<fieldHashes JSON>`, are still read (with no fingerprint): the part after the
+ * second `|` is then empty or starts with `{`, which a fingerprint (base64url) never does.
  */
-import type { EntityState } from '../types.js';
+import type { EntityState, StateItem } from '../types.js';
 
 export function stateKey(prefix: string, pipeline: string, resource: string): string {
   return `${prefix}:state:{${pipeline}}:${resource}`;
@@ -15,12 +18,50 @@ export function liveCountKey(prefix: string, pipeline: string, resource: string)
   return `${stateKey(prefix, pipeline, resource)}:live`;
 }
 
-export function encodeState(
-  version: number,
-  hash: string,
-  fieldHashes?: Record<string, string>,
-): string {
-  return `${version}|${hash}|${fieldHashes ? JSON.stringify(fieldHashes) : ''}`;
+export function encodeState(state: EntityState): string {
+  if (state.deleted) return `${state.version}||`;
+  const fields = state.fieldHashes ? JSON.stringify(state.fieldHashes) : '';
+  return `${state.version}|${state.hash}|${state.input ?? ''}|${fields}`;
+}
+
+/** The state committing this item writes. */
+export function encodeItem(item: StateItem): string {
+  if (item.kind === 'delete') return `${item.version}||`;
+  const fields = item.fieldHashes ? JSON.stringify(item.fieldHashes) : '';
+  return `${item.version}|${item.hash}|${item.input ?? ''}|${fields}`;
+}
+
+/**
+ * Whether committing this item would write exactly this value (it was committed already). A value
+ * in the older format is compared as what it means.
+ */
+export function holdsItem(value: string, item: StateItem): boolean {
+  const encoded = encodeItem(item);
+  return encoded === value || encoded === encodeState(decodeState(value));
+}
+
+/**
+ * What state says of an item about to be sent: `send` (nothing newer committed), `applied` (this
+ * very item is committed: its job ran before) or `stale` (a newer change was applied since).
+ */
+export type ItemVerdict = 'send' | 'applied' | 'stale';
+
+export function itemVerdict(value: string | null, item: StateItem): ItemVerdict {
+  if (value === null) return 'send';
+  const version = stateVersion(value);
+  if (version < item.version) return 'send';
+  if (version > item.version) return 'stale';
+  return holdsItem(value, item) ? 'applied' : 'stale';
+}
+
+/** The input fingerprint ('' when none) and the field hashes' JSON ('' when none) of a live value. */
+function tail(value: string): { input: string; fields: string } {
+  const first = value.indexOf('|');
+  const start = value.indexOf('|', first + 1) + 1;
+  const rest = value.slice(start);
+  if (rest === '' || rest.charCodeAt(0) === 123 /* { */) return { input: '', fields: rest };
+  const sep = rest.indexOf('|');
+  return { input: rest.slice(0, sep), fields: rest.slice(sep + 1) };
 }
 
 export function decodeState(value: string): EntityState {
@@ -28,10 +69,11 @@ export function decodeState(value: string): EntityState {
   const second = value.indexOf('|', first + 1);
   const version = Number(value.slice(0, first));
   const hash = value.slice(first + 1, second);
-  const rest = value.slice(second + 1);
+  if (!hash) return { hash, version, deleted: true };
+  const { input, fields } = tail(value);
   const state: EntityState = { hash, version };
-  if (rest) state.fieldHashes = JSON.parse(rest) as Record<string, string>;
-  if (!hash) state.deleted = true;
+  if (input) state.input = input;
+  if (fields) state.fieldHashes = JSON.parse(fields) as Record<string, string>;
   return state;
 }
 
@@ -54,8 +96,18 @@ export function stateHashIs(value: string, hash: string): boolean {
   return value.startsWith(hash, start) && value.charCodeAt(start + hash.length) === 124;
 }
 
-export function stateFieldHashes(value: string): Record<string, string> | undefined {
+/** Whether a live entity's state was made from this input fingerprint. */
+export function stateInputIs(value: string, input: string): boolean {
   const first = value.indexOf('|');
-  const rest = value.slice(value.indexOf('|', first + 1) + 1);
-  return rest ? (JSON.parse(rest) as Record<string, string>) : undefined;
+  const start = value.indexOf('|', first + 1) + 1;
+  return (
+    start > first + 2 && // not a tombstone
+    value.startsWith(input, start) &&
+    value.charCodeAt(start + input.length) === 124
+  );
+}
+
+export function stateFieldHashes(value: string): Record<string, string> | undefined {
+  const { fields } = tail(value);
+  return fields ? (JSON.parse(fields) as Record<string, string>) : undefined;
 }

@@ -1,7 +1,7 @@
 /** A refused or exhausted request -> a dead-letter entry (the request as sent, no credentials). */
 import type { Binding } from '../../interface/bindings.js';
 import type { JobRequest } from '../job-data.js';
-import { buildCall } from '../request-body.js';
+import { buildCall, itemsWithPayloads } from '../request-body.js';
 import type { Failure } from '../worker/outcomes.js';
 import type { DeadLetter, DeadLetterRequest } from './dead-letter.js';
 import { deadLetterId } from './dead-letter-store.js';
@@ -32,9 +32,9 @@ export function describeRequest(
     path: fillPath(binding.path, request.pathParams),
     headers: { [idempotencyHeader]: request.idempotencyKey },
   };
-  if (call.body !== undefined) {
+  if (call.bodyJson !== undefined) {
     out.headers['content-type'] = 'application/json';
-    out.body = call.body;
+    out.body = JSON.parse(call.bodyJson) as unknown;
   }
   if (call.query) out.query = call.query as Record<string, string[]>;
   return out;
@@ -57,7 +57,7 @@ export function buildDeadLetter(
     operationId: request.operationId,
     pathParams: request.pathParams,
     idempotencyKey: request.idempotencyKey,
-    items: request.items,
+    items: itemsWithPayloads(request),
     request: describeRequest(binding, request, ctx.idempotencyHeader),
     errorCode: failure.errorCode,
     message: failure.message,

@@ -11,7 +11,7 @@ import { UsageError } from '../../errors/index.js';
 import { schemaFor } from '../../pipeline/resource-schemas.js';
 import type { DeliveryItem } from '../../pipeline/types.js';
 import type { JobRequest } from '../job-data.js';
-import { replayKey } from '../request-body.js';
+import { jobRequestOf, replayKey } from '../request-body.js';
 import type { DeadLetter } from './dead-letter.js';
 import type { EditedPayloads } from './edited-payloads.js';
 
@@ -72,8 +72,9 @@ function editedItem(
     }
   }
   checkEditedPayload(entry, item, binding, edit.payload);
-  // The hash stays the source's: state then records that this source version was delivered, so
-  // the next run does not send the unfixed source data again until the source changes.
+  // The hash and the input fingerprint stay the source's: state then records that this source
+  // version was delivered, so the next run does not send the unfixed source data again until the
+  // source changes.
   return { ...item, payload: edit.payload };
 }
 
@@ -88,11 +89,14 @@ export function replayRequest(
   return {
     entry,
     edited,
-    request: {
-      operationId: entry.operationId,
-      pathParams: entry.pathParams,
+    request: jobRequestOf(
+      binding,
+      {
+        operationId: entry.operationId,
+        pathParams: entry.pathParams,
+        idempotencyKey: keepKey ? entry.idempotencyKey : replayKey(entry.idempotencyKey, items),
+      },
       items,
-      idempotencyKey: keepKey ? entry.idempotencyKey : replayKey(entry.idempotencyKey, items),
-    },
+    ),
   };
 }

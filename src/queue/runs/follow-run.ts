@@ -9,7 +9,8 @@ import type { DeliveryKeys } from '../keys.js';
 import { isFinished, type RunRecord } from './run-record.js';
 import { loadRun } from './run-report.js';
 
-const POLL_MS = 100;
+// A read of the record costs ~0.1 ms; polling often makes `--wait` end soon after the run does.
+const POLL_MS = 25;
 
 export async function followRun(
   redis: Redis,

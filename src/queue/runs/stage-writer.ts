@@ -6,6 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { JobPayload, StagedJob } from '../job-data.js';
+import { encodeJobPayload } from '../job-payload-codec.js';
 import type { DeliveryKeys } from '../keys.js';
 
 const CHUNK = 200;
@@ -70,7 +71,7 @@ export class StageWriter {
         jobs.map((j) => {
           const payload: JobPayload = { requests: j.requests };
           if (j.replayOf) payload.replayOf = j.replayOf;
-          return [j.id, JSON.stringify(payload)];
+          return [j.id, encodeJobPayload(payload)];
         }),
       ),
     );

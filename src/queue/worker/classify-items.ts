@@ -5,31 +5,15 @@
  * A request that loses items becomes a request of its own (new body, so a new idempotency key).
  */
 import type { StateStore } from '../../pipeline/state-store.js';
-import { encodeState } from '../../pipeline/state/state-format.js';
-import type { DeliveryItem, EntityState } from '../../pipeline/types.js';
+import type { ItemVerdict } from '../../pipeline/state/state-format.js';
+import type { StateItem } from '../../pipeline/types.js';
 import type { JobRequest } from '../job-data.js';
 import { subRequest } from '../request-body.js';
 
 export interface Classified {
   send: JobRequest[];
-  applied: { operationId: string; item: DeliveryItem }[];
-  stale: { operationId: string; item: DeliveryItem }[];
-}
-
-function encodedItem(item: DeliveryItem): string {
-  return item.kind === 'delete'
-    ? encodeState(item.version, '')
-    : encodeState(item.version, item.hash, item.fieldHashes);
-}
-
-type Verdict = 'send' | 'applied' | 'stale';
-
-function verdict(item: DeliveryItem, state: EntityState | undefined): Verdict {
-  if (!state || state.version < item.version) return 'send';
-  if (state.version > item.version) return 'stale';
-  return encodedItem(item) === encodeState(state.version, state.hash, state.fieldHashes)
-    ? 'applied'
-    : 'stale';
+  applied: { operationId: string; item: StateItem }[];
+  stale: { operationId: string; item: StateItem }[];
 }
 
 export async function classifyItems(
@@ -37,25 +21,16 @@ export async function classifyItems(
   pipeline: string,
   requests: readonly JobRequest[],
 ): Promise<Classified> {
-  const keysByResource = new Map<string, Set<string>>();
-  for (const request of requests) {
-    for (const item of request.items) {
-      const keys = keysByResource.get(item.resource) ?? new Set<string>();
-      keys.add(item.key);
-      keysByResource.set(item.resource, keys);
-    }
-  }
-  const states = new Map<string, Map<string, EntityState>>();
-  await Promise.all(
-    [...keysByResource].map(async ([resource, keys]) => {
-      states.set(resource, await state.read(pipeline, resource, [...keys]));
-    }),
+  const verdicts = await state.verdicts(
+    pipeline,
+    requests.flatMap((r) => r.items),
   );
   const out: Classified = { send: [], applied: [], stale: [] };
+  let next = 0;
   for (const request of requests) {
-    const keep: DeliveryItem[] = [];
+    const keep: StateItem[] = [];
     for (const item of request.items) {
-      const v = verdict(item, states.get(item.resource)?.get(item.key));
+      const v = verdicts[next++] as ItemVerdict;
       if (v === 'send') keep.push(item);
       else out[v].push({ operationId: request.operationId, item });
     }

@@ -2,7 +2,7 @@
  * Per-item results in an answer (`{results: [{externalId, status, error?}]}`): a 207's, or a 4xx's
  * that names the bad items of a batch.
  */
-import type { DeliveryItem } from '../../pipeline/types.js';
+import type { StateItem } from '../../pipeline/types.js';
 import type { JobRequest } from '../job-data.js';
 import { EXCERPT_CHARS, type Refusal } from './outcomes.js';
 
@@ -34,7 +34,7 @@ function itemMessage(result: ItemResult): string {
 }
 
 /** One item the platform refused, as a refusal of its own (its dead letter). */
-export function itemRefusal(part: JobRequest, item: DeliveryItem, result: ItemResult): Refusal {
+export function itemRefusal(part: JobRequest, item: StateItem, result: ItemResult): Refusal {
   const refusal: Refusal = {
     request: part,
     items: [item],

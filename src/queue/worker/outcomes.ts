@@ -1,7 +1,7 @@
 /** What happened to the items of a request: the shapes send-request.ts hands back. */
 import type { ErrorCode } from '../../errors/index.js';
 import type { InterfaceError } from '../../interface/errors.js';
-import type { DeliveryItem } from '../../pipeline/types.js';
+import type { StateItem } from '../../pipeline/types.js';
 import type { JobRequest } from '../job-data.js';
 
 export const EXCERPT_CHARS = 500;
@@ -17,7 +17,7 @@ export interface Failure {
 export interface Refusal extends Failure {
   /** The request (or part of it) the items were sent in. */
   request: JobRequest;
-  items: DeliveryItem[];
+  items: StateItem[];
 }
 
 export interface Deferral extends Failure {
@@ -25,7 +25,7 @@ export interface Deferral extends Failure {
 }
 
 export interface SendResult {
-  confirmed: DeliveryItem[];
+  confirmed: StateItem[];
   refused: Refusal[];
   /** Parts that failed transiently: they go to the job's next attempt. */
   deferred: Deferral[];

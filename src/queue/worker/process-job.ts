@@ -8,13 +8,20 @@
  * delivered that is not committed.
  */
 import type { Job } from 'bullmq';
-import type { DeliveryItem } from '../../pipeline/types.js';
+import type { StateItem } from '../../pipeline/types.js';
 import { buildDeadLetter, type DeadLetterContext } from '../dlq/build-dead-letter.js';
 import type { DeadLetter } from '../dlq/dead-letter.js';
 import { DeliveryDeferredError } from '../errors.js';
-import { addToTally, type DeliveryJobData, type JobRequest, type Tally } from '../job-data.js';
+import {
+  addToTally,
+  type DeliveryJobData,
+  type JobPayload,
+  type JobRequest,
+  type Tally,
+} from '../job-data.js';
 import { queueName } from '../keys.js';
-import { classifyItems } from './classify-items.js';
+import { narrowRequest } from '../request-body.js';
+import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';
 import type { Deferral, Refusal } from './outcomes.js';
@@ -25,7 +32,7 @@ import { settleAndRelease } from './settle-and-release.js';
 const DEFER_AFTER = 3;
 
 interface Outcomes {
-  confirmed: { operationId: string; item: DeliveryItem }[];
+  confirmed: { operationId: string; item: StateItem }[];
   refused: Refusal[];
   deferred: Deferral[];
 }
@@ -68,6 +75,23 @@ async function commitConfirmed(
   for (const item of stale) addToTally(tally, opOf.get(item) ?? '', 'stale', 1);
 }
 
+/**
+ * A run's job on its first start: nothing of it was sent before, and its items carry the run's
+ * version, which nothing can have committed yet (each item is in one job of one run, and a pipeline
+ * has one run at a time), so reading their state first could only find nothing to drop. A retry,
+ * a stalled job taken over, or a replay reads state before sending.
+ */
+function firstStart(job: Job<DeliveryJobData>, work: JobPayload): boolean {
+  return (
+    job.attemptsStarted <= 1 &&
+    job.attemptsMade === 0 &&
+    job.stalledCounter === 0 &&
+    job.data.requests === undefined &&
+    job.data.replayOf === undefined &&
+    work.replayOf === undefined
+  );
+}
+
 export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps): Promise<void> {
   const data = job.data;
   const jobId = job.id ?? '';
@@ -77,7 +101,9 @@ export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps):
 
   const tally: Tally = structuredClone(data.tally ?? {});
   let deadLetters = data.deadLetters ?? 0;
-  const classified = await classifyItems(deps.state, data.pipeline, work.requests);
+  const classified: Classified = firstStart(job, work)
+    ? { send: work.requests, applied: [], stale: [] }
+    : await classifyItems(deps.state, data.pipeline, work.requests);
   for (const { operationId } of classified.applied) addToTally(tally, operationId, 'delivered', 1);
   for (const { operationId } of classified.stale) addToTally(tally, operationId, 'stale', 1);
 
@@ -107,7 +133,7 @@ export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps):
   const now = Date.now();
   const letter = (request: JobRequest, failure: Refusal | Deferral): DeadLetter =>
     buildDeadLetter(dlCtx, bindingOf(deps, request.operationId), request, failure, now);
-  const entries = out.refused.map((r) => letter({ ...r.request, items: r.items }, r));
+  const entries = out.refused.map((r) => letter(narrowRequest(r.request, r.items), r));
   if (lastAttempt) entries.push(...out.deferred.map((d) => letter(d.request, d)));
   await deps.dlq.add(entries);
   for (const e of entries) addToTally(tally, e.operationId, 'failed', e.items.length);

@@ -45,8 +45,11 @@ return wait`,
 );
 
 export interface RateGate {
-  /** Resolves when a request may be sent (rejects when the signal aborts). */
-  pass(signal?: AbortSignal): Promise<void>;
+  /**
+   * Undefined when a request may be sent now, else a promise that resolves when it may (rejects
+   * when the signal aborts). The open gate costs no promise: it is asked before every request.
+   */
+  pass(signal?: AbortSignal): Promise<void> | undefined;
   /** The platform asked to wait: pauses every worker for `ms`. */
   pause(ms: number): Promise<void>;
   close(): void;
@@ -64,21 +67,26 @@ export function createRateGate(redis: Redis, keys: DeliveryKeys, ratePerSecond: 
   }, POLL_MS);
   poller.unref();
 
-  return {
-    async pass(signal) {
-      for (;;) {
-        const local = pausedUntil - Date.now();
-        if (local > 0) {
-          await sleep(local, undefined, { signal });
-          continue;
-        }
-        if (ratePerSecond <= 0) return;
-        const wait = Number(
-          await runLua(redis, TAKE, [keys.rateBucket, keys.pause], [ratePerSecond]),
-        );
-        if (wait <= 0) return;
-        await sleep(wait, undefined, { signal });
+  async function waitToPass(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const local = pausedUntil - Date.now();
+      if (local > 0) {
+        await sleep(local, undefined, { signal });
+        continue;
       }
+      if (ratePerSecond <= 0) return;
+      const wait = Number(
+        await runLua(redis, TAKE, [keys.rateBucket, keys.pause], [ratePerSecond]),
+      );
+      if (wait <= 0) return;
+      await sleep(wait, undefined, { signal });
+    }
+  }
+
+  return {
+    pass(signal) {
+      if (ratePerSecond <= 0 && pausedUntil <= Date.now()) return undefined;
+      return waitToPass(signal);
     },
     async pause(ms) {
       pausedUntil = Math.max(pausedUntil, Date.now() + ms);

@@ -21,7 +21,7 @@ import {
   PermanentHttpError,
   RateLimitedError,
 } from '../../interface/errors.js';
-import type { DeliveryItem } from '../../pipeline/types.js';
+import type { StateItem } from '../../pipeline/types.js';
 import type { JobRequest } from '../job-data.js';
 import { buildCall, subRequest } from '../request-body.js';
 import { isOk, itemRefusal, itemResults, type ItemResult } from './item-results.js';
@@ -63,7 +63,8 @@ class RequestSender {
         });
         return;
       }
-      await this.ctx.gate.pass();
+      const gate = this.ctx.gate.pass();
+      if (gate) await gate;
       this.calls += 1;
       let answer: CallResponse;
       try {
@@ -94,7 +95,7 @@ class RequestSender {
       for (const item of part.items) this.result.confirmed.push(item);
       return;
     }
-    const unknown: DeliveryItem[] = [];
+    const unknown: StateItem[] = [];
     for (const item of part.items) {
       const r = results.get(item.key);
       if (!r) unknown.push(item);

@@ -1,0 +1,99 @@
+/**
+ * A run's job sends on its first start without reading state first; a job that was started before
+ * (it failed, or stalled and was taken over) reads state, so what its earlier start committed is
+ * not sent again.
+ */
+import { join, resolve } from 'node:path';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { createStateStore } from '../../src/pipeline/state-store.js';
+import type { DeliveryJobData } from '../../src/queue/job-data.js';
+import { deliveryKeys, queueName } from '../../src/queue/keys.js';
+import { followRun } from '../../src/queue/runs/follow-run.js';
+import { startRun } from '../../src/queue/runs/start-run.js';
+import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
+import { jobWork } from '../../src/queue/worker/job-work.js';
+import { createRedis } from '../../src/redis/connection.js';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { expectNothingOpen, quietLogger, tempDir, testConfig } from './delivery-fixtures.js';
+
+const prefix = uniquePrefix('first-start');
+const dir = tempDir('first-start');
+let sim: RunningSimulator;
+let redis: Redis;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 3 });
+  redis = new Redis(TEST_REDIS_URL);
+});
+
+afterAll(async () => {
+  await sim.close();
+  redis.disconnect();
+  await deleteKeys(prefix);
+  dir.remove();
+  await expectNothingOpen();
+});
+
+describe('a job started before', () => {
+  it('does not send again what its earlier start committed', async () => {
+    const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), { concurrency: 1 });
+    const keys = deliveryKeys(prefix);
+    const logger = quietLogger();
+    const { runId } = await startRun({
+      config,
+      redis,
+      logger,
+      pipeline: 'stores',
+      source: { file: resolve(PROJECT_ROOT, 'examples/stores.csv') },
+    });
+
+    const lane =
+      (await redis.hget(keys.run(runId), 'lane')) === 'interactive' ? 'interactive' : 'bulk';
+    // An earlier start that had everything confirmed and committed, then died before settling.
+    const store = createStateStore(redis, prefix);
+    const connection = createRedis(TEST_REDIS_URL);
+    let crashed = 0;
+    const earlier = new Worker<DeliveryJobData>(
+      queueName(lane),
+      async (job) => {
+        const work = await jobWork(redis, keys, job.id ?? '', job.data);
+        await store.commit(job.data.pipeline, work?.requests.flatMap((r) => r.items) ?? []);
+        crashed += 1;
+        throw new Error('died before settling');
+      },
+      {
+        connection,
+        prefix: keys.bullPrefix,
+        concurrency: 1,
+        settings: { backoffStrategy: () => 10 },
+      },
+    );
+    try {
+      await new Promise<void>((done) => earlier.once('failed', () => done()));
+    } finally {
+      await earlier.close();
+      connection.disconnect();
+    }
+    expect(crashed).toBeGreaterThan(0);
+
+    const before = sim.stats().requests;
+    const worker = await startDeliveryWorker({ config, logger });
+    try {
+      const run = await followRun(redis, keys, runId, () => undefined);
+      expect(run.status).not.toBe('running');
+      expect(run.deadLetters).toBe(0);
+      const stores = run.operations['stores.put'];
+      expect(stores?.planned).toBe(8);
+      expect(stores?.delivered).toBe(8);
+    } finally {
+      await worker.close();
+    }
+    // Every item was committed by the earlier start: the platform got no request at all.
+    expect(sim.stats().requests).toBe(before);
+    expect(sim.state('stores')).toEqual([]);
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { resolveBindings } from '../../src/interface/bindings.js';
+import type { DeliveryItem } from '../../src/pipeline/types.js';
+import type { JobPayload } from '../../src/queue/job-data.js';
+import { decodeJobPayload, encodeJobPayload } from '../../src/queue/job-payload-codec.js';
+import {
+  itemsWithPayloads,
+  jobRequestOf,
+  narrowRequest,
+  payloadsOf,
+  subRequest,
+} from '../../src/queue/request-body.js';
+
+const bindings = resolveBindings({});
+
+function item(key: string, payload: unknown): DeliveryItem {
+  return {
+    resource: 'products',
+    key,
+    kind: 'upsert',
+    payload,
+    hash: `h-${key}`,
+    version: 3,
+    baseVersion: 1,
+    input: 'fingerprint16chr',
+    source: { file: 'items.csv', line: 7 },
+  };
+}
+
+// A description with a line break, quotes and a non-Latin character: JSON escapes the break, so a
+// request's payloads stay on one line.
+const products = [
+  item('007', { externalId: '007', name: 'Ull "lue"\nmed dusk', vendor: 'Bergans' }),
+  item('008', { externalId: '008', name: 'Genser ø' }),
+];
+
+describe('job payloads as stored', () => {
+  it('round-trip requests, items and payloads, one line of payloads per request', () => {
+    const put = jobRequestOf(
+      bindings.get('products.put')!,
+      { operationId: 'products.put', pathParams: {}, idempotencyKey: 'k1' },
+      products,
+    );
+    const price = jobRequestOf(
+      bindings.get('products.prices.patch')!,
+      {
+        operationId: 'products.prices.patch',
+        pathParams: { productId: '007' },
+        idempotencyKey: 'k2',
+      },
+      [item('007', { prices: [{ amount: '12.50', currency: 'NOK' }] })],
+    );
+    const payload: JobPayload = { requests: [put, price], replayOf: ['dl-1'] };
+    const text = encodeJobPayload(payload);
+    expect(text.split('\n')).toHaveLength(3);
+    const back = decodeJobPayload(text);
+    expect(back).toEqual(payload);
+    expect(itemsWithPayloads(back.requests[0]!)).toEqual(products);
+    expect(payloadsOf(back.requests[1]!)).toEqual([
+      { prices: [{ amount: '12.50', currency: 'NOK' }] },
+    ]);
+    // The items a job keeps carry no payload: it travels once, as JSON.
+    expect(back.requests[0]!.items.every((i) => !('payload' in i))).toBe(true);
+  });
+
+  it('reads a payload an earlier Ferry wrote (plain JSON, items with their payloads)', () => {
+    const price = item('007', { prices: [{ amount: '12.50', currency: 'NOK' }] });
+    const earlier = JSON.stringify({
+      requests: [
+        { operationId: 'products.put', pathParams: {}, idempotencyKey: 'k1', items: products },
+        {
+          operationId: 'products.prices.patch',
+          pathParams: { productId: '007' },
+          idempotencyKey: 'k2',
+          items: [price],
+        },
+      ],
+    });
+    const [put, patch] = decodeJobPayload(earlier).requests;
+    expect(itemsWithPayloads(put!)).toEqual(products);
+    expect(put!.payloadsJson.startsWith('[')).toBe(true);
+    expect(JSON.parse(patch!.payloadsJson)).toEqual(price.payload);
+  });
+
+  it('narrows and splits a request with the payloads of the items kept', () => {
+    const put = jobRequestOf(
+      bindings.get('products.put')!,
+      { operationId: 'products.put', pathParams: {}, idempotencyKey: 'k1' },
+      products,
+    );
+    const second = [put.items[1]!];
+    const narrowed = narrowRequest(put, second);
+    expect(narrowed.idempotencyKey).toBe('k1');
+    expect(payloadsOf(narrowed)).toEqual([products[1]!.payload]);
+    const part = subRequest(put, second);
+    expect(part.idempotencyKey).not.toBe('k1');
+    expect(itemsWithPayloads(part)).toEqual([products[1]]);
+  });
+});
