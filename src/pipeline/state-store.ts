@@ -56,8 +56,6 @@ export interface StateStore {
   commit<T extends StateItem>(pipeline: string, items: readonly T[]): Promise<CommitResult<T>>;
   /** What state says of each item about to be sent, index for index. */
   verdicts(pipeline: string, items: readonly StateItem[]): Promise<ItemVerdict[]>;
-  /** The items older than what state holds (a worker drops these before sending). */
-  findStale<T extends StateItem>(pipeline: string, items: readonly T[]): Promise<T[]>;
 }
 
 function byResource<T extends StateItem>(items: readonly T[]): Map<string, T[]> {
@@ -147,11 +145,6 @@ export function createStateStore(redis: Redis, prefix: string): StateStore {
         }),
       );
       return out;
-    },
-
-    async findStale<T extends StateItem>(pipeline: string, items: readonly T[]) {
-      const verdicts = await store.verdicts(pipeline, items);
-      return items.filter((_, i) => verdicts[i] === 'stale');
     },
   };
   return store;

@@ -76,7 +76,11 @@ describe('state store', () => {
     });
 
     const replay = item('a', 20);
-    expect(await store.findStale(p, [replay, item('b', 40)])).toEqual([replay]);
+    expect(await store.verdicts(p, [replay, item('b', 40), item('b', 10)])).toEqual([
+      'stale',
+      'send',
+      'applied',
+    ]);
     expect((await store.commit(p, [replay])).stale).toEqual([replay]);
     expect(await store.count(p, 'products')).toBe(1);
 
