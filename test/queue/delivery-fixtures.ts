@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configSchema, type FerryConfig } from '../../src/config/schema.js';
 import { createLogger, type Logger } from '../../src/logging/logger.js';
+import { expect } from 'vitest';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 export interface DeliveryOverrides {
@@ -62,4 +63,19 @@ export async function expectNothingOpen(): Promise<void> {
     process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TCPServerWrap');
   for (let i = 0; i < 40 && open().length > 0; i += 1) await new Promise((r) => setTimeout(r, 25));
   if (open().length > 0) throw new Error(`left open: ${open().join(', ')}`);
+}
+
+/**
+ * Asserts that a run delivered every planned item of each of its operations, and that the
+ * simulator applied none twice.
+ */
+export function expectAllDeliveredOnce(
+  operations: Record<string, { planned: number; delivered: number }>,
+  sim: { stats(): { duplicates: number } },
+): void {
+  expect(Object.keys(operations).length).toBeGreaterThan(0);
+  for (const [id, counts] of Object.entries(operations)) {
+    expect(counts.delivered, id).toBe(counts.planned);
+  }
+  expect(sim.stats().duplicates).toBe(0);
 }

@@ -19,7 +19,13 @@ import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { spawnFerry, workerReady, writeConfigFile, type FerryProcess } from './cli-process.js';
-import { quietLogger, tempDir, testConfig, expectNothingOpen } from './delivery-fixtures.js';
+import {
+  expectAllDeliveredOnce,
+  expectNothingOpen,
+  quietLogger,
+  tempDir,
+  testConfig,
+} from './delivery-fixtures.js';
 
 const dir = tempDir('workers');
 const prefixes: string[] = [];
@@ -112,10 +118,7 @@ describe('ferry worker processes', () => {
 
     const run = await followRun(redis, deliveryKeys(prefix), runId, () => undefined);
     expect(run.status).toBe('partial'); // the generated file has a few rejectable records
-    for (const [id, counts] of Object.entries(run.operations)) {
-      expect(counts.delivered, id).toBe(counts.planned);
-    }
-    expect(sim.stats().duplicates).toBe(0);
+    expectAllDeliveredOnce(run.operations, sim);
     expect(sim.state('prices')).toHaveLength(
       run.operations['products.prices.patch']?.planned ?? -1,
     );
@@ -162,10 +165,7 @@ describe('ferry worker processes', () => {
       const next = spawnFerry(['worker'], configFile);
       workers.push(next);
       const run = await followRun(redis, deliveryKeys(prefix), runId, () => undefined);
-      for (const [id, counts] of Object.entries(run.operations)) {
-        expect(counts.delivered, id).toBe(counts.planned);
-      }
-      expect(sim.stats().duplicates).toBe(0);
+      expectAllDeliveredOnce(run.operations, sim);
     } finally {
       await bulk.close();
     }
