@@ -56,10 +56,17 @@ afterAll(async () => {
   await expectNothingOpen();
 });
 
-function setup(label: string, delivery: Parameters<typeof testConfig>[3] = {}) {
+/** A fresh prefix and config files; the simulator reset, then answering after `latency` ms. */
+function setup(
+  label: string,
+  latency: [number, number],
+  delivery: Parameters<typeof testConfig>[3] = {},
+) {
   const prefix = uniquePrefix(label);
   prefixes.push(prefix);
   sim.reset();
+  // After the reset, which puts the simulator's faults back to none.
+  sim.setFaults({ latency });
   const configFile = writeConfigFile(dir.path, prefix, sim.url, delivery);
   const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), {
     lockDurationMs: 2000,
@@ -90,8 +97,7 @@ async function until(
 
 describe('ferry worker processes', () => {
   it('recover the jobs of a worker killed with SIGKILL', async () => {
-    sim.setFaults({ latency: [5, 15] });
-    const { prefix, configFile, config } = setup('kill', { bundleSize: 10 });
+    const { prefix, configFile, config } = setup('kill', [5, 15], { bundleSize: 10 });
     const a = spawnFerry(['worker'], configFile);
     const b = spawnFerry(['worker'], configFile);
     workers.push(a, b);
@@ -128,8 +134,7 @@ describe('ferry worker processes', () => {
   });
 
   it('drain on SIGTERM: active jobs finish, then exit 0', async () => {
-    sim.setFaults({ latency: [40, 60] });
-    const { prefix, configFile, config } = setup('term', { bundleSize: 10 });
+    const { prefix, configFile, config } = setup('term', [40, 60], { bundleSize: 10 });
     const w = spawnFerry(['worker'], configFile);
     workers.push(w);
     await workerReady(w);
@@ -172,8 +177,10 @@ describe('ferry worker processes', () => {
   });
 
   it('dead-letter the jobs that stall too often, so the run still ends; a replay delivers them', async () => {
-    sim.setFaults({ latency: [40, 60] });
-    const { prefix, configFile, config } = setup('stall', { bundleSize: 10, maxStalledCount: 0 });
+    const { prefix, configFile, config } = setup('stall', [40, 60], {
+      bundleSize: 10,
+      maxStalledCount: 0,
+    });
     const a = spawnFerry(['worker', '--lane', 'bulk'], configFile);
     workers.push(a);
     await workerReady(a);
