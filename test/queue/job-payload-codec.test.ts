@@ -63,6 +63,58 @@ describe('job payloads as stored', () => {
     expect(back.requests[0]!.items.every((i) => !('payload' in i))).toBe(true);
   });
 
+  it('keeps what items lack, field hashes, and several resources and files apart', () => {
+    const request = (operationId: string, items: JobPayload['requests'][0]['items']) => ({
+      operationId,
+      pathParams: {},
+      idempotencyKey: `k-${operationId}`,
+      items,
+      payloadsJson: '[]',
+    });
+    const payload: JobPayload = {
+      requests: [
+        request('products.put', [
+          {
+            resource: 'products',
+            key: '0042',
+            kind: 'upsert',
+            hash: 'h1',
+            version: 2,
+            baseVersion: 1,
+          },
+          {
+            resource: 'prices',
+            key: '0042',
+            kind: 'patch',
+            hash: 'h2',
+            version: 2,
+            baseVersion: 0,
+            input: '',
+            fieldHashes: { amount: 'a1', currency: 'c1' },
+            source: { file: 'b.csv', line: 9 },
+          },
+        ]),
+        request('products.delete', [
+          {
+            resource: 'products',
+            key: '0043',
+            kind: 'delete',
+            hash: '',
+            version: 5,
+            baseVersion: 4,
+            source: { file: 'a.csv', line: 1 },
+          },
+        ]),
+      ],
+    };
+    const back = decodeJobPayload(encodeJobPayload(payload));
+    expect(back).toEqual(payload);
+    // Absent stays absent (an edited replay has no fingerprint), and '' stays ''.
+    expect('input' in back.requests[0]!.items[0]!).toBe(false);
+    expect(back.requests[0]!.items[1]!.input).toBe('');
+    expect(decodeJobPayload(encodeJobPayload({ requests: [] }))).toEqual({ requests: [] });
+  });
+
   it('reads a payload an earlier Ferry wrote (plain JSON, items with their payloads)', () => {
     const price = item('007', { prices: [{ amount: '12.50', currency: 'NOK' }] });
     const earlier = JSON.stringify({
