@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireLease } from '../../src/redis/lease.js';
+import { acquireLease, type Lease } from '../../src/redis/lease.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const prefix = uniquePrefix('lease');
@@ -20,13 +20,23 @@ afterAll(async () => {
   await deleteKeys(prefix);
 });
 
+/** Polls `check` every 20 ms until it holds or `ms` have passed; whether it held. */
+async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
 describe('a lease', () => {
   it('is renewed while its holder lives, and refused to others', async () => {
     const key = `${prefix}:renewed`;
-    const lease = await acquireLease(redis, key, 300);
+    const lease = await acquireLease(redis, key, 1_000);
     expect(lease).toBeDefined();
-    await sleep(900); // three expiries
-    expect(await acquireLease(redis, key, 300)).toBeUndefined();
+    await sleep(2_500); // past two expiries: only renewals keep it
+    expect(await acquireLease(redis, key, 1_000)).toBeUndefined();
     expect(lease?.lost).toBe(false);
     await lease?.release();
     expect(await redis.exists(key)).toBe(0);
@@ -36,10 +46,8 @@ describe('a lease', () => {
     const key = `${prefix}:killed`;
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', HOLDER, TEST_REDIS_URL, key, '1000'],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      ['--import', 'tsx', HOLDER, TEST_REDIS_URL, key, '2000'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const exited = once(child, 'exit');
     const [line] = (await once(child.stdout, 'data')) as [Buffer];
@@ -49,13 +57,14 @@ describe('a lease', () => {
     child.kill('SIGKILL');
     await exited;
 
-    expect(await acquireLease(redis, key, 1000)).toBeUndefined();
-    let successor = await acquireLease(redis, key, 1000);
-    for (let i = 0; i < 40 && !successor; i += 1) {
-      await sleep(50);
-      successor = await acquireLease(redis, key, 1000);
-    }
-    expect(successor).toBeDefined();
+    // Still held just after the kill; then it lapses on its own, with nobody to renew it.
+    expect(await acquireLease(redis, key, 2_000)).toBeUndefined();
+    let successor: Lease | undefined;
+    expect(
+      await eventually(
+        async () => (successor = await acquireLease(redis, key, 2_000)) !== undefined,
+      ),
+    ).toBe(true);
     expect(await redis.get(key)).not.toBe(token);
     await successor?.release();
   });
@@ -64,12 +73,12 @@ describe('a lease', () => {
     const key = `${prefix}:lost`;
     const first = await acquireLease(redis, key, 300);
     // The first holder's lease lapses (as after an event-loop stall) and another takes the key.
-    await redis.set(key, 'successor', 'PX', 300);
-    await sleep(150); // past the first holder's next renewal
-    expect(first?.lost).toBe(true);
+    await redis.set(key, 'successor', 'PX', 60_000);
+    expect(await eventually(() => first?.lost === true)).toBe(true);
+    await sleep(250); // two more of the first holder's renewal ticks
     await first?.release();
     expect(await redis.get(key)).toBe('successor');
-    await sleep(400);
-    expect(await redis.exists(key)).toBe(0); // not renewed by the first holder
+    // A renewal by the first holder would have cut the successor's expiry to 300 ms.
+    expect(await redis.pttl(key)).toBeGreaterThan(30_000);
   });
 });
