@@ -18,17 +18,24 @@ export function liveCountKey(prefix: string, pipeline: string, resource: string)
   return `${stateKey(prefix, pipeline, resource)}:live`;
 }
 
+function encodeLive(
+  version: number,
+  hash: string,
+  input: string | undefined,
+  fieldHashes: Record<string, string> | undefined,
+): string {
+  return `${version}|${hash}|${input ?? ''}|${fieldHashes ? JSON.stringify(fieldHashes) : ''}`;
+}
+
 export function encodeState(state: EntityState): string {
   if (state.deleted) return `${state.version}||`;
-  const fields = state.fieldHashes ? JSON.stringify(state.fieldHashes) : '';
-  return `${state.version}|${state.hash}|${state.input ?? ''}|${fields}`;
+  return encodeLive(state.version, state.hash, state.input, state.fieldHashes);
 }
 
 /** The state committing this item writes. */
 export function encodeItem(item: StateItem): string {
   if (item.kind === 'delete') return `${item.version}||`;
-  const fields = item.fieldHashes ? JSON.stringify(item.fieldHashes) : '';
-  return `${item.version}|${item.hash}|${item.input ?? ''}|${fields}`;
+  return encodeLive(item.version, item.hash, item.input, item.fieldHashes);
 }
 
 /**
