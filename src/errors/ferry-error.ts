@@ -52,6 +52,7 @@ export const ERROR_CODES = [
   'FERRY_DELIVERY_DEFERRED',
   'FERRY_DELIVERY_FAILED',
   'FERRY_NOT_FOUND',
+  'FERRY_RUN_LOCK_LOST',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -14,6 +14,22 @@ export class RunActiveError extends FerryError {
 }
 
 /**
+ * A run's planning stalled past its pipeline lock's expiry, so another run may have taken the
+ * pipeline: this run enqueues nothing rather than run beside it. Exit code 1.
+ */
+export class RunLockLostError extends FerryError {
+  readonly code = 'FERRY_RUN_LOCK_LOST';
+  constructor(pipeline: string, runId: string) {
+    super(
+      `Run ${runId} lost pipeline "${pipeline}"'s lock while it was planned (the process stalled ` +
+        `past the lock's expiry), so it enqueued nothing. Start it again once \`ferry status\` ` +
+        `shows no active run for the pipeline.`,
+      { pipeline, runId },
+    );
+  }
+}
+
+/**
  * Thrown from a job whose attempt left requests that failed transiently: BullMQ retries the job
  * (with backoff) carrying only those requests.
  */

@@ -13,6 +13,11 @@ const RENEW = luaScript(
 return 0`,
   1,
 );
+const KEEP = luaScript(
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PERSIST', KEYS[1]) return 1 end
+return 0`,
+  1,
+);
 const RELEASE = luaScript(
   `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`,
@@ -24,6 +29,11 @@ export interface Lease {
   readonly lost: boolean;
   /** Stops renewing, leaving the key as it is. */
   stopRenewing(): void;
+  /**
+   * Stops renewing and makes the key permanent if this lease still holds it; false when it was
+   * lost (it lapsed and another holder may have it), leaving the key untouched.
+   */
+  keep(): Promise<boolean>;
   /** Stops renewing and deletes the key if this lease still holds it. */
   release(): Promise<void>;
 }
@@ -53,6 +63,10 @@ export async function acquireLease(
     },
     stopRenewing() {
       clearInterval(renew);
+    },
+    async keep() {
+      clearInterval(renew);
+      return (await runLua(redis, KEEP, [key], [token])) === 1;
     },
     async release() {
       clearInterval(renew);

@@ -1,6 +1,7 @@
 /**
- * Runs: one per pipeline at a time; an interactive import is not queued behind a bulk catalog;
- * `ferry status` shows the queues and the runs in progress.
+ * Runs: one per pipeline at a time (and a run whose lock lapsed while it was planned does not
+ * start); an interactive import is not queued behind a bulk catalog; `ferry status` shows the
+ * queues and the runs in progress.
  */
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
@@ -99,5 +100,41 @@ describe('runs', () => {
     const after = await readStatus(redis, keys);
     expect(after.activeRuns).toEqual([]);
     expect(after.queues.bulk).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  });
+
+  it('a run whose lock lapsed while it was planned enqueues nothing and leaves the lock alone', async () => {
+    // A prefix of its own: the first test's stores run left nothing to send.
+    const config = testConfig(`${prefix}-lapse`, sim.url, join(dir.path, 'reports'));
+    const keys = deliveryKeys(`${prefix}-lapse`);
+    const lockKey = keys.activeRun('stores');
+    let runId = '';
+    let lost: unknown;
+    try {
+      await startRun({
+        config,
+        redis,
+        logger: quietLogger(),
+        pipeline: 'stores',
+        source: { file: resolve(PROJECT_ROOT, 'examples/stores.csv') },
+        onProgress: (progress) => {
+          if (progress.phase !== 'done') return;
+          // As after a stall past the lease: it lapsed and another run took the pipeline. The
+          // same connection sends this before anything startRun sends next.
+          void redis.get(lockKey).then((id) => (runId = id ?? ''));
+          void redis.set(lockKey, 'stores-successor', 'PX', 60_000);
+        },
+      });
+    } catch (error) {
+      lost = error;
+    }
+    expect(isFerryError(lost) && lost.code).toBe('FERRY_RUN_LOCK_LOST');
+    expect(runId).toMatch(/^stores-/);
+    expect(await redis.get(lockKey)).toBe('stores-successor');
+    expect(await redis.pttl(lockKey)).toBeGreaterThan(30_000);
+    expect(
+      await redis.exists(keys.run(runId), keys.runPayloads(runId), keys.runStage(runId, 0)),
+    ).toBe(0);
+    expect(await redis.sismember(keys.activeRuns, runId)).toBe(0);
+    await redis.del(lockKey);
   });
 });

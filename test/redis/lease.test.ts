@@ -1,6 +1,7 @@
 /**
  * Leases on a real Redis: renewed while the holder lives, freed within one expiry when the holder
- * is killed with SIGKILL, and never renewed nor freed by a holder that lost it.
+ * is killed with SIGKILL, made permanent by keep, and never renewed, kept nor freed by a holder
+ * that lost it.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -69,13 +70,25 @@ describe('a lease', () => {
     await successor?.release();
   });
 
-  it('once lost, neither renews nor frees its successor', async () => {
+  it('kept, no longer expires; and stays until released', async () => {
+    const key = `${prefix}:kept`;
+    const lease = await acquireLease(redis, key, 300);
+    expect(await lease?.keep()).toBe(true);
+    expect(await redis.pttl(key)).toBe(-1);
+    await sleep(500);
+    expect(await acquireLease(redis, key, 300)).toBeUndefined();
+    await lease?.release();
+    expect(await redis.exists(key)).toBe(0);
+  });
+
+  it('once lost, neither renews, keeps nor frees its successor', async () => {
     const key = `${prefix}:lost`;
     const first = await acquireLease(redis, key, 300);
     // The first holder's lease lapses (as after an event-loop stall) and another takes the key.
     await redis.set(key, 'successor', 'PX', 60_000);
     expect(await eventually(() => first?.lost === true)).toBe(true);
     await sleep(250); // two more of the first holder's renewal ticks
+    expect(await first?.keep()).toBe(false);
     await first?.release();
     expect(await redis.get(key)).toBe('successor');
     // A renewal by the first holder would have cut the successor's expiry to 300 ms.

@@ -5,13 +5,16 @@
  */
 import type { Redis } from 'ioredis';
 import { acquireLease } from '../../redis/lease.js';
-import { RunActiveError } from '../errors.js';
+import { RunActiveError, RunLockLostError } from '../errors.js';
 import type { DeliveryKeys } from '../keys.js';
 
 const PLANNING_LOCK_MS = 60_000;
 
 export interface RunLock {
-  /** The run started: the lock now lasts until the run finishes. */
+  /**
+   * The run starts: the lock now lasts until the run finishes. Throws RunLockLostError when the
+   * lease lapsed during planning, leaving the key to whichever run holds it now.
+   */
   keep(): Promise<void>;
   /** The run did not start: frees the pipeline. */
   release(): Promise<void>;
@@ -28,8 +31,7 @@ export async function lockPipeline(
   if (!lease) throw new RunActiveError(pipeline, (await redis.get(key)) ?? 'unknown');
   return {
     async keep() {
-      lease.stopRenewing();
-      await redis.persist(key);
+      if (!(await lease.keep())) throw new RunLockLostError(pipeline, runId);
     },
     release: () => lease.release(),
   };

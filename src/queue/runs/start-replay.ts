@@ -59,6 +59,8 @@ export async function startReplay(
   for (const [id, n] of Object.entries(planned)) fields[`op:${id}:planned`] = n;
   try {
     await writer.flush();
+    // Before the run is recorded: a replay whose lock lapsed must not start.
+    await lock.keep();
     await redis
       .multi()
       .hset(keys.run(runId), fields)
@@ -71,7 +73,6 @@ export async function startReplay(
     await lock.release();
     throw error;
   }
-  await lock.keep();
   const queues = openQueues(redis, keys);
   try {
     await releaseStage(

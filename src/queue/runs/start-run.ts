@@ -152,14 +152,21 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     multi.rpush(keys.runErrors(runId), ...chunk.map((e) => JSON.stringify(e)));
   }
   if (hasJobs) multi.sadd(keys.activeRuns, runId);
-  await multi.exec();
+  try {
+    // Before the run is recorded: a run whose lock lapsed while planning must not start.
+    if (hasJobs) await lock.keep();
+    await multi.exec();
+    if (hasJobs) await writer.keep();
+  } catch (error) {
+    await writer.discard(definition.stages.length);
+    await lock.release();
+    throw error;
+  }
   if (!hasJobs) {
     await lock.release();
     options.logger.info({ runId, pipeline: definition.name }, 'nothing to send');
     return { runId, plan, enqueued: false };
   }
-  await writer.keep();
-  await lock.keep();
   const queues = openQueues(redis, keys);
   try {
     await releaseStage(
