@@ -53,6 +53,7 @@ export const ERROR_CODES = [
   'FERRY_DELIVERY_FAILED',
   'FERRY_NOT_FOUND',
   'FERRY_RUN_LOCK_LOST',
+  'FERRY_TRANSFORM_UNDECLARED_READ',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

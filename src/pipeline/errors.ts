@@ -51,3 +51,22 @@ export class StateUnavailableError extends FerryError {
     );
   }
 }
+
+/**
+ * A transform read the record's other columns without declaring it (a second parameter, or
+ * `readsRecord`): change detection would not see a change in those columns. A defect in the
+ * project's custom code, reported at the first record it maps. Exit code 1.
+ */
+export class UndeclaredRecordReadError extends FerryError {
+  readonly code = 'FERRY_TRANSFORM_UNDECLARED_READ';
+
+  constructor(transform: string) {
+    super(
+      `Transform "${transform}" read the record's other columns (context.fields) but was ` +
+        `registered as reading only its value. Declare the context as its second parameter, ` +
+        `(value, { fields }) => ..., or register it with { readsRecord: true }, so change ` +
+        `detection knows its entity depends on the whole record.`,
+      { transform },
+    );
+  }
+}

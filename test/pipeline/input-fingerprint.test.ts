@@ -15,6 +15,10 @@ registerTransform('countedVendor', (v) => {
 });
 // A transform that may read other columns: its entity's input is the whole record.
 registerTransform('vendorOrName', (v, { fields }) => v || fields.Name);
+// One that reads them without saying so: its entity's input would miss the column it reads.
+registerTransform('vendorByNameUndeclared', (v, ...rest) =>
+  rest[0]?.fields.Name === 'Two' ? v.toUpperCase() : v,
+);
 
 function pipeline(
   options: { active?: boolean; vendorTransform?: string } = {},
@@ -101,6 +105,15 @@ describe('input fingerprints', () => {
     ]);
     const state = await h.store().read('fp', 'products', ['2']);
     expect(state.get('2')?.input).toMatch(/^[\w-]{16}$/);
+  });
+
+  it('stops the plan at the first record when a transform reads other columns undeclared', async () => {
+    const def = pipeline({ vendorTransform: 'vendorByNameUndeclared' });
+    expect(def.entities[0]!.mapping.inputs.columns).toEqual(['Name', 'No.', 'Vendor']);
+    // Else a change in a column it reads unseen could be taken for an unchanged record.
+    await expect(h.plan(def, h.csv(ROWS), 100)).rejects.toMatchObject({
+      code: 'FERRY_TRANSFORM_UNDECLARED_READ',
+    });
   });
 
   it('reads state written before fingerprints, by content, and sends nothing for unchanged rows', async () => {

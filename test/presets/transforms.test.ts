@@ -4,7 +4,7 @@ import { findTransform, TransformRejection } from '../../src/pipeline/transforms
 const context = { fields: {} };
 
 describe('currencyWithAmount', () => {
-  const transform = findTransform('currencyWithAmount');
+  const transform = findTransform('currencyWithAmount')?.apply;
 
   it('gives the code when an amount follows it, no value when none does', () => {
     expect(transform?.('USD 12.00', context)).toBe('USD');
@@ -21,7 +21,7 @@ describe('currencyWithAmount', () => {
 });
 
 describe('barcodeDigits', () => {
-  const transform = findTransform('barcodeDigits');
+  const transform = findTransform('barcodeDigits')?.apply;
 
   it('keeps 8 to 14 digits as they are, leading zeros included', () => {
     expect(transform?.('0012345678905', context)).toBe('0012345678905');

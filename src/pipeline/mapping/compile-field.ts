@@ -62,10 +62,10 @@ function cloneConstant(value: JsonValue): () => unknown {
 function compileTransforms(spec: FieldSpec, path: string, ctx: CompileContext): Transform[] {
   const names = spec.transform === undefined ? [] : [spec.transform].flat();
   return names.flatMap((name) => {
-    const fn = findTransform(name);
-    if (!fn)
+    const transform = findTransform(name);
+    if (!transform)
       ctx.issues.push({ path: `${path}.transform`, message: `no transform named "${name}"` });
-    return fn ? [fn] : [];
+    return transform ? [transform.apply] : [];
   });
 }
 

@@ -53,9 +53,8 @@ function walkField(spec: FieldSpec, walk: Walk): void {
   }
   for (const name of [spec.transform ?? []].flat()) {
     const transform = findTransform(name);
-    // A transform declared with a second parameter can read the record's other columns.
-    if (!transform || transform.length > 1) walk.wholeRecord = true;
-    walk.code.push(String(transform));
+    if (!transform || transform.readsRecord) walk.wholeRecord = true;
+    walk.code.push(transform?.source ?? '');
   }
   if (spec.merge !== undefined) walk.code.push(String(findMerge(spec.merge)));
 }

@@ -15,6 +15,8 @@ export {
   TransformRejection,
   type ComputedField,
   type MergeFunction,
+  type RegisteredTransform,
   type Transform,
   type TransformContext,
+  type TransformOptions,
 } from './registry.js';

@@ -3,6 +3,7 @@
  * `transform`, `compute` or `merge`. Config never carries code; it can only pick from what the
  * project registered here.
  */
+import { UndeclaredRecordReadError } from '../errors.js';
 
 /** What a transform sees besides the value: the whole record's fields (read-only). */
 export interface TransformContext {
@@ -17,14 +18,54 @@ export type Transform = (value: string, context: TransformContext) => string | u
 
 export class TransformRejection extends Error {}
 
-const REGISTRY = new Map<string, Transform>();
-
-export function registerTransform(name: string, transform: Transform): void {
-  if (REGISTRY.has(name)) throw new Error(`a transform named "${name}" is already registered`);
-  REGISTRY.set(name, transform);
+/** A transform as registered. */
+export interface RegisteredTransform {
+  /** Calls it; one that does not read the record gets a context that refuses access. */
+  readonly apply: Transform;
+  /** Its code: part of its entity's mapping signature (entity-inputs.ts). */
+  readonly source: string;
+  /** It reads the record's other columns, so its entity's input is the whole record. */
+  readonly readsRecord: boolean;
 }
 
-export function findTransform(name: string): Transform | undefined {
+export interface TransformOptions {
+  /** Default: whether the function declares a second parameter. */
+  readsRecord?: boolean;
+}
+
+const REGISTRY = new Map<string, RegisteredTransform>();
+
+/**
+ * Change detection skips a record whose entities read the same columns as last time, so which
+ * columns a transform reads must be known: one declared with a second parameter (or with
+ * `readsRecord`) may read any; any other gets a context whose `fields` throws, so an undeclared
+ * read (through `arguments`, a rest or a defaulted parameter) fails loudly at the first record
+ * instead of letting a change in that column go unsent.
+ */
+export function registerTransform(
+  name: string,
+  transform: Transform,
+  options: TransformOptions = {},
+): void {
+  if (REGISTRY.has(name)) throw new Error(`a transform named "${name}" is already registered`);
+  const readsRecord = options.readsRecord ?? transform.length > 1;
+  const sealed = sealedContext(name);
+  REGISTRY.set(name, {
+    apply: readsRecord ? transform : (value) => transform(value, sealed),
+    source: String(transform),
+    readsRecord,
+  });
+}
+
+function sealedContext(name: string): TransformContext {
+  return {
+    get fields(): never {
+      throw new UndeclaredRecordReadError(name);
+    },
+  };
+}
+
+export function findTransform(name: string): RegisteredTransform | undefined {
   return REGISTRY.get(name);
 }
 
