@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { FerryConfig } from '../config/schema.js';
+import { UsageError } from '../errors/index.js';
 import type { Logger } from '../logging/logger.js';
 
 export interface OptionSpec {
@@ -64,6 +65,15 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
   const v = args.values[name];
   if (Array.isArray(v)) return v.length ? String(v[v.length - 1]) : undefined;
   return typeof v === 'string' ? v : undefined;
+}
+
+/** A whole-number option's value (> 0), or undefined when not given. */
+export function positiveIntOption(args: ParsedArgs, name: string): number | undefined {
+  const text = stringOption(args, name);
+  if (text === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(text))
+    throw new UsageError(`--${name} takes a whole number > 0, got "${text}".`);
+  return Number(text);
 }
 
 /** A repeatable string option's values, in order. */

@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   'FERRY_NOT_FOUND',
   'FERRY_RUN_LOCK_LOST',
   'FERRY_TRANSFORM_UNDECLARED_READ',
+  'FERRY_RUN_FINISHED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

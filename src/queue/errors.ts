@@ -29,6 +29,17 @@ export class RunLockLostError extends FerryError {
   }
 }
 
+/** A run that is over cannot be cancelled. Exit code 1. */
+export class RunFinishedError extends FerryError {
+  readonly code = 'FERRY_RUN_FINISHED';
+  constructor(runId: string, status: string) {
+    super(`Run ${runId} already finished (${status}): there is nothing to cancel.`, {
+      runId,
+      status,
+    });
+  }
+}
+
 /**
  * Thrown from a job whose attempt left requests that failed transiently: BullMQ retries the job
  * (with backoff) carrying only those requests.

@@ -15,6 +15,8 @@ export interface QueueCounts {
 export interface ActiveRunStatus {
   runId: string;
   pipeline: string;
+  /** running, or cancelling (`ferry cancel` waits for its jobs in flight). */
+  status: string;
   kind: string;
   lane: Lane;
   startedAt: string;
@@ -60,6 +62,7 @@ export async function readStatus(redis: Redis, keys: DeliveryKeys): Promise<Deli
       activeRuns.push({
         runId,
         pipeline: run.pipeline,
+        status: run.status,
         kind: run.kind,
         lane: run.lane,
         startedAt: new Date(run.createdAt).toISOString(),

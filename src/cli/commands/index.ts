@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { callCommand } from './call.js';
+import { cancelCommand } from './cancel.js';
 import { configCheckCommand } from './config-check.js';
 import { demoCommand } from './demo.js';
 import { dlqExportCommand } from './dlq-export.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   readCommand,
   planCommand,
   runCommand,
+  cancelCommand,
   workerCommand,
   statusCommand,
   dlqListCommand,

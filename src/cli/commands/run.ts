@@ -3,6 +3,7 @@ import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
 import { LANES, type Lane } from '../../queue/keys.js';
 import { executeRun } from '../../queue/runs/execute-run.js';
 import { reportText } from '../../queue/runs/report-text.js';
+import { isFinishedStatus } from '../../queue/runs/run-record.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { allowDeletes, FILE_OPTION, sourceOf } from '../pipeline-options.js';
 
@@ -22,7 +23,8 @@ export const runCommand: Command = {
   description: [
     'Plans the pipeline (as `ferry plan`), puts its requests on the delivery queue of its lane and',
     'releases its stages in order (stage n+1 once stage n has settled). One run per pipeline at a',
-    'time: a second is refused (FERRY_RUN_ACTIVE) while one is in progress.',
+    'time: a second is refused (FERRY_RUN_ACTIVE) while one is in progress. `ferry cancel <runId>`',
+    'stops a run.',
     '',
     'Without --wait the run is left to `ferry worker` processes and the command prints the run id.',
     'With --wait it follows the run to its end (a progress bar on a terminal, progress lines',
@@ -83,7 +85,7 @@ export const runCommand: Command = {
     });
     if (flag(args, 'json')) writeJson(stdout, report);
     else stdout.write(reportText(report));
-    if (report.status === 'running') {
+    if (!isFinishedStatus(report.status)) {
       if (wait) {
         stderr.write(
           `Stopped following run ${report.runId}; it goes on in the queue (see \`ferry status\`).\n`,

@@ -9,7 +9,7 @@ export const statusCommand: Command = {
   usage: 'status [--json]',
   description: [
     'With --json: {queues: {bulk|interactive: {waiting, active, delayed, failed}}, pausedForMs,',
-    'activeRuns: [{runId, pipeline, kind, lane, startedAt, stage, stages, settledItems,',
+    'activeRuns: [{runId, pipeline, status, kind, lane, startedAt, stage, stages, settledItems,',
     'plannedItems, failedItems}], deadLetters}. Exit 0; 1 when Redis does not answer; 2 bad config.',
   ].join('\n'),
   options: { ...JSON_OPTION },
@@ -35,7 +35,8 @@ export const statusCommand: Command = {
       lines.push(status.activeRuns.length > 0 ? 'Runs in progress:' : 'No run in progress.');
       for (const r of status.activeRuns) {
         lines.push(
-          `  ${r.runId} (${r.kind}, ${r.lane}) stage ${r.stage}/${r.stages}: ` +
+          `  ${r.runId} (${r.kind}, ${r.lane}${r.status === 'running' ? '' : `, ${r.status}`}) ` +
+            `stage ${r.stage}/${r.stages}: ` +
             `${r.settledItems}/${r.plannedItems} items settled, ${r.failedItems} failed`,
         );
       }

@@ -2,14 +2,7 @@ import { UsageError } from '../../errors/index.js';
 import { connectDelivery } from '../../queue/connect.js';
 import { LANES, type Lane } from '../../queue/keys.js';
 import { startDeliveryWorker } from '../../queue/worker/delivery-worker.js';
-import { stringList, stringOption, type Command } from '../command.js';
-
-function positiveInt(text: string | undefined, name: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^[1-9]\d*$/.test(text))
-    throw new UsageError(`--${name} takes a whole number > 0, got "${text}".`);
-  return Number(text);
-}
+import { positiveIntOption, stringList, type Command } from '../command.js';
 
 export const workerCommand: Command = {
   name: 'worker',
@@ -40,7 +33,7 @@ export const workerCommand: Command = {
     },
   },
   async run({ args, stderr, config: getConfig, logger: getLogger, stopSignal }) {
-    const concurrency = positiveInt(stringOption(args, 'concurrency'), 'concurrency');
+    const concurrency = positiveIntOption(args, 'concurrency');
     const lanes = stringList(args, 'lane');
     for (const lane of lanes) {
       if (!LANES.includes(lane as Lane)) {

@@ -15,6 +15,7 @@ import { deliveryKeys, type DeliveryKeys } from '../keys.js';
 import { finishRun } from '../runs/finish-run.js';
 import { followRun } from '../runs/follow-run.js';
 import { progressDisplay } from '../runs/progress.js';
+import { isFinished } from '../runs/run-record.js';
 import type { RunReport } from '../runs/run-report.js';
 import { startReplay } from '../runs/start-replay.js';
 import { classifyItems } from '../worker/classify-items.js';
@@ -152,7 +153,7 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
       const display = options.progress ? progressDisplay(options.progress) : undefined;
       const run = await followRun(redis, keys, runId, (r) => display?.update(r), options.signal);
       display?.end();
-      if (run.status !== 'running') {
+      if (isFinished(run)) {
         runs.push(await finishRun(redis, keys, dlq, runId, config.delivery.reportsDir));
       }
     }

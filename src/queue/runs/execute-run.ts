@@ -15,6 +15,7 @@ import { startDeliveryWorker, type DeliveryWorker } from '../worker/delivery-wor
 import { finishRun } from './finish-run.js';
 import { followRun } from './follow-run.js';
 import { progressDisplay } from './progress.js';
+import { isFinished } from './run-record.js';
 import { buildRunReport, type RunReport } from './run-report.js';
 import { startRun } from './start-run.js';
 
@@ -73,7 +74,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
       options.signal,
     );
     display?.end();
-    if (run.status === 'running') return await buildRunReport(redis, keys, dlq, started.runId);
+    if (!isFinished(run)) return await buildRunReport(redis, keys, dlq, started.runId);
     return await finishRun(redis, keys, dlq, started.runId, config.delivery.reportsDir);
   } finally {
     await worker?.close();

@@ -9,6 +9,16 @@ export function reportText(report: RunReport): string {
   if (report.status === 'running') {
     lines.push('  enqueued; `ferry worker` delivers it, `ferry status` shows its progress.');
   }
+  if (report.status === 'cancelling' || report.status === 'cancelled') {
+    const notSent = Object.values(report.operations).reduce(
+      (n, c) => n + c.planned - c.delivered - c.failed - c.stale,
+      0,
+    );
+    lines.push(
+      `  ${notSent} planned item(s) not sent; what was delivered is committed, so the next run of ` +
+        `${report.pipeline} sends only the rest.`,
+    );
+  }
   const ops = Object.entries(report.operations);
   const width = Math.max(9, ...ops.map(([id]) => id.length));
   if (ops.length > 0) {

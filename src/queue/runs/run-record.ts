@@ -8,8 +8,12 @@ export const COUNT_NAMES = ['planned', 'delivered', 'failed', 'stale', 'skipped'
 export type CountName = (typeof COUNT_NAMES)[number];
 export type OperationCounts = Record<CountName, number>;
 
-/** running -> succeeded (every planned item delivered, no row rejected) or partial. */
-export type RunStatus = 'running' | 'succeeded' | 'partial';
+/**
+ * running -> succeeded (every planned item delivered, no row rejected) or partial; or, when an
+ * operator cancels it, running -> cancelling (nothing more is sent; its jobs in flight finish)
+ * -> cancelled (cancel-run.ts).
+ */
+export type RunStatus = 'running' | 'cancelling' | 'succeeded' | 'partial' | 'cancelled';
 export type RunKind = 'run' | 'replay';
 
 export interface StageInfo {
@@ -42,8 +46,13 @@ export interface RunRecord {
   deadLetters: number;
 }
 
+/** Whether a run in this status is over: nothing of it is in flight, its pipeline is free. */
+export function isFinishedStatus(status: RunStatus): boolean {
+  return status !== 'running' && status !== 'cancelling';
+}
+
 export function isFinished(run: RunRecord): boolean {
-  return run.status !== 'running';
+  return isFinishedStatus(run.status);
 }
 
 export function parseRun(fields: Record<string, string>): RunRecord | undefined {

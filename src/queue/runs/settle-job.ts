@@ -13,16 +13,19 @@ import type { RunStatus } from './run-record.js';
 /**
  * KEYS: run hash, settled set, the pipeline's active-run key, active-runs set, payload hash.
  * ARGV: job id, stage, now (ms), run id, then (field, increment) pairs.
- * Returns {0} already settled (or the run is over), {1} stage still running, {2, n} stage n is due, {3, status} finished.
+ * Returns {0} already settled (or the run is over), {1} stage still running (or the run is being
+ * cancelled: a job in flight still counts what it delivered, and goes no further), {2, n} stage n
+ * is due, {3, status} finished.
  */
 const SETTLE = luaScript(
-  `if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return {0} end
+  `local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'running' and status ~= 'cancelling' then return {0} end
 if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0} end
 redis.call('HDEL', KEYS[5], ARGV[1])
 for i = 5, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
 local stage = tonumber(ARGV[2])
 local pending = redis.call('HINCRBY', KEYS[1], 'pending:' .. stage, -1)
-if pending > 0 then return {1} end
+if pending > 0 or status == 'cancelling' then return {1} end
 local count = tonumber(redis.call('HGET', KEYS[1], 'stageCount'))
 local n = stage + 1
 while n < count and tonumber(redis.call('HGET', KEYS[1], 'pending:' .. n) or '0') == 0 do n = n + 1 end

@@ -1,0 +1,97 @@
+import type { Writable } from 'node:stream';
+import { connectDelivery } from '../../queue/connect.js';
+import { deliveryKeys } from '../../queue/keys.js';
+import { CANCEL_TIMEOUT_MS, cancelRun, type CancelOutcome } from '../../queue/runs/cancel-run.js';
+import { reportText } from '../../queue/runs/report-text.js';
+import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
+
+/** Progress lines while waiting for the run's jobs in flight: one when the count changes, or every 5 s. */
+function waitingLines(stderr: Writable): (inFlight: number) => void {
+  let last = -1;
+  let lastAt = 0;
+  return (inFlight) => {
+    const now = Date.now();
+    if (inFlight === last && now - lastAt < 5_000) return;
+    last = inFlight;
+    lastAt = now;
+    stderr.write(`waiting for ${inFlight} job(s) of the run in flight to finish...\n`);
+  };
+}
+
+function outcomeText(o: CancelOutcome, timeoutS: number): string {
+  if (o.dryRun) {
+    return (
+      `Would cancel run ${o.runId} (${o.pipeline}, ${o.status}): ${o.unsettledJobs} job(s) not ` +
+      `settled, ${o.inFlight} in flight now. Nothing was changed.\n`
+    );
+  }
+  if (o.status === 'cancelling') {
+    return (
+      `Run ${o.runId} is being cancelled: nothing more of it is sent, but ${o.inFlight} of its ` +
+      `job(s) are still in flight (after ${timeoutS} s, or you stopped the wait; a worker may be stalled, or dead: BullMQ ` +
+      `hands a dead worker's jobs back at its stall check). Its pipeline stays locked until they ` +
+      `finish: run \`ferry cancel ${o.runId}\` again.\n`
+    );
+  }
+  const files = o.report.files ? `Report: ${o.report.files.json}\n` : '';
+  return `Cancelled run ${o.runId}.\n${reportText(o.report)}${files}`;
+}
+
+export const cancelCommand: Command = {
+  name: 'cancel',
+  summary:
+    'Stop a run: nothing more of it is sent; its pipeline is freed once its jobs in flight end.',
+  usage: 'cancel <runId> [--dry-run] [--timeout S] [--json]',
+  description: [
+    'For a run that must not go on (a wrong export found mid-delivery, say). At once, no job of the',
+    'run starts sending and its stages not yet released are dropped; jobs already sending finish',
+    'their requests, and what the platform confirmed is committed to state and counted, so the next',
+    'run of the pipeline sends only what this one did not. Once none of its jobs is in flight the',
+    "run is `cancelled`, its pipeline is free and its report is written (as a finished run's).",
+    'Jobs of the run still queued are dropped by the workers without sending.',
+    '',
+    'If jobs are still in flight after --timeout seconds (default 120), the run stays `cancelling`',
+    '(its pipeline locked) and the command exits 1: run it again to finish. --dry-run shows what',
+    'would be cancelled and changes nothing.',
+    '',
+    'With --json: {runId, pipeline, dryRun, status, unsettledJobs, inFlight, report}. Exit codes:',
+    '0 cancelled (or a dry run); 1 the run already finished (FERRY_RUN_FINISHED) or jobs still in',
+    'flight at the timeout; 2 bad usage or config, or no such run.',
+    '',
+    'Examples:',
+    '  ferry cancel catalog-20261124T021500Z-1a2b --dry-run',
+    '  ferry cancel catalog-20261124T021500Z-1a2b',
+  ].join('\n'),
+  options: {
+    'dry-run': { type: 'boolean', description: 'Show what would be cancelled; change nothing.' },
+    timeout: {
+      type: 'string',
+      placeholder: 'S',
+      description: `Seconds to wait for the run's jobs in flight (default ${CANCEL_TIMEOUT_MS / 1000}).`,
+    },
+    ...JSON_OPTION,
+  },
+  positionals: [1, 1],
+  async run({ args, stdout, stderr, config: getConfig, stopSignal }) {
+    const timeoutS = positiveIntOption(args, 'timeout') ?? CANCEL_TIMEOUT_MS / 1000;
+    const config = getConfig();
+    const redis = await connectDelivery(config.redis.url);
+    try {
+      const outcome = await cancelRun({
+        redis,
+        keys: deliveryKeys(config.redis.prefix),
+        reportsDir: config.delivery.reportsDir,
+        runId: args.positionals[0] as string,
+        dryRun: flag(args, 'dry-run'),
+        timeoutMs: timeoutS * 1000,
+        onWaiting: waitingLines(stderr),
+        signal: stopSignal,
+      });
+      if (flag(args, 'json')) writeJson(stdout, outcome);
+      else stdout.write(outcomeText(outcome, timeoutS));
+      return outcome.status === 'cancelling' && !outcome.dryRun ? 1 : 0;
+    } finally {
+      redis.disconnect();
+    }
+  },
+};

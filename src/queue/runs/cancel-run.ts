@@ -1,0 +1,137 @@
+/**
+ * Cancelling a run, for an operator who finds mid-delivery that it must not go on (a wrong
+ * export, say): nothing more of it is sent, what the platform confirmed stays committed (so the
+ * next run sends only the rest), and the pipeline is freed only once no job of the run is in
+ * flight, so a later run's request for an item never races one of this run's still on the wire.
+ *
+ *   running -> cancelling: no job of the run starts sending (job-work.ts reads the status), its
+ *     unreleased stages are dropped, and jobs in flight finish and still count (settle-job.ts);
+ *   -> cancelled, once no job of the run is active in either lane: the pipeline lock goes, and the
+ *     run is finished like any other (finish-run.ts: working keys dropped, report written).
+ * Cancelling again a run left `cancelling` (the wait timed out) picks up at the wait.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { luaScript, runLua } from '../../redis/lua.js';
+import { createDeadLetterStore } from '../dlq/dead-letter-store.js';
+import { RunFinishedError } from '../errors.js';
+import { LANES, type DeliveryKeys } from '../keys.js';
+import { openQueues, type DeliveryQueues } from '../queues.js';
+import { finishRun } from './finish-run.js';
+import { isFinished, type RunStatus } from './run-record.js';
+import { buildRunReport, loadRun, type RunReport } from './run-report.js';
+
+/** KEYS: run hash. ARGV: now (ms). 1 when this call began the cancelling. */
+const CANCEL = luaScript(
+  `if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'cancelling', 'cancelledAt', ARGV[1])
+return 1`,
+  1,
+);
+
+/** KEYS: run hash, the pipeline's active-run key, active-runs set. ARGV: run id, now (ms). */
+const FINALIZE = luaScript(
+  `if redis.call('HGET', KEYS[1], 'status') ~= 'cancelling' then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+redis.call('SREM', KEYS[3], ARGV[1])
+return 1`,
+  3,
+);
+
+const POLL_MS = 100;
+export const CANCEL_TIMEOUT_MS = 120_000;
+
+export interface CancelRunOptions {
+  redis: Redis;
+  keys: DeliveryKeys;
+  /** Where the cancelled run's report is written (delivery.reportsDir). */
+  reportsDir: string;
+  runId: string;
+  /** Only say what cancelling would do. */
+  dryRun?: boolean;
+  /** How long to wait for the run's jobs in flight. */
+  timeoutMs?: number;
+  /** Called while waiting, with how many of the run's jobs are still in flight. */
+  onWaiting?: (inFlight: number) => void;
+  /** Stops the wait (Ctrl-C): the run stays `cancelling`. */
+  signal?: AbortSignal;
+}
+
+export interface CancelOutcome {
+  runId: string;
+  pipeline: string;
+  dryRun: boolean;
+  /** The run's status now: `cancelled`, `cancelling` when the wait timed out, or as it was. */
+  status: RunStatus;
+  /** Jobs of the run not settled, when it was cancelled (a dry run: now). */
+  unsettledJobs: number;
+  /** Jobs of the run a worker still runs (0 once cancelled). */
+  inFlight: number;
+  /** The run's report: final once cancelled, else as it stands. */
+  report: RunReport;
+}
+
+async function inFlightJobs(queues: DeliveryQueues, runId: string): Promise<number> {
+  let n = 0;
+  for (const lane of LANES) {
+    for (const job of await queues[lane].getActive()) if (job.data.runId === runId) n += 1;
+  }
+  return n;
+}
+
+export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcome> {
+  const { redis, keys, runId } = options;
+  const dlq = createDeadLetterStore(redis, keys);
+  const run = await loadRun(redis, keys, runId);
+  if (isFinished(run)) throw new RunFinishedError(runId, run.status);
+  const queues = openQueues(redis, keys);
+  try {
+    const outcome = {
+      runId,
+      pipeline: run.pipeline,
+      dryRun: options.dryRun === true,
+      unsettledJobs: run.pending.reduce((n, p) => n + p, 0),
+    };
+    if (options.dryRun) {
+      return {
+        ...outcome,
+        status: run.status,
+        inFlight: await inFlightJobs(queues, runId),
+        report: await buildRunReport(redis, keys, dlq, runId),
+      };
+    }
+    if ((await runLua(redis, CANCEL, [keys.run(runId)], [Date.now()])) === 1) {
+      // Stages not released yet go: a releaser at work finds its list empty and stops.
+      await redis.del(...run.stages.map((s) => keys.runStage(runId, s.index)));
+    } else {
+      const now = await loadRun(redis, keys, runId);
+      if (isFinished(now)) throw new RunFinishedError(runId, now.status); // it ended meanwhile
+    }
+    const deadline = Date.now() + (options.timeoutMs ?? CANCEL_TIMEOUT_MS);
+    let inFlight = await inFlightJobs(queues, runId);
+    while (inFlight > 0 && Date.now() < deadline && !options.signal?.aborted) {
+      options.onWaiting?.(inFlight);
+      await sleep(POLL_MS);
+      inFlight = await inFlightJobs(queues, runId);
+    }
+    if (inFlight > 0) {
+      return {
+        ...outcome,
+        status: 'cancelling',
+        inFlight,
+        report: await buildRunReport(redis, keys, dlq, runId),
+      };
+    }
+    await runLua(
+      redis,
+      FINALIZE,
+      [keys.run(runId), keys.activeRun(run.pipeline), keys.activeRuns],
+      [runId, Date.now()],
+    );
+    const report = await finishRun(redis, keys, dlq, runId, options.reportsDir);
+    return { ...outcome, status: report.status, inFlight: 0, report };
+  } finally {
+    await queues.close();
+  }
+}
