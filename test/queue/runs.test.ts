@@ -12,10 +12,12 @@ import { isFerryError } from '../../src/errors/index.js';
 import { deliveryKeys } from '../../src/queue/keys.js';
 import { followRun } from '../../src/queue/runs/follow-run.js';
 import { startRun } from '../../src/queue/runs/start-run.js';
+import { RETENTION_S } from '../../src/queue/runs/finish-run.js';
 import { readStatus } from '../../src/queue/status.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { runFerry, writeConfigFile } from './cli-process.js';
 import { quietLogger, tempDir, testConfig, expectNothingOpen } from './delivery-fixtures.js';
 
 const prefix = uniquePrefix('runs');
@@ -136,5 +138,42 @@ describe('runs', () => {
     ).toBe(0);
     expect(await redis.sismember(keys.activeRuns, runId)).toBe(0);
     await redis.del(lockKey);
+  });
+
+  it('lists recent runs newest first (`ferry runs`), and drops index entries past retention', async () => {
+    const keys = deliveryKeys(prefix);
+    const stale = Date.now() - (RETENTION_S + 3600) * 1000;
+    await redis.zadd(keys.runIndex, stale, 'catalog-long-gone');
+    const configFile = writeConfigFile(dir.path, prefix, sim.url);
+
+    const all = JSON.parse((await runFerry(['runs', '--json'], configFile)).stdout) as {
+      runId: string;
+      pipeline: string;
+      status: string;
+      deliveredItems: number;
+      plannedItems: number;
+    }[];
+    // The first test's catalog and stores runs (the other test's prefix is its own); the gone
+    // run's entry has no record, so it is not listed.
+    expect(all.map((r) => r.pipeline)).toEqual(['stores', 'catalog']);
+    expect(all.every((r) => r.deliveredItems === r.plannedItems && r.plannedItems > 0)).toBe(true);
+    const one = await runFerry(['runs', '--pipeline', 'catalog', '--limit', '1'], configFile);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain(all[1]?.runId);
+    expect(one.stdout).not.toContain(all[0]?.runId);
+    const bad = await runFerry(['runs', '--limit', 'ten'], configFile);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--limit');
+
+    // Recording a run drops index entries older than a finished run's record lives.
+    await startRun({
+      config: testConfig(prefix, sim.url, join(dir.path, 'reports')),
+      redis,
+      logger: quietLogger(),
+      pipeline: 'users',
+      source: { file: resolve(PROJECT_ROOT, 'examples/users.csv') },
+    });
+    expect(await redis.zscore(keys.runIndex, 'catalog-long-gone')).toBeNull();
+    expect(await redis.zcard(keys.runIndex)).toBe(3);
   });
 });

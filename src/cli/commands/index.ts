@@ -12,6 +12,7 @@ import { operationsCommand } from './operations.js';
 import { planCommand } from './plan.js';
 import { readCommand } from './read.js';
 import { runCommand } from './run.js';
+import { runsCommand } from './runs.js';
 import { simulatorCommand } from './simulator.js';
 import { statusCommand } from './status.js';
 import { workerCommand } from './worker.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   planCommand,
   runCommand,
   cancelCommand,
+  runsCommand,
   workerCommand,
   statusCommand,
   dlqListCommand,

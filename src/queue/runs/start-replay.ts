@@ -10,6 +10,7 @@ import type { DeliveryKeys } from '../keys.js';
 import { openQueues } from '../queues.js';
 import { releaseStage } from './release-stage.js';
 import { newRunId } from './run-id.js';
+import { indexRun } from './run-index.js';
 import { lockPipeline } from './run-lock.js';
 import type { StageInfo } from './run-record.js';
 import { StageWriter } from './stage-writer.js';
@@ -61,10 +62,7 @@ export async function startReplay(
     await writer.flush();
     // Before the run is recorded: a replay whose lock lapsed must not start.
     await lock.keep();
-    await redis
-      .multi()
-      .hset(keys.run(runId), fields)
-      .zadd(keys.runIndex, Date.now(), runId)
+    await indexRun(redis.multi().hset(keys.run(runId), fields), keys, runId, Date.now())
       .sadd(keys.activeRuns, runId)
       .exec();
     await writer.keep();

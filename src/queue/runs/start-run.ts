@@ -22,6 +22,7 @@ import { deliveryKeys, type Lane } from '../keys.js';
 import { openQueues } from '../queues.js';
 import { ERRORS_KEPT } from './run-report.js';
 import { newRunId, nextVersion } from './run-id.js';
+import { indexRun } from './run-index.js';
 import { lockPipeline } from './run-lock.js';
 import type { StageInfo } from './run-record.js';
 import { releaseStage } from './release-stage.js';
@@ -146,7 +147,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     fields.status = plan.errors.length > 0 ? 'partial' : 'succeeded';
     fields.finishedAt = now;
   }
-  const multi = redis.multi().hset(keys.run(runId), fields).zadd(keys.runIndex, now, runId);
+  const multi = indexRun(redis.multi().hset(keys.run(runId), fields), keys, runId, now);
   for (let i = 0; i < plan.errors.length && i < ERRORS_KEPT; i += 1_000) {
     const chunk = plan.errors.slice(i, Math.min(i + 1_000, ERRORS_KEPT));
     multi.rpush(keys.runErrors(runId), ...chunk.map((e) => JSON.stringify(e)));

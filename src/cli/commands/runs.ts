@@ -1,0 +1,115 @@
+import { connectDelivery } from '../../queue/connect.js';
+import { deliveryKeys } from '../../queue/keys.js';
+import { recentRuns } from '../../queue/runs/run-index.js';
+import { settledItems, type RunRecord } from '../../queue/runs/run-record.js';
+import {
+  flag,
+  JSON_OPTION,
+  positiveIntOption,
+  stringOption,
+  writeJson,
+  type Command,
+} from '../command.js';
+
+const DEFAULT_LIMIT = 20;
+
+interface RunLine {
+  runId: string;
+  pipeline: string;
+  kind: string;
+  status: string;
+  startedAt: string;
+  finishedAt?: string;
+  seconds?: number;
+  plannedItems: number;
+  deliveredItems: number;
+  failedItems: number;
+  rejected: number;
+}
+
+function lineOf(run: RunRecord): RunLine {
+  const counts = Object.values(run.operations);
+  const line: RunLine = {
+    runId: run.id,
+    pipeline: run.pipeline,
+    kind: run.kind,
+    status: run.status,
+    startedAt: new Date(run.createdAt).toISOString(),
+    plannedItems: settledItems(run).planned,
+    deliveredItems: counts.reduce((n, c) => n + c.delivered, 0),
+    failedItems: counts.reduce((n, c) => n + c.failed, 0),
+    rejected: run.rejected,
+  };
+  if (run.finishedAt) {
+    line.finishedAt = new Date(run.finishedAt).toISOString();
+    line.seconds = (run.finishedAt - run.createdAt) / 1000;
+  }
+  return line;
+}
+
+function table(lines: RunLine[]): string {
+  const rows = [
+    ['RUN', 'STATUS', 'STARTED', 'SECONDS', 'DELIVERED/PLANNED', 'FAILED', 'REJECTED'],
+    ...lines.map((l) => [
+      l.runId,
+      l.status,
+      l.startedAt.replace(/\.\d+Z$/, 'Z'),
+      l.seconds === undefined ? '-' : l.seconds.toFixed(1),
+      `${l.deliveredItems}/${l.plannedItems}`,
+      String(l.failedItems),
+      String(l.rejected),
+    ]),
+  ];
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export const runsCommand: Command = {
+  name: 'runs',
+  summary: 'List the most recent runs, newest first: status, time, items delivered and failed.',
+  usage: 'runs [--pipeline P] [--limit N] [--json]',
+  description: [
+    "Runs are kept for 30 days after they end (each run's full report is `ferry run --wait`'s, also",
+    'written to delivery.reportsDir). `ferry status` shows the ones in progress.',
+    '',
+    'With --json: [{runId, pipeline, kind, status, startedAt, finishedAt?, seconds?, plannedItems,',
+    'deliveredItems, failedItems, rejected}]. Exit 0; 1 when Redis does not answer; 2 bad usage.',
+    '',
+    'Examples:',
+    '  ferry runs --pipeline catalog --limit 7',
+  ].join('\n'),
+  options: {
+    pipeline: { type: 'string', placeholder: 'P', description: "Only this pipeline's runs." },
+    limit: {
+      type: 'string',
+      placeholder: 'N',
+      description: `At most N runs (default ${DEFAULT_LIMIT}).`,
+    },
+    ...JSON_OPTION,
+  },
+  async run({ args, stdout, config: getConfig }) {
+    const limit = positiveIntOption(args, 'limit') ?? DEFAULT_LIMIT;
+    const pipeline = stringOption(args, 'pipeline');
+    const config = getConfig();
+    const redis = await connectDelivery(config.redis.url);
+    try {
+      const runs = await recentRuns(redis, deliveryKeys(config.redis.prefix), {
+        limit,
+        ...(pipeline !== undefined ? { pipeline } : {}),
+      });
+      const lines = runs.map(lineOf);
+      if (flag(args, 'json')) writeJson(stdout, lines);
+      else stdout.write(lines.length > 0 ? `${table(lines)}\n` : 'No runs.\n');
+      return 0;
+    } finally {
+      redis.disconnect();
+    }
+  },
+};
