@@ -33,8 +33,7 @@ function outcomeText(o: CancelOutcome, timeoutS: number): string {
       `finish: run \`ferry cancel ${o.runId}\` again.\n`
     );
   }
-  const files = o.report.files ? `Report: ${o.report.files.json}\n` : '';
-  return `Cancelled run ${o.runId}.\n${reportText(o.report)}${files}`;
+  return `Cancelled run ${o.runId}.\n${reportText(o.report)}`;
 }
 
 export const cancelCommand: Command = {
