@@ -20,6 +20,7 @@ import { startRun } from '../../src/queue/runs/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { until } from '../helpers/until.js';
 import { runFerry, writeConfigFile } from './cli-process.js';
 import { expectNothingOpen, quietLogger, tempDir, testConfig } from './delivery-fixtures.js';
 
@@ -45,14 +46,6 @@ afterAll(async () => {
   await expectNothingOpen();
 });
 
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await sleep(10);
-  }
-}
-
 describe('ferry cancel', () => {
   it('stops the run at once, keeps and counts what was delivered, frees the pipeline; the next run sends the rest once', async () => {
     const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), {
@@ -71,7 +64,7 @@ describe('ferry cancel', () => {
         pipeline: 'catalog',
         source: { file },
       });
-      await until(() => sim.state('prices').length >= 20); // the price stage is under way
+      await until('the price stage under way', () => sim.state('prices').length >= 20);
 
       const dry = await cancelRun({ redis, keys, reportsDir: dir.path, runId, dryRun: true });
       expect(dry).toMatchObject({ runId, dryRun: true, status: 'running' });
@@ -136,7 +129,7 @@ describe('ferry cancel', () => {
         pipeline: 'stores',
         source: { file: stores },
       });
-      await until(() => sim.stats().requests > requestsBefore); // its one request is on the wire
+      await until('its one request on the wire', () => sim.stats().requests > requestsBefore);
       const first = await cancelRun({ redis, keys, reportsDir: dir.path, runId, timeoutMs: 100 });
       expect(first).toMatchObject({ status: 'cancelling', inFlight: 1 });
       expect(await redis.get(keys.activeRun('stores'))).toBe(runId);

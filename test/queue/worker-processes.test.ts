@@ -5,7 +5,6 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { startRun } from '../../src/queue/runs/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { until } from '../helpers/until.js';
 import { spawnFerry, workerReady, writeConfigFile, type FerryProcess } from './cli-process.js';
 import {
   expectAllDeliveredOnce,
@@ -81,18 +81,6 @@ async function settledItems(prefix: string, runId: string): Promise<number> {
   return Object.entries(fields)
     .filter(([k]) => /:(delivered|failed|stale)$/.test(k))
     .reduce((n, [, v]) => n + Number(v), 0);
-}
-
-async function until(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 describe('ferry worker processes', () => {

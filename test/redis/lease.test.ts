@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireLease, type Lease } from '../../src/redis/lease.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { until } from '../helpers/until.js';
 
 const prefix = uniquePrefix('lease');
 const redis = new Redis(TEST_REDIS_URL);
@@ -20,16 +21,6 @@ afterAll(async () => {
   redis.disconnect();
   await deleteKeys(prefix);
 });
-
-/** Polls `check` every 20 ms until it holds or `ms` have passed; whether it held. */
-async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) return false;
-    await sleep(20);
-  }
-  return true;
-}
 
 describe('a lease', () => {
   it('is renewed while its holder lives, and refused to others', async () => {
@@ -61,11 +52,11 @@ describe('a lease', () => {
     // Still held just after the kill; then it lapses on its own, with nobody to renew it.
     expect(await acquireLease(redis, key, 2_000)).toBeUndefined();
     let successor: Lease | undefined;
-    expect(
-      await eventually(
-        async () => (successor = await acquireLease(redis, key, 2_000)) !== undefined,
-      ),
-    ).toBe(true);
+    await until(
+      'a successor to take the lease',
+      async () => (successor = await acquireLease(redis, key, 2_000)) !== undefined,
+      10_000,
+    );
     expect(await redis.get(key)).not.toBe(token);
     await successor?.release();
   });
@@ -86,7 +77,7 @@ describe('a lease', () => {
     const first = await acquireLease(redis, key, 300);
     // The first holder's lease lapses (as after an event-loop stall) and another takes the key.
     await redis.set(key, 'successor', 'PX', 60_000);
-    expect(await eventually(() => first?.lost === true)).toBe(true);
+    await until('the first holder to see its lease lost', () => first?.lost === true);
     await sleep(250); // two more of the first holder's renewal ticks
     expect(await first?.keep()).toBe(false);
     await first?.release();
