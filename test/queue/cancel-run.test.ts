@@ -7,8 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { createStateStore } from '../../src/pipeline/state-store.js';
@@ -18,144 +17,141 @@ import { followRun } from '../../src/queue/runs/follow-run.js';
 import { loadRun } from '../../src/queue/runs/run-report.js';
 import { startRun } from '../../src/queue/runs/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
-import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
 import { runFerry, writeConfigFile } from './cli-process.js';
-import { expectNothingOpen, quietLogger, tempDir, testConfig } from './delivery-fixtures.js';
+import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
-const prefix = uniquePrefix('cancel');
-const dir = tempDir('cancel');
-const file = join(dir.path, 'items.csv');
 const PRICES = 'products.prices.patch';
-let sim: RunningSimulator;
-let redis: Redis;
-
-beforeAll(async () => {
-  // ~35 ms a request, two at a time: the price stage takes ~7 s, time enough to spawn `ferry cancel`.
-  sim = await startSimulator({ port: 0, seed: 4, faults: { latency: [30, 40] } });
-  redis = new Redis(TEST_REDIS_URL);
-  await generateItems(400, file, 11);
-});
-
-afterAll(async () => {
-  await sim.close();
-  redis.disconnect();
-  await deleteKeys(prefix);
-  dir.remove();
-  await expectNothingOpen();
-});
+// ~35 ms a request, two at a time: the price stage takes ~7 s, time enough to spawn `ferry cancel`.
+const h = useDeliveryHarness('cancel', { seed: 4, faults: { latency: [30, 40] } }, () =>
+  generateItems(400, file, 11),
+);
+const file = join(h.dir, 'items.csv');
 
 describe('ferry cancel', () => {
   it('stops the run at once, keeps and counts what was delivered, frees the pipeline; the next run sends the rest once', async () => {
-    const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), {
+    const config = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), {
       concurrency: 2,
       bundleSize: 5,
     });
-    const configFile = writeConfigFile(dir.path, prefix, sim.url);
-    const keys = deliveryKeys(prefix);
+    const configFile = writeConfigFile(h.dir, h.prefix, h.sim.url);
+    const keys = deliveryKeys(h.prefix);
     const logger = quietLogger();
     const worker = await startDeliveryWorker({ config, logger });
     try {
       const { runId } = await startRun({
         config,
-        redis,
+        redis: h.redis,
         logger,
         pipeline: 'catalog',
         source: { file },
       });
-      await until('the price stage under way', () => sim.state('prices').length >= 20);
+      await until('the price stage under way', () => h.sim.state('prices').length >= 20);
 
-      const dry = await cancelRun({ redis, keys, reportsDir: dir.path, runId, dryRun: true });
+      const dry = await cancelRun({ redis: h.redis, keys, reportsDir: h.dir, runId, dryRun: true });
       expect(dry).toMatchObject({ runId, dryRun: true, status: 'running' });
       expect(dry.unsettledJobs).toBeGreaterThan(0);
-      expect((await loadRun(redis, keys, runId)).status).toBe('running');
+      expect((await loadRun(h.redis, keys, runId)).status).toBe('running');
 
       const cancelled = await runFerry(['cancel', runId, '--json'], configFile);
-      const requestsAtCancel = sim.stats().requests;
+      const requestsAtCancel = h.sim.stats().requests;
       expect(cancelled.code).toBe(0);
       const outcome = JSON.parse(cancelled.stdout) as CancelOutcome;
       expect(outcome).toMatchObject({ runId, status: 'cancelled', inFlight: 0 });
       expect(outcome.unsettledJobs).toBeGreaterThan(0);
 
       await sleep(300); // the worker takes the run's queued jobs and drops them
-      expect(sim.stats().requests).toBe(requestsAtCancel);
+      expect(h.sim.stats().requests).toBe(requestsAtCancel);
       const prices = outcome.report.operations[PRICES];
       if (!prices) throw new Error('no price counts in the report');
       expect(prices.delivered).toBeGreaterThan(0);
       expect(prices.delivered).toBeLessThan(prices.planned);
       // Jobs in flight at the cancel finished and counted: the count is what the platform has.
-      expect(prices.delivered).toBe(sim.state('prices').length);
-      expect(await createStateStore(redis, prefix).count('catalog', 'prices')).toBe(
+      expect(prices.delivered).toBe(h.sim.state('prices').length);
+      expect(await createStateStore(h.redis, h.prefix).count('catalog', 'prices')).toBe(
         prices.delivered,
       );
-      expect(await redis.exists(keys.activeRun('catalog'))).toBe(0);
-      expect(await redis.sismember(keys.activeRuns, runId)).toBe(0);
+      expect(await h.redis.exists(keys.activeRun('catalog'))).toBe(0);
+      expect(await h.redis.sismember(keys.activeRuns, runId)).toBe(0);
       const written = JSON.parse(readFileSync(outcome.report.files?.json ?? '', 'utf8'));
       expect(written.status).toBe('cancelled');
 
-      await expect(cancelRun({ redis, keys, reportsDir: dir.path, runId })).rejects.toMatchObject({
+      await expect(
+        cancelRun({ redis: h.redis, keys, reportsDir: h.dir, runId }),
+      ).rejects.toMatchObject({
         code: 'FERRY_RUN_FINISHED',
       });
 
-      const next = await startRun({ config, redis, logger, pipeline: 'catalog', source: { file } });
-      const run = await followRun(redis, keys, next.runId, () => undefined);
+      const next = await startRun({
+        config,
+        redis: h.redis,
+        logger,
+        pipeline: 'catalog',
+        source: { file },
+      });
+      const run = await followRun(h.redis, keys, next.runId, () => undefined);
       expect(run.operations[PRICES]).toMatchObject({
         planned: prices.planned - prices.delivered,
         delivered: prices.planned - prices.delivered,
       });
       // Delivered before the cancel: unchanged since, so none planned.
       expect(run.operations['products.put']).toMatchObject({ planned: 0, delivered: 0 });
-      expect(sim.state('prices')).toHaveLength(prices.planned);
-      expect(sim.stats().duplicates).toBe(0);
+      expect(h.sim.state('prices')).toHaveLength(prices.planned);
+      expect(h.sim.stats().duplicates).toBe(0);
     } finally {
       await worker.close();
     }
   });
 
   it('holds the pipeline while a job of the run is in flight; cancelling again finishes it', async () => {
-    const config = testConfig(prefix, sim.url, join(dir.path, 'reports'));
-    const keys = deliveryKeys(prefix);
+    const config = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'));
+    const keys = deliveryKeys(h.prefix);
     const logger = quietLogger();
-    sim.setFaults({ latency: [1_500, 1_500] });
+    h.sim.setFaults({ latency: [1_500, 1_500] });
     const worker = await startDeliveryWorker({ config, logger });
     try {
       const stores = resolve(PROJECT_ROOT, 'examples/stores.csv');
-      const requestsBefore = sim.stats().requests;
+      const requestsBefore = h.sim.stats().requests;
       const { runId } = await startRun({
         config,
-        redis,
+        redis: h.redis,
         logger,
         pipeline: 'stores',
         source: { file: stores },
       });
-      await until('its one request on the wire', () => sim.stats().requests > requestsBefore);
-      const first = await cancelRun({ redis, keys, reportsDir: dir.path, runId, timeoutMs: 100 });
+      await until('its one request on the wire', () => h.sim.stats().requests > requestsBefore);
+      const first = await cancelRun({
+        redis: h.redis,
+        keys,
+        reportsDir: h.dir,
+        runId,
+        timeoutMs: 100,
+      });
       expect(first).toMatchObject({ status: 'cancelling', inFlight: 1 });
-      expect(await redis.get(keys.activeRun('stores'))).toBe(runId);
+      expect(await h.redis.get(keys.activeRun('stores'))).toBe(runId);
       await expect(
-        startRun({ config, redis, logger, pipeline: 'stores', source: { file: stores } }),
+        startRun({ config, redis: h.redis, logger, pipeline: 'stores', source: { file: stores } }),
       ).rejects.toMatchObject({ code: 'FERRY_RUN_ACTIVE' });
 
-      const second = await cancelRun({ redis, keys, reportsDir: dir.path, runId });
+      const second = await cancelRun({ redis: h.redis, keys, reportsDir: h.dir, runId });
       expect(second.status).toBe('cancelled');
       const counts = second.report.operations['stores.put'];
-      expect(counts?.delivered).toBe(sim.state('stores').length);
+      expect(counts?.delivered).toBe(h.sim.state('stores').length);
       expect(counts?.delivered).toBeGreaterThan(0);
-      expect(await redis.exists(keys.activeRun('stores'))).toBe(0);
+      expect(await h.redis.exists(keys.activeRun('stores'))).toBe(0);
     } finally {
-      sim.setFaults({ latency: [30, 40] });
+      h.sim.setFaults({ latency: [30, 40] });
       await worker.close();
     }
   });
 
   it('says what to do for a run that does not exist (exit 2) or is over (exit 1)', async () => {
-    const configFile = writeConfigFile(dir.path, prefix, sim.url);
+    const configFile = writeConfigFile(h.dir, h.prefix, h.sim.url);
     const missing = await runFerry(['cancel', 'catalog-nope'], configFile);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('catalog-nope');
-    const keys = deliveryKeys(prefix);
-    const [finished] = await redis.zrange(keys.runIndex, '-1', '-1');
+    const keys = deliveryKeys(h.prefix);
+    const [finished] = await h.redis.zrange(keys.runIndex, '-1', '-1');
     const over = await runFerry(['cancel', finished ?? '', '--json'], configFile);
     expect(over.code).toBe(1);
     expect(over.stdout + over.stderr).toContain('FERRY_RUN_FINISHED');

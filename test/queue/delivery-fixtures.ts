@@ -2,10 +2,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { configSchema, type FerryConfig } from '../../src/config/schema.js';
 import { createLogger, type Logger } from '../../src/logging/logger.js';
-import { expect } from 'vitest';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import type { SimulatorOptions } from '../../src/simulator/types.js';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 export interface DeliveryOverrides {
   concurrency?: number;
@@ -52,6 +55,58 @@ export function quietLogger(): Logger {
 export function tempDir(label: string): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), `ferry-${label}-`));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A test file's own simulator, Redis connection, key prefix and temp folder. */
+export interface DeliveryHarness {
+  readonly prefix: string;
+  readonly dir: string;
+  /** Started before the file's tests. */
+  readonly sim: RunningSimulator;
+  readonly redis: Redis;
+}
+
+/**
+ * Sets up a test file's delivery harness (a simulator over TCP on a port of its own, a Redis
+ * connection, a unique key prefix, a temp folder; `prepare` runs once they exist) and removes it
+ * all after the file's tests, checking that they left nothing open.
+ */
+export function useDeliveryHarness(
+  label: string,
+  simulator: Omit<SimulatorOptions, 'port'>,
+  prepare?: (h: DeliveryHarness) => Promise<unknown>,
+): DeliveryHarness {
+  const prefix = uniquePrefix(label);
+  const dir = tempDir(label);
+  let sim: RunningSimulator | undefined;
+  let redis: Redis | undefined;
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the delivery harness starts in beforeAll');
+    return value;
+  };
+  const h: DeliveryHarness = {
+    prefix,
+    dir: dir.path,
+    get sim() {
+      return started(sim);
+    },
+    get redis() {
+      return started(redis);
+    },
+  };
+  beforeAll(async () => {
+    sim = await startSimulator({ ...simulator, port: 0 });
+    redis = new Redis(TEST_REDIS_URL);
+    await prepare?.(h);
+  });
+  afterAll(async () => {
+    await sim?.close();
+    redis?.disconnect();
+    await deleteKeys(prefix);
+    dir.remove();
+    await expectNothingOpen();
+  });
+  return h;
 }
 
 /**

@@ -3,50 +3,33 @@
  * every valid item is delivered, none twice, and nothing is dead-lettered.
  */
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
 import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
 import { deliveryKeys } from '../../src/queue/keys.js';
 import { executeRun } from '../../src/queue/runs/execute-run.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
-import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
-import { quietLogger, tempDir, testConfig, expectNothingOpen } from './delivery-fixtures.js';
+import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
-const prefix = uniquePrefix('faults');
-const dir = tempDir('faults');
-let sim: RunningSimulator;
-let redis: Redis;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    port: 0,
+const h = useDeliveryHarness(
+  'faults',
+  {
     seed: 42,
     faults: { failRate: 0.2, resetRate: 0.05, applyThenFailRate: 0.05, rateLimit: 150 },
-  });
-  redis = new Redis(TEST_REDIS_URL);
-  await generateItems(300, join(dir.path, 'items.csv'), 11);
-});
-
-afterAll(async () => {
-  await sim.close();
-  redis.disconnect();
-  await deleteKeys(prefix);
-  dir.remove();
-  await expectNothingOpen();
-});
+  },
+  ({ dir }) => generateItems(300, join(dir, 'items.csv'), 11),
+);
 
 describe('delivery against a faulty platform', () => {
   it('delivers every valid item exactly once', async () => {
-    const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), { concurrency: 4 });
+    const config = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), { concurrency: 4 });
     const report = await executeRun({
       config,
       logger: quietLogger(),
       pipeline: 'catalog',
-      source: { file: join(dir.path, 'items.csv') },
+      source: { file: join(h.dir, 'items.csv') },
       wait: true,
     });
-    const stats = sim.stats();
+    const stats = h.sim.stats();
     // The faults did happen...
     expect(stats.faults.failed).toBeGreaterThan(0);
     expect(stats.faults.reset).toBeGreaterThan(0);
@@ -59,10 +42,10 @@ describe('delivery against a faulty platform', () => {
       expect(counts.delivered, id).toBe(counts.planned);
     }
     expect(stats.duplicates).toBe(0);
-    expect(sim.state('products')).toHaveLength(report.operations['products.put']?.planned ?? -1);
-    expect(sim.state('prices')).toHaveLength(
+    expect(h.sim.state('products')).toHaveLength(report.operations['products.put']?.planned ?? -1);
+    expect(h.sim.state('prices')).toHaveLength(
       report.operations['products.prices.patch']?.planned ?? -1,
     );
-    expect(await createDeadLetterStore(redis, deliveryKeys(prefix)).count()).toBe(0);
+    expect(await createDeadLetterStore(h.redis, deliveryKeys(h.prefix)).count()).toBe(0);
   });
 });

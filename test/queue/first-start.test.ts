@@ -5,8 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { createStateStore } from '../../src/pipeline/state-store.js';
 import type { DeliveryJobData } from '../../src/queue/job-data.js';
@@ -16,51 +15,34 @@ import { startRun } from '../../src/queue/runs/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { jobWork } from '../../src/queue/worker/job-work.js';
 import { createRedis } from '../../src/redis/connection.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
-import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
-import { expectNothingOpen, quietLogger, tempDir, testConfig } from './delivery-fixtures.js';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
-const prefix = uniquePrefix('first-start');
-const dir = tempDir('first-start');
-let sim: RunningSimulator;
-let redis: Redis;
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 3 });
-  redis = new Redis(TEST_REDIS_URL);
-});
-
-afterAll(async () => {
-  await sim.close();
-  redis.disconnect();
-  await deleteKeys(prefix);
-  dir.remove();
-  await expectNothingOpen();
-});
+const h = useDeliveryHarness('first-start', { seed: 3 });
 
 describe('a job started before', () => {
   it('does not send again what its earlier start committed', async () => {
-    const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), { concurrency: 1 });
-    const keys = deliveryKeys(prefix);
+    const config = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), { concurrency: 1 });
+    const keys = deliveryKeys(h.prefix);
     const logger = quietLogger();
     const { runId } = await startRun({
       config,
-      redis,
+      redis: h.redis,
       logger,
       pipeline: 'stores',
       source: { file: resolve(PROJECT_ROOT, 'examples/stores.csv') },
     });
 
     const lane =
-      (await redis.hget(keys.run(runId), 'lane')) === 'interactive' ? 'interactive' : 'bulk';
+      (await h.redis.hget(keys.run(runId), 'lane')) === 'interactive' ? 'interactive' : 'bulk';
     // An earlier start that had everything confirmed and committed, then died before settling.
-    const store = createStateStore(redis, prefix);
+    const store = createStateStore(h.redis, h.prefix);
     const connection = createRedis(TEST_REDIS_URL);
     let crashed = 0;
     const earlier = new Worker<DeliveryJobData>(
       queueName(lane),
       async (job) => {
-        const work = await jobWork(redis, keys, job.id ?? '', job.data);
+        const work = await jobWork(h.redis, keys, job.id ?? '', job.data);
         await store.commit(job.data.pipeline, work?.requests.flatMap((r) => r.items) ?? []);
         crashed += 1;
         throw new Error('died before settling');
@@ -80,10 +62,10 @@ describe('a job started before', () => {
     }
     expect(crashed).toBeGreaterThan(0);
 
-    const before = sim.stats().requests;
+    const before = h.sim.stats().requests;
     const worker = await startDeliveryWorker({ config, logger });
     try {
-      const run = await followRun(redis, keys, runId, () => undefined);
+      const run = await followRun(h.redis, keys, runId, () => undefined);
       expect(run.status).not.toBe('running');
       expect(run.deadLetters).toBe(0);
       const stores = run.operations['stores.put'];
@@ -93,7 +75,7 @@ describe('a job started before', () => {
       await worker.close();
     }
     // Every item was committed by the earlier start: the platform got no request at all.
-    expect(sim.stats().requests).toBe(before);
-    expect(sim.state('stores')).toEqual([]);
+    expect(h.sim.stats().requests).toBe(before);
+    expect(h.sim.state('stores')).toEqual([]);
   });
 });

@@ -4,8 +4,7 @@
  * queues and the runs in progress.
  */
 import { join, resolve } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { isFerryError } from '../../src/errors/index.js';
@@ -15,54 +14,37 @@ import { startRun } from '../../src/queue/runs/start-run.js';
 import { RETENTION_S } from '../../src/queue/runs/finish-run.js';
 import { readStatus } from '../../src/queue/status.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
-import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { runFerry, writeConfigFile } from './cli-process.js';
-import { quietLogger, tempDir, testConfig, expectNothingOpen } from './delivery-fixtures.js';
+import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
-const prefix = uniquePrefix('runs');
-const dir = tempDir('runs');
-let sim: RunningSimulator;
-let redis: Redis;
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 2, faults: { latency: [15, 25] } });
-  redis = new Redis(TEST_REDIS_URL);
-  await generateItems(200, join(dir.path, 'items.csv'), 5);
-});
-
-afterAll(async () => {
-  await sim.close();
-  redis.disconnect();
-  await deleteKeys(prefix);
-  dir.remove();
-  await expectNothingOpen();
-});
+const h = useDeliveryHarness('runs', { seed: 2, faults: { latency: [15, 25] } }, ({ dir }) =>
+  generateItems(200, join(dir, 'items.csv'), 5),
+);
 
 describe('runs', () => {
   it('one per pipeline; an interactive import overtakes a bulk catalog', async () => {
-    const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), {
+    const config = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), {
       concurrency: 1,
       bundleSize: 5,
     });
     const logger = quietLogger();
-    const keys = deliveryKeys(prefix);
+    const keys = deliveryKeys(h.prefix);
     const catalog = await startRun({
       config,
-      redis,
+      redis: h.redis,
       logger,
       pipeline: 'catalog',
-      source: { file: join(dir.path, 'items.csv') },
+      source: { file: join(h.dir, 'items.csv') },
     });
 
     let refused: unknown;
     try {
       await startRun({
         config,
-        redis,
+        redis: h.redis,
         logger,
         pipeline: 'catalog',
-        source: { file: join(dir.path, 'items.csv') },
+        source: { file: join(h.dir, 'items.csv') },
       });
     } catch (error) {
       refused = error;
@@ -72,13 +54,13 @@ describe('runs', () => {
 
     const stores = await startRun({
       config,
-      redis,
+      redis: h.redis,
       logger,
       pipeline: 'stores',
       lane: 'interactive',
       source: { file: resolve(PROJECT_ROOT, 'examples/stores.csv') },
     });
-    const status = await readStatus(redis, keys);
+    const status = await readStatus(h.redis, keys);
     expect(status.activeRuns.map((r) => r.runId).sort()).toEqual(
       [catalog.runId, stores.runId].sort(),
     );
@@ -87,34 +69,35 @@ describe('runs', () => {
 
     const worker = await startDeliveryWorker({ config, logger });
     try {
-      const storesRun = await followRun(redis, keys, stores.runId, () => undefined);
+      const storesRun = await followRun(h.redis, keys, stores.runId, () => undefined);
       expect(storesRun.operations['stores.put']?.delivered).toBe(8);
       // The catalog (tens of jobs at one at a time) is still going when the stores are done.
       expect(
-        (await followRun(redis, keys, catalog.runId, () => undefined, AbortSignal.abort())).status,
+        (await followRun(h.redis, keys, catalog.runId, () => undefined, AbortSignal.abort()))
+          .status,
       ).toBe('running');
-      const catalogRun = await followRun(redis, keys, catalog.runId, () => undefined);
+      const catalogRun = await followRun(h.redis, keys, catalog.runId, () => undefined);
       for (const [id, c] of Object.entries(catalogRun.operations))
         expect(c.delivered, id).toBe(c.planned);
     } finally {
       await worker.close();
     }
-    const after = await readStatus(redis, keys);
+    const after = await readStatus(h.redis, keys);
     expect(after.activeRuns).toEqual([]);
     expect(after.queues.bulk).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
   });
 
   it('a run whose lock lapsed while it was planned enqueues nothing and leaves the lock alone', async () => {
     // A prefix of its own: the first test's stores run left nothing to send.
-    const config = testConfig(`${prefix}-lapse`, sim.url, join(dir.path, 'reports'));
-    const keys = deliveryKeys(`${prefix}-lapse`);
+    const config = testConfig(`${h.prefix}-lapse`, h.sim.url, join(h.dir, 'reports'));
+    const keys = deliveryKeys(`${h.prefix}-lapse`);
     const lockKey = keys.activeRun('stores');
     let runId = '';
     let lost: unknown;
     try {
       await startRun({
         config,
-        redis,
+        redis: h.redis,
         logger: quietLogger(),
         pipeline: 'stores',
         source: { file: resolve(PROJECT_ROOT, 'examples/stores.csv') },
@@ -122,8 +105,8 @@ describe('runs', () => {
           if (progress.phase !== 'done') return;
           // As after a stall past the lease: it lapsed and another run took the pipeline. The
           // same connection sends this before anything startRun sends next.
-          void redis.get(lockKey).then((id) => (runId = id ?? ''));
-          void redis.set(lockKey, 'stores-successor', 'PX', 60_000);
+          void h.redis.get(lockKey).then((id) => (runId = id ?? ''));
+          void h.redis.set(lockKey, 'stores-successor', 'PX', 60_000);
         },
       });
     } catch (error) {
@@ -131,20 +114,20 @@ describe('runs', () => {
     }
     expect(isFerryError(lost) && lost.code).toBe('FERRY_RUN_LOCK_LOST');
     expect(runId).toMatch(/^stores-/);
-    expect(await redis.get(lockKey)).toBe('stores-successor');
-    expect(await redis.pttl(lockKey)).toBeGreaterThan(30_000);
+    expect(await h.redis.get(lockKey)).toBe('stores-successor');
+    expect(await h.redis.pttl(lockKey)).toBeGreaterThan(30_000);
     expect(
-      await redis.exists(keys.run(runId), keys.runPayloads(runId), keys.runStage(runId, 0)),
+      await h.redis.exists(keys.run(runId), keys.runPayloads(runId), keys.runStage(runId, 0)),
     ).toBe(0);
-    expect(await redis.sismember(keys.activeRuns, runId)).toBe(0);
-    await redis.del(lockKey);
+    expect(await h.redis.sismember(keys.activeRuns, runId)).toBe(0);
+    await h.redis.del(lockKey);
   });
 
   it('lists recent runs newest first (`ferry runs`), and drops index entries past retention', async () => {
-    const keys = deliveryKeys(prefix);
+    const keys = deliveryKeys(h.prefix);
     const stale = Date.now() - (RETENTION_S + 3600) * 1000;
-    await redis.zadd(keys.runIndex, stale, 'catalog-long-gone');
-    const configFile = writeConfigFile(dir.path, prefix, sim.url);
+    await h.redis.zadd(keys.runIndex, stale, 'catalog-long-gone');
+    const configFile = writeConfigFile(h.dir, h.prefix, h.sim.url);
 
     const all = JSON.parse((await runFerry(['runs', '--json'], configFile)).stdout) as {
       runId: string;
@@ -167,13 +150,13 @@ describe('runs', () => {
 
     // Recording a run drops index entries older than a finished run's record lives.
     await startRun({
-      config: testConfig(prefix, sim.url, join(dir.path, 'reports')),
-      redis,
+      config: testConfig(h.prefix, h.sim.url, join(h.dir, 'reports')),
+      redis: h.redis,
       logger: quietLogger(),
       pipeline: 'users',
       source: { file: resolve(PROJECT_ROOT, 'examples/users.csv') },
     });
-    expect(await redis.zscore(keys.runIndex, 'catalog-long-gone')).toBeNull();
-    expect(await redis.zcard(keys.runIndex)).toBe(3);
+    expect(await h.redis.zscore(keys.runIndex, 'catalog-long-gone')).toBeNull();
+    expect(await h.redis.zcard(keys.runIndex)).toBe(3);
   });
 });
