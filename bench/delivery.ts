@@ -27,6 +27,7 @@ import { boundHeapGrowth } from '../src/pipeline/heap-tuning.js';
 import { planPipeline } from '../src/pipeline/plan-pipeline.js';
 import type { DeliveryRequest } from '../src/pipeline/types.js';
 import { executeRun } from '../src/queue/runs/execute-run.js';
+import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import type { RunReport } from '../src/queue/runs/run-report.js';
 import { generateItems } from './generate-items.js';
 
@@ -66,15 +67,6 @@ async function simStats(url: string): Promise<{ requests: number; duplicates: nu
     requests: number;
     duplicates: number;
   };
-}
-
-async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
 }
 
 function fillPath(binding: Binding, params: Record<string, string>): string {
@@ -163,7 +155,7 @@ async function measureBound(simUrl: string, concurrency: number): Promise<void> 
     await fetch(`${simUrl}/__sim/reset`, { method: 'POST' });
     console.log(JSON.stringify({ seconds, requests: stages.reduce((n, s) => n + s.length, 0) }));
   } finally {
-    await deleteKeys(redis, prefix);
+    await deleteKeysUnder(redis, prefix);
     redis.disconnect();
   }
 }
@@ -237,7 +229,7 @@ async function main(): Promise<void> {
       }),
     );
   } finally {
-    await deleteKeys(redis, prefix);
+    await deleteKeysUnder(redis, prefix);
     redis.disconnect();
     sim.stop();
   }

@@ -10,17 +10,7 @@
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../src/simulator/prng.js';
 
 const ADJ = [
   'Lett',
@@ -123,13 +113,15 @@ export function itemRow(i: number, r: () => number): string {
 export async function generateItems(rows: number, out: string, seed = 7): Promise<void> {
   mkdirSync(dirname(out), { recursive: true });
   const stream = createWriteStream(out);
-  const r = rng(seed);
+  const r = mulberry32(seed);
   let chunk = `${HEADER}\r\n`;
   for (let i = 0; i < rows; i++) {
     if (r() < 0.002) chunk += '\r\n';
     // About one row in 2,000 repeats an earlier No. (rejected as a repeated key).
     const row =
-      i > 10 && r() < 0.0005 ? itemRow(i - 7, rng(seed + i - 7)) : itemRow(i, rng(seed + i));
+      i > 10 && r() < 0.0005
+        ? itemRow(i - 7, mulberry32(seed + i - 7))
+        : itemRow(i, mulberry32(seed + i));
     chunk += `${row}\r\n`;
     if (chunk.length > 1 << 16) {
       if (!stream.write(chunk, 'latin1')) await once(stream, 'drain');

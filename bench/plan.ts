@@ -19,6 +19,7 @@ import { loadPipeline } from '../src/pipeline/definition/load-pipeline.js';
 import { boundHeapGrowth } from '../src/pipeline/heap-tuning.js';
 import { planPipeline } from '../src/pipeline/plan-pipeline.js';
 import { createStateStore } from '../src/pipeline/state-store.js';
+import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
 
 const { values, positionals } = parseArgs({
@@ -84,12 +85,7 @@ function child(phase: string, prefix: string): void {
 
 async function deletePrefix(prefix: string): Promise<void> {
   const redis = new Redis(loadConfig().config.redis.url);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteKeysUnder(redis, prefix);
   redis.disconnect();
 }
 

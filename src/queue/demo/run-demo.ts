@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { PROJECT_ROOT } from '../../config/load-config.js';
 import type { FerryConfig } from '../../config/schema.js';
 import type { Logger } from '../../logging/logger.js';
+import { deleteKeysUnder } from '../../redis/delete-prefix.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/start-simulator.js';
 import { connectDelivery } from '../connect.js';
 import { executeRun } from '../runs/execute-run.js';
@@ -65,12 +66,7 @@ function demoConfig(config: FerryConfig, redisUrl: string, sim: RunningSimulator
 async function removeKeys(url: string, prefix: string): Promise<void> {
   const redis = await connectDelivery(url);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.unlink(...keys);
-    } while (cursor !== '0');
+    await deleteKeysUnder(redis, prefix);
   } finally {
     redis.disconnect();
   }
