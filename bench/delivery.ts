@@ -27,8 +27,8 @@ import { boundHeapGrowth } from '../src/pipeline/heap-tuning.js';
 import { planPipeline } from '../src/pipeline/plan-pipeline.js';
 import type { DeliveryRequest } from '../src/pipeline/types.js';
 import { executeRun } from '../src/queue/runs/execute-run.js';
-import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import type { RunReport } from '../src/queue/runs/run-report.js';
+import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
 
 const { values, positionals } = parseArgs({

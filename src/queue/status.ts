@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { createDeadLetterStore } from './dlq/dead-letter-store.js';
 import { LANES, type DeliveryKeys, type Lane } from './keys.js';
 import { openQueues } from './queues.js';
-import { parseRun, settledItems } from './runs/run-record.js';
+import { itemTotals, parseRun, settledItems } from './runs/run-record.js';
 
 export interface QueueCounts {
   waiting: number;
@@ -70,7 +70,7 @@ export async function readStatus(redis: Redis, keys: DeliveryKeys): Promise<Deli
         stages: run.stages.length,
         settledItems: done,
         plannedItems: planned,
-        failedItems: Object.values(run.operations).reduce((n, o) => n + o.failed, 0),
+        failedItems: itemTotals(run.operations).failed,
       });
     }
     const pause = await redis.pttl(keys.pause);

@@ -28,9 +28,9 @@ function outcomeText(o: CancelOutcome, timeoutS: number): string {
   if (o.status === 'cancelling') {
     return (
       `Run ${o.runId} is being cancelled: nothing more of it is sent, but ${o.inFlight} of its ` +
-      `job(s) are still in flight (after ${timeoutS} s, or you stopped the wait; a worker may be stalled, or dead: BullMQ ` +
-      `hands a dead worker's jobs back at its stall check). Its pipeline stays locked until they ` +
-      `finish: run \`ferry cancel ${o.runId}\` again.\n`
+      `job(s) are still in flight (after ${timeoutS} s, or you stopped the wait; a worker may be ` +
+      `stalled, or dead: BullMQ hands a dead worker's jobs back at its stall check). Its pipeline ` +
+      `stays locked until they finish: run \`ferry cancel ${o.runId}\` again.\n`
     );
   }
   return `Cancelled run ${o.runId}.\n${reportText(o.report)}`;

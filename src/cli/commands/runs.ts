@@ -1,7 +1,7 @@
 import { connectDelivery } from '../../queue/connect.js';
 import { deliveryKeys } from '../../queue/keys.js';
 import { recentRuns } from '../../queue/runs/run-index.js';
-import { settledItems, type RunRecord } from '../../queue/runs/run-record.js';
+import { itemTotals, type RunRecord } from '../../queue/runs/run-record.js';
 import {
   flag,
   JSON_OPTION,
@@ -28,16 +28,16 @@ interface RunLine {
 }
 
 function lineOf(run: RunRecord): RunLine {
-  const counts = Object.values(run.operations);
+  const totals = itemTotals(run.operations);
   const line: RunLine = {
     runId: run.id,
     pipeline: run.pipeline,
     kind: run.kind,
     status: run.status,
     startedAt: new Date(run.createdAt).toISOString(),
-    plannedItems: settledItems(run).planned,
-    deliveredItems: counts.reduce((n, c) => n + c.delivered, 0),
-    failedItems: counts.reduce((n, c) => n + c.failed, 0),
+    plannedItems: totals.planned,
+    deliveredItems: totals.delivered,
+    failedItems: totals.failed,
     rejected: run.rejected,
   };
   if (run.finishedAt) {

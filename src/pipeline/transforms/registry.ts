@@ -49,9 +49,9 @@ export function registerTransform(
 ): void {
   if (REGISTRY.has(name)) throw new Error(`a transform named "${name}" is already registered`);
   const readsRecord = options.readsRecord ?? transform.length > 1;
-  const sealed = sealedContext(name);
+  const sealed = readsRecord ? undefined : sealedContext(name);
   REGISTRY.set(name, {
-    apply: readsRecord ? transform : (value) => transform(value, sealed),
+    apply: sealed ? (value) => transform(value, sealed) : transform,
     source: String(transform),
     readsRecord,
   });

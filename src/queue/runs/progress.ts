@@ -3,7 +3,7 @@
  * every LINE_EVERY_MS, and the last one), so logs and CI output stay readable.
  */
 import type { Writable } from 'node:stream';
-import { settledItems, type RunRecord } from './run-record.js';
+import { itemTotals, settledItems, type RunRecord } from './run-record.js';
 
 const WIDTH = 30;
 const LINE_EVERY_MS = 2_000;
@@ -18,7 +18,7 @@ interface Figures {
 
 function figures(run: RunRecord): Figures {
   const { done, planned } = settledItems(run);
-  const failed = Object.values(run.operations).reduce((n, c) => n + c.failed, 0);
+  const { failed } = itemTotals(run.operations);
   const stage = Math.min(run.currentStage + 1, run.stages.length);
   const percent = planned > 0 ? Math.floor((done / planned) * 100) : 100;
   return { done, planned, failed, stage, percent };

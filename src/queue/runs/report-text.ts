@@ -1,5 +1,6 @@
 /** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
 import { rowErrorText } from '../../pipeline/row-error-text.js';
+import { itemTotals } from './run-record.js';
 import type { RunReport } from './run-report.js';
 
 const SHOWN = 10;
@@ -10,10 +11,8 @@ export function reportText(report: RunReport): string {
     lines.push('  enqueued; `ferry worker` delivers it, `ferry status` shows its progress.');
   }
   if (report.status === 'cancelling' || report.status === 'cancelled') {
-    const notSent = Object.values(report.operations).reduce(
-      (n, c) => n + c.planned - c.delivered - c.failed - c.stale,
-      0,
-    );
+    const t = itemTotals(report.operations);
+    const notSent = t.planned - t.delivered - t.failed - t.stale;
     lines.push(
       `  ${notSent} planned item(s) not sent; what was delivered is committed, so the next run of ` +
         `${report.pipeline} sends only the rest.`,

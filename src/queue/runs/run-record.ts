@@ -94,13 +94,17 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   return run;
 }
 
+/** Each count summed over the run's operations. */
+export function itemTotals(operations: Record<string, OperationCounts>): OperationCounts {
+  const total: OperationCounts = { planned: 0, delivered: 0, failed: 0, stale: 0, skipped: 0 };
+  for (const c of Object.values(operations)) {
+    for (const name of COUNT_NAMES) total[name] += c[name];
+  }
+  return total;
+}
+
 /** Items of the run that reached an outcome (delivered, dead-lettered or stale). */
 export function settledItems(run: RunRecord): { done: number; planned: number } {
-  let done = 0;
-  let planned = 0;
-  for (const c of Object.values(run.operations)) {
-    done += c.delivered + c.failed + c.stale;
-    planned += c.planned;
-  }
-  return { done, planned };
+  const t = itemTotals(run.operations);
+  return { done: t.delivered + t.failed + t.stale, planned: t.planned };
 }

@@ -11,7 +11,7 @@ import type { DeadLetter } from '../dlq/dead-letter.js';
 import type { DeadLetterStore } from '../dlq/dead-letter-store.js';
 import { NotFoundError } from '../errors.js';
 import type { DeliveryKeys } from '../keys.js';
-import { parseRun, type OperationCounts, type RunRecord } from './run-record.js';
+import { itemTotals, parseRun, type OperationCounts, type RunRecord } from './run-record.js';
 
 export interface DeadLetterSummary {
   id: string;
@@ -98,7 +98,7 @@ export async function buildRunReport(
     operations: inStageOrder(run),
     errors,
     rejected: run.rejected,
-    deadLettered: Object.values(run.operations).reduce((n, c) => n + c.failed, 0),
+    deadLettered: itemTotals(run.operations).failed,
     deadLetters: entries.map(summarize),
     stages: run.stages,
   };
