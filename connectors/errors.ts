@@ -1,7 +1,7 @@
 /**
  * Errors of reading: a source that cannot be opened (FERRY_SOURCE), bytes that are not what the
- * connector and its options say (FERRY_CONNECTOR), a connector name nobody registered
- * (FERRY_CONNECTOR_UNKNOWN). A record that cannot be read is not an error here: it is a RowError
+ * connector and its options say (FERRY_CONNECTOR), an input with no record at all
+ * (FERRY_NO_RECORDS), a connector name nobody registered (FERRY_CONNECTOR_UNKNOWN). A record that cannot be read is not an error here: it is a RowError
  * item, and reading goes on.
  */
 import { FerryError } from '../src/errors/index.js';
@@ -9,6 +9,11 @@ import { FerryError } from '../src/errors/index.js';
 /** The input is not what the connector and its options say (XML given to csv, a truncated array). */
 export class ConnectorError extends FerryError {
   readonly code = 'FERRY_CONNECTOR';
+}
+
+/** An input gave no record at all: never read as a silent success (it would delete a catalog). */
+export class NoRecordsError extends FerryError {
+  readonly code = 'FERRY_NO_RECORDS';
 }
 
 /** A source could not be opened or read to its end (URL answered 500 after retries, I/O error). */

@@ -4,7 +4,7 @@
  * the reading ends (to the end, a `break`, an error).
  */
 import { isFerryError } from '../src/errors/index.js';
-import { SourceError } from './errors.js';
+import { NoRecordsError, SourceError } from './errors.js';
 import {
   connectorForContent,
   connectorForMediaType,
@@ -24,6 +24,12 @@ export interface ReadSourceContext extends SourceContext {
   optionsPath?: string;
   /** Where the options came from (a pipeline file, the command line), for errors. */
   optionsSource?: string;
+  /**
+   * An input that gives no record and no error (an empty file, a header alone, CR-only lines a
+   * parser missed): `error` (default) refuses it, `allow` reads it as no records (a change
+   * feed on a quiet day).
+   */
+  emptyInput?: 'error' | 'allow';
 }
 
 export interface ReadSourceResult {
@@ -107,6 +113,14 @@ export function readSource(
           yield item;
         }
         if (first && many) Object.assign(meta, fileMeta, { files: meta.files });
+        if (first && context.emptyInput !== 'allow') {
+          throw new NoRecordsError(
+            `${source.name} holds no records${fileMeta.header?.length ? ' (a header alone)' : ''}, ` +
+              'which would read as a catalog with nothing in it: check that the export was written ' +
+              'whole (a change feed may be empty: changes-mode pipelines accept it).',
+            { file: source.name },
+          );
+        }
       } catch (error) {
         throw asSourceError(error, source.name);
       } finally {

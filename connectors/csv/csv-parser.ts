@@ -1,7 +1,8 @@
 /**
  * An incremental CSV parser (RFC 4180 plus the quirks of real exports), fed decoded text chunk by
- * chunk. It keeps the physical line on which each record starts (line breaks inside quoted fields
- * count), and it bounds memory: a field over `maxFieldBytes` is dropped as it streams in (the
+ * chunk. Lines end with LF, CRLF or a lone CR (as some spreadsheet programs write), mixed in one
+ * file too. It keeps the physical line on which each record starts (line breaks inside quoted
+ * fields count), and it bounds memory: a field over `maxFieldBytes` is dropped as it streams in (the
  * record becomes a problem row) and a record keeps at most `maxFields` values.
  * Hand-written rather than csv-parse because the speed goal needs a tight charCode loop, and
  * because an oversized field must be skipped and reading go on, not end the parse.
@@ -27,6 +28,8 @@ export interface CsvRow {
   values: string[];
   /** Number of fields the record had (values past maxFields are counted, not kept). */
   fieldCount: number;
+  /** A field past maxFields held a value (else they were all empty: a trailing delimiter). */
+  extraValue?: boolean;
   line: number;
   problem?: CsvProblem;
 }
@@ -59,7 +62,12 @@ export class CsvParser {
   private parts: string[] = [];
   private partsLength = 0;
   private oversized = false;
+  private extraValue = false;
   private problem: CsvProblem | undefined;
+  /** The last chunk ended with a CR that ended a line: an LF starting the next is its pair. */
+  private pendingLf = false;
+  /** The last chunk ended inside a quoted field with a CR: counts as a line unless an LF follows. */
+  private quotedCr = false;
 
   constructor(options: CsvParserOptions) {
     this.delim = options.delimiter.charCodeAt(0);
@@ -78,7 +86,15 @@ export class CsvParser {
     const q = this.quote;
     let state = this.state;
     let i = 0;
-    let start = 0;
+    if (this.pendingLf && len > 0) {
+      if (text.charCodeAt(0) === NL) i = 1;
+      this.pendingLf = false;
+    }
+    if (this.quotedCr && len > 0) {
+      if (text.charCodeAt(0) !== NL) this.line++;
+      this.quotedCr = false;
+    }
+    let start = i;
     while (i < len) {
       if (state === State.FieldStart) {
         const c = text.charCodeAt(i);
@@ -92,10 +108,10 @@ export class CsvParser {
           i++;
           continue;
         }
-        if (c === NL) {
+        if (c === NL || c === CR) {
           if (this.fieldCount > 0) this.addValue('');
           this.endRecord(out);
-          i++;
+          i = this.afterLineEnd(text, i);
           continue;
         }
         state = State.Unquoted;
@@ -106,19 +122,20 @@ export class CsvParser {
         let c = 0;
         for (; j < len; j++) {
           c = text.charCodeAt(j);
-          if (c === d || c === NL) break;
+          if (c === d || c === NL || c === CR) break;
         }
         if (j === len) {
           this.appendPart(text, start, len);
           i = len;
           break;
         }
-        let end = j;
-        if (c === NL && end > start && text.charCodeAt(end - 1) === CR) end--;
-        this.addValue(this.takeField(text, start, end, c === NL));
-        if (c === NL) this.endRecord(out);
+        this.addValue(this.takeField(text, start, j));
         state = State.FieldStart;
-        i = j + 1;
+        if (c === d) i = j + 1;
+        else {
+          this.endRecord(out);
+          i = this.afterLineEnd(text, j);
+        }
         continue;
       }
       if (state === State.Quoted) {
@@ -127,6 +144,7 @@ export class CsvParser {
         for (let n = text.indexOf('\n', i); n !== -1 && n < end; n = text.indexOf('\n', n + 1)) {
           this.line++;
         }
+        this.countLoneCrs(text, i, end);
         this.appendPart(text, start, end);
         if (k === -1) {
           i = len;
@@ -146,13 +164,11 @@ export class CsvParser {
         this.addValue(this.takeField(text, 0, 0));
         state = State.FieldStart;
         i++;
-      } else if (c === NL) {
+      } else if (c === NL || c === CR) {
         this.addValue(this.takeField(text, 0, 0));
         this.endRecord(out);
         state = State.FieldStart;
-        i++;
-      } else if (c === CR) {
-        i++;
+        i = this.afterLineEnd(text, i);
       } else {
         this.problem ??= {
           column: this.fieldCount,
@@ -174,10 +190,28 @@ export class CsvParser {
       };
     }
     if (this.state !== State.FieldStart || this.fieldCount > 0) {
-      this.addValue(this.takeField('', 0, 0, this.state === State.Unquoted));
+      this.addValue(this.takeField('', 0, 0));
       this.endRecord(out);
     }
     this.state = State.FieldStart;
+  }
+
+  /** Index past the line break at `i` (CR, LF or CRLF; a CR ending the chunk may pair with an LF). */
+  private afterLineEnd(text: string, i: number): number {
+    if (text.charCodeAt(i) !== CR) return i + 1;
+    if (i + 1 === text.length) {
+      this.pendingLf = true;
+      return i + 1;
+    }
+    return text.charCodeAt(i + 1) === NL ? i + 2 : i + 1;
+  }
+
+  /** Counts the lone CRs (line breaks of a CR-only file) inside quoted text [from, end). */
+  private countLoneCrs(text: string, from: number, end: number): void {
+    for (let r = text.indexOf('\r', from); r !== -1 && r < end; r = text.indexOf('\r', r + 1)) {
+      if (r + 1 === text.length) this.quotedCr = true;
+      else if (text.charCodeAt(r + 1) !== NL) this.line++;
+    }
   }
 
   private appendPart(text: string, start: number, end: number): void {
@@ -193,17 +227,13 @@ export class CsvParser {
     this.parts.push(text.slice(start, end));
   }
 
-  /**
-   * The field ending at `end`, joined with its pieces from earlier chunks. `lineEnd`: an unquoted
-   * field that ends a line, whose CR (of a CRLF cut by a chunk boundary) is dropped.
-   */
-  private takeField(text: string, start: number, end: number, lineEnd = false): string {
+  /** The field ending at `end`, joined with its pieces from earlier chunks. */
+  private takeField(text: string, start: number, end: number): string {
     let value: string;
     if (this.partsLength === 0) value = text.slice(start, end);
     else {
       this.appendPart(text, start, end);
       value = this.oversized ? '' : this.parts.join('');
-      if (lineEnd && value.charCodeAt(value.length - 1) === CR) value = value.slice(0, -1);
       this.parts = [];
       this.partsLength = 0;
     }
@@ -223,15 +253,18 @@ export class CsvParser {
 
   private addValue(value: string): void {
     if (this.fieldCount < this.maxFields) this.values.push(value);
+    else if (value !== '') this.extraValue = true;
     this.fieldCount++;
   }
 
   private endRecord(out: CsvRow[]): void {
     const row: CsvRow = { values: this.values, fieldCount: this.fieldCount, line: this.recordLine };
     if (this.problem) row.problem = this.problem;
+    if (this.extraValue) row.extraValue = true;
     out.push(row);
     this.values = [];
     this.fieldCount = 0;
+    this.extraValue = false;
     this.problem = undefined;
     this.line++;
     this.recordLine = this.line;

@@ -3,13 +3,16 @@
 /** Candidates in order of preference when they are found equally often. */
 export const DELIMITER_CANDIDATES = [',', ';', '\t', '|'] as const;
 
-/** Index of the line break that ends the first line (outside quotes), or -1 when there is none yet. */
+/**
+ * Index of the line break (LF, CR or CRLF) that ends the first line (outside quotes), or -1 when
+ * there is none yet.
+ */
 export function firstLineEnd(text: string, quote: string): number {
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === quote) quoted = !quoted;
-    else if (c === '\n' && !quoted) return i;
+    else if ((c === '\n' || c === '\r') && !quoted) return i;
   }
   return -1;
 }

@@ -10,11 +10,15 @@ export function otherFormatOf(firstLine: string): { kind: string; connector: str
   return undefined;
 }
 
-/** Header names, trimmed; a duplicate (or a name that would clash with object internals) is an error. */
+/**
+ * Header names, trimmed. An empty name marks a column to ignore (spreadsheets leave such columns
+ * behind); a name that repeats (or would clash with object internals) is an error.
+ */
 export function columnNames(values: string[], file: string, line: number): string[] {
   const names = values.map((v) => v.trim());
   const seen = new Map<string, number>();
   names.forEach((name, i) => {
+    if (name === '') return;
     if (name === '__proto__') {
       throw new ConnectorError(
         `${file}: the header (line ${line}) has a column named "__proto__", which Ferry does not accept.`,

@@ -9,6 +9,7 @@ import { decodeText } from '../text/decode-text.js';
 import { CsvParser, type CsvRow } from './csv-parser.js';
 import { countDelimiters, detectDelimiter, firstLineEnd } from './detect-delimiter.js';
 import { columnNames, otherFormatOf } from './header.js';
+import { hasUnreadable, unreadableProblem } from '../text/unreadable-chars.js';
 import { CSV_DELIMITERS, csvOptionDeclarations, csvOptions, type CsvOptions } from './options.js';
 
 /** The header line must end within this much text, or the input is not a CSV file. */
@@ -26,13 +27,21 @@ function isBlankRow(row: CsvRow): boolean {
   return true;
 }
 
-/** Index just past the first `count` line breaks, or -1 when the text has fewer. */
+/**
+ * Index just past the first `count` line breaks (LF, CR or CRLF), or -1 when the text has fewer
+ * (or ends with a CR whose LF may be in the next chunk).
+ */
 function afterLines(text: string, count: number): number {
   let at = 0;
   for (let n = 0; n < count; n++) {
-    const nl = text.indexOf('\n', at);
-    if (nl === -1) return -1;
-    at = nl + 1;
+    const lf = text.indexOf('\n', at);
+    const cr = text.indexOf('\r', at);
+    const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
+    if (end === -1) return -1;
+    if (text[end] === '\r') {
+      if (end + 1 === text.length) return -1;
+      at = text[end + 1] === '\n' ? end + 2 : end + 1;
+    } else at = end + 1;
   }
   return at;
 }
@@ -84,33 +93,105 @@ function chooseDelimiter(headerLine: string, o: CsvOptions, name: string, meta: 
   return delimiter;
 }
 
-function rowItem(row: CsvRow, header: string[], file: string): ReadItem {
+/** The header as the records are read against: column names, '' for a column to ignore. */
+interface CsvHeader {
+  names: string[];
+  /** Indexes of the columns with a name. */
+  named: number[];
+  /** Fields a record needs: up to the last named column (unnamed ones after it may be left out). */
+  needed: number;
+}
+
+function csvHeader(names: string[]): CsvHeader {
+  const named = names.flatMap((name, i) => (name === '' ? [] : [i]));
+  return { names, named, needed: (named.at(-1) ?? -1) + 1 };
+}
+
+function rowError(file: string, row: CsvRow, message: string, field?: string): ReadItem {
+  return { error: { file, line: row.line, ...(field === undefined ? {} : { field }), message } };
+}
+
+/**
+ * Whether a field past the header's columns holds a value (records parsed before the header was
+ * known keep their extra values; later ones only flag them).
+ */
+function extraValue(row: CsvRow, columns: number): boolean {
+  if (row.extraValue) return true;
+  for (let k = columns; k < row.values.length; k++) if (row.values[k] !== '') return true;
+  return false;
+}
+
+/** Why a record cannot be read, else undefined. */
+function rowProblem(
+  row: CsvRow,
+  header: CsvHeader,
+  o: CsvOptions,
+  file: string,
+  suspect: boolean,
+): ReadItem | undefined {
+  const names = header.names;
   if (row.problem) {
     const column = row.problem.column;
-    const field = column === undefined ? undefined : header[column];
-    return {
-      error: {
-        file,
-        line: row.line,
-        ...(field === undefined ? {} : { field }),
-        message: row.problem.message,
-      },
-    };
+    return rowError(
+      file,
+      row,
+      row.problem.message,
+      column === undefined ? undefined : names[column],
+    );
   }
-  if (row.fieldCount !== header.length) {
-    return {
-      error: {
-        file,
-        line: row.line,
-        message:
-          `the record has ${row.fieldCount} fields where the header has ${header.length} ` +
-          '(a field holding the delimiter or a line break must be quoted)',
-      },
-    };
+  const count = row.fieldCount;
+  if (count > names.length && extraValue(row, names.length)) {
+    return rowError(
+      file,
+      row,
+      `the record has ${count} fields where the header has ${names.length}, and a field past ` +
+        'the last column holds a value (a field holding the delimiter or a line break must be quoted)',
+    );
   }
+  if (count < header.needed && o.shortRecords === 'reject') {
+    return rowError(
+      file,
+      row,
+      `the record has ${count} field${count === 1 ? '' : 's'} where the header has ${header.needed} (a field holding the ` +
+        'delimiter or a line break must be quoted; if the export leaves out trailing empty fields, ' +
+        'give the option shortRecords=pad)',
+    );
+  }
+  const values = row.values;
+  if (header.named.length < names.length) {
+    for (let k = 0; k < values.length && k < names.length; k++) {
+      if (names[k] === '' && values[k] !== '') {
+        return rowError(
+          file,
+          row,
+          `field ${k + 1} holds a value but its column has no name in the header: name the column, or empty the field`,
+        );
+      }
+    }
+  }
+  if (suspect) {
+    for (let k = 0; k < values.length && k < names.length; k++) {
+      const problem = unreadableProblem(values[k]!);
+      if (problem) return rowError(file, row, problem, names[k] || `field ${k + 1}`);
+    }
+  }
+  return undefined;
+}
+
+function rowItem(
+  row: CsvRow,
+  header: CsvHeader,
+  o: CsvOptions,
+  file: string,
+  suspect: boolean,
+): ReadItem {
+  const problem = rowProblem(row, header, o, file, suspect);
+  if (problem) return problem;
   const fields: Record<string, string> = {};
   const values = row.values;
-  for (let k = 0; k < header.length; k++) fields[header[k]!] = values[k]!;
+  const names = header.names;
+  // Fields past the end of a short record (padded, or unnamed columns) read as empty.
+  for (const k of header.named) fields[names[k]!] = values[k] ?? '';
   return { record: { fields, source: { file, line: row.line } } };
 }
 
@@ -121,7 +202,12 @@ async function* readCsv(
 ): AsyncGenerator<ReadItem> {
   const o = csvOptions(options);
   const name = input.name;
-  const chunks = decodeText(input.stream, { name, encoding: o.encoding, meta });
+  const chunks = decodeText(input.stream, {
+    name,
+    encoding: o.encoding,
+    meta,
+    invalidBytes: 'escape',
+  });
   try {
     const head = await headText(chunks, o, name);
     const lineEnd = firstLineEnd(head.text, o.quote);
@@ -142,22 +228,27 @@ async function* readCsv(
       maxFields: MAX_COLUMNS + 1,
       firstLine: o.skipLines + 1,
     });
-    let header: string[] | undefined;
+    let header: CsvHeader | undefined;
     const rows: CsvRow[] = [];
     let text: string | undefined = head.text;
     let ended = head.ended;
+    // Once a chunk holds an unreadable character, every record from there on is checked for one.
+    let suspect = false;
     while (text !== undefined) {
+      suspect ||= hasUnreadable(text);
       parser.push(text, rows);
       if (ended) parser.end(rows);
       for (const row of rows) {
         if (isBlankRow(row)) continue;
         if (!header) {
-          header = makeHeader(row, o, name);
-          meta.header = header;
-          parser.maxFields = header.length + 1;
+          header = csvHeader(makeHeader(row, o, name));
+          meta.header = header.named.map((k) => header!.names[k]!);
+          const ignored = header.names.flatMap((n, k) => (n === '' ? [k + 1] : []));
+          if (ignored.length > 0) meta.ignoredColumns = ignored;
+          parser.maxFields = header.names.length;
           if (o.header) continue;
         }
-        yield rowItem(row, header, name);
+        yield rowItem(row, header, o, name, suspect);
       }
       rows.length = 0;
       if (ended) break;
@@ -202,12 +293,32 @@ export const csvConnector: Connector = {
       'starts: the header is line 1, and blank lines and the extra lines of quoted multi-line ' +
       'fields count.',
     'Quoted fields may hold the delimiter, doubled quotes (`""`) and line breaks (kept as they are ' +
-      'in the file). CRLF and LF line ends are both read. A blank line, or a record whose every ' +
-      'field is empty, is skipped (and counted for line numbers).',
-    'A record with another number of fields than the header, a field over `maxFieldBytes`, or a ' +
-      'quoted field that is never closed gives an error item with its line; the other records go ' +
-      'on. Input that is plainly not CSV (XML, JSON, a zip archive, binary data, gzip) is refused ' +
-      'with an error naming the file.',
+      'in the file). Lines may end with LF, CRLF or a lone CR (as some spreadsheet programs write), ' +
+      'mixed in one file too. A blank line, or a record whose every field is empty, is skipped ' +
+      '(and counted for line numbers).',
+    'How the encoding is decided (`encoding: auto`): a byte-order mark decides; else the bytes ' +
+      'are weighed, valid multi-byte UTF-8 sequences against bytes that cannot be UTF-8, over the ' +
+      'first 64 KiB (or, when they are all ASCII, from the first non-ASCII bytes on, however late), ' +
+      'so one stray byte never decides for the whole file. UTF-8 wins when its sequences are at ' +
+      'least as many as the invalid bytes, else Windows-1252. `ferry read` shows the decision and ' +
+      'its evidence. In a file read as UTF-8 (detected or given), a record holding a byte that is ' +
+      'not valid UTF-8 is rejected naming the byte, its line, field and character; every other ' +
+      'record reads exactly.',
+    'A record holding a NUL or another control byte (other than tab, CR and LF) is rejected ' +
+      'likewise; the rest read. A whole file is refused as not text only when its head is not ' +
+      'text: a zip archive, gzip, a PDF, an image, UTF-16 without a byte-order mark, or mostly ' +
+      'control bytes; the message says which. Input that is plainly another format (XML, JSON) ' +
+      'is refused naming the connector to use.',
+    'Forgiving where nothing is lost, strict where something would be: extra fields that are ' +
+      'all empty (a trailing delimiter) are ignored, an extra field with a value rejects the ' +
+      'record; a short record is rejected unless `shortRecords: pad` (its missing trailing ' +
+      'fields read as empty); columns whose header name is empty are ignored (`ferry read` lists ' +
+      'them) as long as their fields are empty, while two non-empty names that repeat refuse the ' +
+      'file. A field over `maxFieldBytes` or a quoted field that is never closed gives an error ' +
+      'item with its line; the other records go on.',
+    'An input that gives no record at all (an empty file, a header alone) is refused with ' +
+      '`FERRY_NO_RECORDS`, except in a changes-mode pipeline, where an empty change feed is a ' +
+      'quiet day.',
   ],
   read: readCsv,
 };

@@ -18,7 +18,9 @@ export const csvOptionDeclarations: Record<string, OptionDeclaration> = {
     default: 'auto',
     example: 'windows-1252',
     description:
-      '`auto`: from the byte-order mark, else UTF-8 when the bytes are valid UTF-8, else Windows-1252.',
+      '`auto`: from the byte-order mark, else weighed from the bytes: UTF-8 when valid multi-byte ' +
+      'UTF-8 sequences are at least as many as bytes that cannot be UTF-8, else Windows-1252. In ' +
+      'a UTF-8 file, a record holding an invalid byte is rejected (naming the byte); the others read.',
   },
   header: {
     type: 'boolean',
@@ -40,6 +42,14 @@ export const csvOptionDeclarations: Record<string, OptionDeclaration> = {
     description:
       'Physical lines to skip before the header (a title line some exports write). They still count for line numbers.',
   },
+  shortRecords: {
+    type: 'enum',
+    values: ['reject', 'pad'],
+    default: 'reject',
+    example: 'pad',
+    description:
+      'A record with fewer fields than the header: `reject` it (an error item), or `pad` it (the missing trailing fields read as empty).',
+  },
   maxFieldBytes: {
     type: 'integer',
     default: 16 * 1024 * 1024,
@@ -55,6 +65,7 @@ export interface CsvOptions {
   header: boolean;
   quote: string;
   skipLines: number;
+  shortRecords: 'reject' | 'pad';
   maxFieldBytes: number;
 }
 

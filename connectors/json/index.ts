@@ -6,6 +6,7 @@
 import type { Connector, ConnectorInput, ReadItem, ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
 import { decodeText } from '../text/decode-text.js';
+import { hasUnreadable, unreadableProblem } from '../text/unreadable-chars.js';
 import { ArrayScanner } from './array-scanner.js';
 import { FieldNameClash, flattenObject } from './flatten.js';
 import { LineSplitter, type TextPiece } from './ndjson-lines.js';
@@ -22,7 +23,7 @@ function kindOf(value: unknown): string {
       : 'a number';
 }
 
-function toItem(piece: TextPiece, file: string, maxBytes: number): ReadItem {
+function toItem(piece: TextPiece, file: string, maxBytes: number, suspect: boolean): ReadItem {
   const { line, text } = piece;
   if (text === undefined) {
     return {
@@ -33,6 +34,8 @@ function toItem(piece: TextPiece, file: string, maxBytes: number): ReadItem {
       },
     };
   }
+  const unreadable = suspect ? unreadableProblem(text) : undefined;
+  if (unreadable) return { error: { file, line, message: `the record ${unreadable}` } };
   let value: unknown;
   try {
     value = JSON.parse(quoteNumbers(text));
@@ -80,7 +83,16 @@ async function* readJson(
   let splitter: { push(text: string, out: TextPiece[]): void } | undefined;
   let finish: (out: TextPiece[]) => void = () => undefined;
   const pieces: TextPiece[] = [];
-  for await (const text of decodeText(input.stream, { name, encoding: o.encoding, meta })) {
+  // Once a chunk holds an unreadable character, every record from there on is checked for one.
+  let suspect = false;
+  const texts = decodeText(input.stream, {
+    name,
+    encoding: o.encoding,
+    meta,
+    invalidBytes: 'escape',
+  });
+  for await (const text of texts) {
+    suspect ||= hasUnreadable(text);
     if (!splitter) {
       const first = text.trimStart()[0];
       if (first === undefined) continue; // only white space so far
@@ -97,11 +109,11 @@ async function* readJson(
       }
     }
     splitter.push(text, pieces);
-    for (const piece of pieces) yield toItem(piece, name, o.maxRecordBytes);
+    for (const piece of pieces) yield toItem(piece, name, o.maxRecordBytes, suspect);
     pieces.length = 0;
   }
   finish(pieces);
-  for (const piece of pieces) yield toItem(piece, name, o.maxRecordBytes);
+  for (const piece of pieces) yield toItem(piece, name, o.maxRecordBytes, suspect);
 }
 
 export const jsonConnector: Connector = {

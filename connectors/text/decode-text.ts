@@ -1,85 +1,137 @@
 /**
  * Bytes -> text, streamed. The encoding comes from the option, else a byte-order mark, else an
- * encoding the format declares (XML), else the bytes: the first 64 KiB are sniffed, and when they
- * are all ASCII the decision waits for the first chunk that is not, so a file whose first
- * non-ASCII letter comes late is still read right (everything before it was ASCII, which reads the
- * same in every candidate encoding). Memory stays at one chunk whatever the input's size.
+ * encoding the format declares (XML), else the evidence of the bytes: valid multi-byte UTF-8
+ * sequences against bytes that cannot be UTF-8, so that one stray byte does not decide for a
+ * whole file. ASCII reads the same in every candidate, so all-ASCII text is passed on at once and
+ * the decision waits for enough non-ASCII evidence (holding at most MAX_UNDECIDED_BYTES).
+ *
+ * With `invalidBytes: 'escape'`, a byte that is not valid UTF-8 in a UTF-8 input becomes a lone
+ * low surrogate (see ESCAPE_BASE) for the connector to reject the record holding it; with
+ * `'fail'` it ends the reading with an error naming the offset.
  */
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 import type { ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
-import { detectBom, sniffEncoding, type TextEncoding } from './encoding.js';
+import {
+  completeUtf8Length,
+  decodeUtf8Escaping,
+  detectBom,
+  encodingFromEvidence,
+  weighUtf8,
+  type TextEncoding,
+  type Utf8Evidence,
+} from './encoding.js';
+import { rejectNonText } from './non-text.js';
 
 const HEAD_BYTES = 64 * 1024;
+/** Non-ASCII sequences (valid or not) that are enough to decide on. */
+const DECISIVE_EVIDENCE = 16;
+/** Bytes held back while the evidence is too thin to decide; then the evidence so far decides. */
+const MAX_UNDECIDED_BYTES = 4 * 1024 * 1024;
 
 export interface DecodeOptions {
   /** Name of the input, for errors. */
   name: string;
   encoding: 'auto' | TextEncoding;
-  /** Receives `encoding` and `encodingSource` (bom, option, declared, detected). */
+  /**
+   * Receives `encoding`, `encodingSource` (bom, option, declared, detected) and, when detected,
+   * `encodingEvidence` ({multiByte, invalid}: what the decision was made on).
+   */
   meta: ReadMeta;
   /** An encoding the format itself declares in its first bytes (the XML declaration). */
   declared?: (head: Buffer) => TextEncoding | undefined;
+  /** What a byte that is not valid UTF-8 does in UTF-8 input (default fail). */
+  invalidBytes?: 'escape' | 'fail';
 }
 
 function toBuffer(chunk: unknown): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
 }
 
-/** A clear error for bytes that are plainly not text, instead of pages of mojibake. */
-function rejectNonText(head: Buffer, name: string, encoding: TextEncoding | undefined): void {
-  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) {
-    throw new ConnectorError(
-      `${name} is a zip archive (an XLSX workbook?), not text: read it with the xlsx connector.`,
-      { file: name },
-    );
-  }
-  if (head[0] === 0x1f && head[1] === 0x8b) {
-    throw new ConnectorError(`${name} is gzip-compressed: decompress it first.`, { file: name });
-  }
-  if (encoding?.startsWith('utf-16')) return;
-  const nul = head.indexOf(0);
-  if (nul !== -1) {
-    throw new ConnectorError(
-      `${name} holds a NUL byte at offset ${nul}: it is binary, not text, or UTF-16 without a ` +
-        'byte-order mark (then give the option encoding=utf-16le or utf-16be).',
-      { file: name },
-    );
-  }
-}
-
 class StreamDecoder {
   private decoder: TextDecoder | undefined;
+  private escaping = false;
   private offset = 0;
+  /** The decided UTF-8 decoder's bytes of a sequence cut by the chunk boundary. */
+  private carry: Buffer | undefined;
+  /** Undecided: bytes held back, and the evidence counted in them. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private heldTail: Buffer | undefined;
+  private readonly evidence: Utf8Evidence = { multiByte: 0, invalid: 0 };
 
   constructor(
     private readonly name: string,
     private readonly meta: ReadMeta,
     encoding: TextEncoding | undefined,
+    private readonly invalidBytes: 'escape' | 'fail',
   ) {
     if (encoding) this.choose(encoding);
   }
 
   private choose(encoding: TextEncoding): void {
-    this.decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
     this.meta.encoding = encoding;
+    this.escaping = encoding === 'utf-8' && this.invalidBytes === 'escape';
+    if (!this.escaping) this.decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: true });
+  }
+
+  private get decided(): boolean {
+    return this.escaping || this.decoder !== undefined;
   }
 
   decode(chunk: Buffer): string {
-    if (!this.decoder) {
-      const sniffed = sniffEncoding(chunk);
-      if (!sniffed) {
-        this.offset += chunk.length;
-        return chunk.toString('latin1');
-      }
-      this.choose(sniffed);
+    if (this.decided) return this.decodeDecided(chunk);
+    if (this.heldBytes === 0 && isAscii(chunk)) {
+      this.offset += chunk.length;
+      return chunk.toString('latin1');
     }
-    return this.run(() => this.decoder!.decode(chunk, { stream: true }), chunk.length);
+    this.hold(chunk);
+    const e = this.evidence;
+    if (e.multiByte + e.invalid < DECISIVE_EVIDENCE && this.heldBytes < MAX_UNDECIDED_BYTES)
+      return '';
+    return this.decideAndRelease();
   }
 
   end(): string {
-    return this.decoder ? this.run(() => this.decoder!.decode(), 0) : '';
+    let text = this.decided ? '' : this.decideAndRelease();
+    if (this.escaping) {
+      if (this.carry) text += decodeUtf8Escaping(this.carry, 0, this.carry.length);
+      this.carry = undefined;
+      return text;
+    }
+    return text + this.run(() => this.decoder!.decode(), 0);
+  }
+
+  private hold(chunk: Buffer): void {
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    const bytes = this.heldTail ? Buffer.concat([this.heldTail, chunk]) : chunk;
+    const complete = completeUtf8Length(bytes);
+    weighUtf8(bytes.subarray(0, complete), this.evidence);
+    this.heldTail = complete < bytes.length ? Buffer.from(bytes.subarray(complete)) : undefined;
+  }
+
+  private decideAndRelease(): string {
+    if (this.heldTail) this.evidence.invalid += this.heldTail.length; // cut off by the end
+    this.choose(encodingFromEvidence(this.evidence) ?? 'utf-8');
+    this.meta.encodingEvidence = { ...this.evidence };
+    const held = Buffer.concat(this.held, this.heldBytes);
+    this.held = [];
+    this.heldBytes = 0;
+    return held.length > 0 ? this.decodeDecided(held) : '';
+  }
+
+  private decodeDecided(chunk: Buffer): string {
+    if (!this.escaping) {
+      return this.run(() => this.decoder!.decode(chunk, { stream: true }), chunk.length);
+    }
+    const bytes = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
+    const complete = completeUtf8Length(bytes);
+    this.carry = complete < bytes.length ? Buffer.from(bytes.subarray(complete)) : undefined;
+    const valid = bytes.subarray(0, complete);
+    return isUtf8(valid) ? valid.toString('utf8') : decodeUtf8Escaping(valid, 0, valid.length);
   }
 
   private run(decode: () => string, length: number): string {
@@ -129,11 +181,9 @@ export async function* decodeText(
     else {
       encoding = options.declared?.(head);
       meta.encodingSource = encoding ? 'declared' : 'detected';
-      // All-ASCII so far reads as UTF-8; a later chunk may still show Windows-1252.
-      encoding ??= sniffEncoding(head) ?? (ended ? 'utf-8' : undefined);
       meta.encoding = encoding ?? 'utf-8';
     }
-    const decoder = new StreamDecoder(name, meta, encoding);
+    const decoder = new StreamDecoder(name, meta, encoding, options.invalidBytes ?? 'fail');
     const first = decoder.decode(head);
     if (first) yield first;
     while (!ended) {

@@ -55,6 +55,7 @@ export const ERROR_CODES = [
   'FERRY_RUN_LOCK_LOST',
   'FERRY_TRANSFORM_UNDECLARED_READ',
   'FERRY_RUN_FINISHED',
+  'FERRY_NO_RECORDS',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

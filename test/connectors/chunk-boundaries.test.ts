@@ -42,7 +42,7 @@ describe('csv parser across chunk boundaries', () => {
       [1, ['k', 'v', 'w']],
       [2, ['1', 'a"b', 'x']],
       [3, ['2', 'x\r\ny;z', '']],
-      [5, ['']], // a blank line (the connector skips it)
+      [5, []], // a blank line (the connector skips it)
       [6, ['3', 'æøå', 'q']],
       [7, ['4', '', 'last']],
       [8, ['5', 'badx', 'y']],

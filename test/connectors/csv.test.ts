@@ -61,12 +61,20 @@ describe('csv connector: encodings', () => {
     expect(meta.encoding).toBe('utf-8');
   });
 
-  it('stops with a clear error when a file read as UTF-8 holds an invalid byte later on', async () => {
+  it('rejects only the record holding an invalid byte when a file read as UTF-8 has one later on', async () => {
     const head = `id;text\n1;blåbær\n${'2;plain\n'.repeat(12_000)}`;
-    const bytes = Buffer.concat([Buffer.from(head), Buffer.from('3;r\xf8d\n', 'latin1')]);
-    await expect(readBytes(csvConnector, bytes)).rejects.toThrow(
-      /input\.test is not valid utf-8 \(an invalid byte sequence after byte \d+\): give the option encoding/,
-    );
+    const bytes = Buffer.concat([Buffer.from(head), Buffer.from('3;r\xf8d\n4;ok\n', 'latin1')]);
+    const { records, errors, meta } = await readBytes(csvConnector, bytes);
+    expect(meta.encoding).toBe('utf-8');
+    expect(records[0]!.fields.text).toBe('blåbær');
+    expect(records.at(-1)!.fields).toEqual({ id: '4', text: 'ok' });
+    expect(errors).toEqual([
+      expect.objectContaining({
+        line: 12_003,
+        field: 'text',
+        message: expect.stringMatching(/0xF8 at character 2/),
+      }),
+    ]);
   });
 
   it('has the encoding, delimiter and header in meta before the first record', async () => {
@@ -237,7 +245,7 @@ describe('csv connector: input that is not CSV', () => {
     [
       'binary data',
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
-      /NUL byte at offset 8/,
+      /is a PNG image, not text/,
     ],
     [
       'a zip archive',

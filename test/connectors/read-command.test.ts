@@ -46,6 +46,25 @@ describe('ferry read', () => {
     expect(rows.find((r) => r.fields['No.'] === '10027')?.line).toBe(32);
   });
 
+  it('shows how the encoding was decided, the columns it ignores, and each rejected byte', async () => {
+    const path = join(tmp.dir, 'stray.csv');
+    const rows = Array.from({ length: 200 }, (_v, i) => `${i + 1};Crème brûlée café ${i + 1};\n`);
+    const bytes = Buffer.from(`sku;name;\n${rows.join('')}`);
+    const at = bytes.indexOf(Buffer.from('café 151'));
+    writeFileSync(
+      path,
+      Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 5)]),
+    );
+    const run = await ferryRead([path]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /encoding {3}utf-8 \(detected: \d{3} multi-byte sequences, 1 invalid byte\)/,
+    );
+    expect(run.stdout).toContain('ignored    columns 3 (no name in the header; must stay empty)');
+    expect(run.stdout).toContain('199 records, 1 unreadable');
+    expect(run.stderr).toContain(`${path}:152  name: holds the byte 0xFF at character 14`);
+  });
+
   it('lists unreadable records with their lines on stderr and exits 1', async () => {
     const path = join(tmp.dir, 'bad.csv');
     writeFileSync(path, 'id;name\n1;a\n2\n3;c\n');
@@ -55,7 +74,7 @@ describe('ferry read', () => {
       { line: 2, fields: { id: '1', name: 'a' } },
       { line: 4, fields: { id: '3', name: 'c' } },
     ]);
-    expect(run.stderr).toContain(`${path}:3  the record has 1 fields where the header has 2`);
+    expect(run.stderr).toContain(`${path}:3  the record has 1 field where the header has 2`);
   });
 
   it('reads stdin (-) and shows the encoding, delimiter and header it found', async () => {

@@ -48,13 +48,28 @@ function quoteDelimiter(d: unknown): string {
   return d === '\t' ? 'tab' : JSON.stringify(d);
 }
 
+/** How the encoding was decided; when detected, on what evidence. */
+function encodingReason(meta: ReadMeta): string {
+  const evidence = meta.encodingEvidence as { multiByte: number; invalid: number } | undefined;
+  if (!evidence) {
+    return meta.encodingSource === 'detected'
+      ? 'detected: ASCII so far'
+      : String(meta.encodingSource);
+  }
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return (
+    `${String(meta.encodingSource)}: ${plural(evidence.multiByte, 'multi-byte sequence')}, ` +
+    `${plural(evidence.invalid, 'invalid byte')}`
+  );
+}
+
 /** The lines `ferry read` shows about an input before its records. */
 function describe(meta: ReadMeta): string {
   const lines = [
     `source     ${String(meta.source)}`,
     `connector  ${String(meta.connector)} (chosen by ${String(meta.connectorChosenBy)})`,
   ];
-  if (meta.encoding) lines.push(`encoding   ${meta.encoding} (${String(meta.encodingSource)})`);
+  if (meta.encoding) lines.push(`encoding   ${meta.encoding} (${encodingReason(meta)})`);
   if (meta.delimiter)
     lines.push(`delimiter  ${quoteDelimiter(meta.delimiter)} (${String(meta.delimiterSource)})`);
   if (meta.format) lines.push(`format     ${String(meta.format)}`);
@@ -62,6 +77,9 @@ function describe(meta: ReadMeta): string {
     lines.push(`sheet      ${String(meta.sheet)} (of ${(meta.sheets as string[]).join(', ')})`);
   if (meta.header)
     lines.push(`header     ${meta.header.join(' | ')} (${meta.header.length} columns)`);
+  const ignored = meta.ignoredColumns as number[] | undefined;
+  if (ignored)
+    lines.push(`ignored    columns ${ignored.join(', ')} (no name in the header; must stay empty)`);
   return `${lines.join('\n')}\n\n`;
 }
 

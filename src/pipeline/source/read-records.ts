@@ -64,6 +64,7 @@ export function readRecords(
     {
       optionsPath: 'source.options',
       optionsSource: definition.file,
+      emptyInput: definition.mode === 'changes' ? 'allow' : 'error',
       ...(signal ? { signal } : {}),
     },
   );
