@@ -56,6 +56,8 @@ export const ERROR_CODES = [
   'FERRY_TRANSFORM_UNDECLARED_READ',
   'FERRY_RUN_FINISHED',
   'FERRY_NO_RECORDS',
+  'FERRY_STATE_LOST',
+  'FERRY_REDIS_DATA_LOST',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -29,6 +29,47 @@ export class RunLockLostError extends FerryError {
   }
 }
 
+/**
+ * Redis lost its data (see epoch/installation-epoch.ts) and this run would resend everything the
+ * pipeline delivered before: it stops before sending until the operator chooses. Exit code 1.
+ */
+export class StateLostError extends FerryError {
+  readonly code = 'FERRY_STATE_LOST';
+  constructor(
+    pipeline: string,
+    loss: { detectedAt: number; detectedBy: string; previousCreatedAt: number },
+    items: number,
+    requests: number,
+  ) {
+    super(
+      `Redis lost its data (noticed ${new Date(loss.detectedAt).toISOString()} by ` +
+        `${loss.detectedBy}; the data dated from ${new Date(loss.previousCreatedAt).toISOString()}), ` +
+        `and pipeline "${pipeline}"'s state went with it: this run would resend ${items} items ` +
+        `(${requests} requests) that the platform most likely holds already. Nothing was sent. ` +
+        `To send them all once, run it again with --resend-all (later runs then go on as usual).`,
+      { pipeline, items, requests, detectedAt: loss.detectedAt },
+    );
+  }
+}
+
+/**
+ * A process that was following a run found that Redis lost its data meanwhile: the run, its jobs
+ * and the state it committed are gone. Exit code 3, so that scripts can tell it from failures.
+ */
+export class RedisDataLostError extends FerryError {
+  readonly code = 'FERRY_REDIS_DATA_LOST';
+  override readonly exitCode = 3;
+  constructor(runId: string) {
+    super(
+      `Redis lost its data while run ${runId} was in progress (it was restarted empty, failed over ` +
+        'to an empty replica, or flushed): the run, its queued jobs and the state it committed are ' +
+        'gone, and what was delivered before the loss is unknown to Ferry now. See `ferry status`; ' +
+        "the pipeline's next run stops before resending anything and says the ways out.",
+      { runId },
+    );
+  }
+}
+
 /** A run that is over cannot be cancelled. Exit code 1. */
 export class RunFinishedError extends FerryError {
   readonly code = 'FERRY_RUN_FINISHED';

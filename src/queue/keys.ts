@@ -22,6 +22,10 @@ export interface DeliveryKeys {
   readonly activeRuns: string;
   readonly dlqEntries: string;
   readonly dlqIndex: string;
+  /** The installation's epoch {id, createdAt}: a Redis that lost its data no longer has it. */
+  readonly epoch: string;
+  /** The last loss of Redis's data that a Ferry process noticed, and the pipelines resent since. */
+  readonly dataLoss: string;
   run(runId: string): string;
   runErrors(runId: string): string;
   runStage(runId: string, stage: number): string;
@@ -48,6 +52,8 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     activeRuns: `${base}:active-runs`,
     dlqEntries: `${base}:dlq:entries`,
     dlqIndex: `${base}:dlq:index`,
+    epoch: `${base}:epoch`,
+    dataLoss: `${base}:data-loss`,
     run: (id) => `${base}:run:${id}`,
     runErrors: (id) => `${base}:run:${id}:errors`,
     runStage: (id, stage) => `${base}:run:${id}:stage:${stage}`,

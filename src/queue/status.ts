@@ -1,6 +1,7 @@
 /** What `ferry status` shows: the queues of each lane, the runs in progress, the dead letters. */
 import type { Redis } from 'ioredis';
 import { createDeadLetterStore } from './dlq/dead-letter-store.js';
+import { readDataLoss, type DataLoss } from './epoch/installation-epoch.js';
 import { LANES, type DeliveryKeys, type Lane } from './keys.js';
 import { openQueues } from './queues.js';
 import { itemTotals, parseRun, settledItems } from './runs/run-record.js';
@@ -33,6 +34,8 @@ export interface DeliveryStatus {
   pausedForMs: number;
   activeRuns: ActiveRunStatus[];
   deadLetters: number;
+  /** The last time Redis lost its data, as a Ferry process noticed it; absent when it never did. */
+  dataLoss?: DataLoss;
 }
 
 export async function readStatus(redis: Redis, keys: DeliveryKeys): Promise<DeliveryStatus> {
@@ -74,11 +77,13 @@ export async function readStatus(redis: Redis, keys: DeliveryKeys): Promise<Deli
       });
     }
     const pause = await redis.pttl(keys.pause);
+    const dataLoss = await readDataLoss(redis, keys);
     return {
       queues: counts,
       pausedForMs: Math.max(0, pause),
       activeRuns,
       deadLetters: await createDeadLetterStore(redis, keys).count(),
+      ...(dataLoss ? { dataLoss } : {}),
     };
   } finally {
     await queues.close();

@@ -50,13 +50,15 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /**
- * Starts redis-server (with `extraArgs` after Ferry's own) and waits until it answers PING.
- * Undefined when no redis-server binary is installed, or when it exits or never answers.
+ * Starts redis-server (with `extraArgs` after Ferry's own) on `port` (default: a free one) and
+ * waits until it answers PING. Undefined when no redis-server binary is installed, or when it
+ * exits or never answers.
  */
 export async function startPrivateRedis(
   extraArgs: readonly string[] = [],
+  port?: number,
 ): Promise<PrivateRedis | undefined> {
-  const port = await freePort();
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'ferry-redis-'));
   const child = spawn(
     'redis-server',

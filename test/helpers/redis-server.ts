@@ -3,9 +3,15 @@ import { startPrivateRedis, type PrivateRedis } from '../../src/redis/private-re
 
 export { freePort, type PrivateRedis } from '../../src/redis/private-redis.js';
 
-/** Starts one on a free port; throws when redis-server is not installed or does not answer. */
-export async function startRedisServer(extraArgs: string[] = []): Promise<PrivateRedis> {
-  const server = await startPrivateRedis(extraArgs);
+/**
+ * Starts one on `port` (default a free one: give the old one's to restart it empty); throws when
+ * redis-server is not installed or does not answer.
+ */
+export async function startRedisServer(
+  extraArgs: string[] = [],
+  port?: number,
+): Promise<PrivateRedis> {
+  const server = await startPrivateRedis(extraArgs, port);
   if (!server) throw new Error('redis-server is not installed or did not answer PING');
   return server;
 }

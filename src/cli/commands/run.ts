@@ -19,7 +19,8 @@ export const runCommand: Command = {
   name: 'run',
   summary:
     'Plan a pipeline and deliver it through the queue; with --wait, follow it to its report.',
-  usage: 'run <pipeline> [--file F] [--wait [--no-local-worker]] [--json] [--allow-deletes N|all]',
+  usage:
+    'run <pipeline> [--file F] [--wait [--no-local-worker]] [--json] [--allow-deletes N|all] [--resend-all]',
   description: [
     'Plans the pipeline (as `ferry plan`), puts its requests on the delivery queue of its lane and',
     'releases its stages in order (stage n+1 once stage n has settled). One run per pipeline at a',
@@ -35,7 +36,12 @@ export const runCommand: Command = {
     'With --json: {runId, status, operations: {id: {planned, delivered, failed, skipped, stale}},',
     'errors, deadLettered, ...}. Exit codes: 0 every item delivered; 1 some items were dead-lettered',
     'or records rejected (or the mass-delete guard stopped the run, or another run is active);',
-    '2 bad usage or config.',
+    '2 bad usage or config; 3 Redis lost its data while the run was followed (the run is gone).',
+    '',
+    'After Redis lost its data (restarted empty, failed over to an empty replica, flushed), the',
+    "pipeline's state is gone, and a run would resend everything the pipeline delivered before: it",
+    'stops before sending (FERRY_STATE_LOST), saying how much that is, until --resend-all is given',
+    'once.',
     '',
     'Examples:',
     '  ferry run catalog --file examples/items.csv --wait',
@@ -52,6 +58,11 @@ export const runCommand: Command = {
       type: 'string',
       placeholder: 'N|all',
       description: 'Let this run delete up to N entities (or all) past the mass-delete guard.',
+    },
+    'resend-all': {
+      type: 'boolean',
+      description:
+        'After Redis lost its data (`ferry status` says so): send everything this run plans, once.',
     },
     lane: {
       type: 'string',
@@ -75,6 +86,7 @@ export const runCommand: Command = {
       pipeline: args.positionals[0] as string,
       ...(source ? { source, sourceName: file } : {}),
       allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
+      resendAll: flag(args, 'resend-all'),
       ...(laneOption(stringOption(args, 'lane'))
         ? { lane: laneOption(stringOption(args, 'lane')) }
         : {}),

@@ -1,7 +1,22 @@
 import { connectDelivery } from '../../queue/connect.js';
+import type { DataLoss } from '../../queue/epoch/installation-epoch.js';
 import { deliveryKeys, LANES } from '../../queue/keys.js';
 import { readStatus } from '../../queue/status.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+
+/** What a loss of Redis's data means, for the operator who finds it in `ferry status`. */
+function dataLossLines(loss: DataLoss): string[] {
+  const resent = loss.resent.length > 0 ? loss.resent.join(', ') : 'none yet';
+  return [
+    `REDIS LOST ITS DATA: noticed ${new Date(loss.detectedAt).toISOString()} by ${loss.detectedBy}` +
+      ` (the lost data dated from ${new Date(loss.previousCreatedAt).toISOString()}` +
+      `${loss.count > 1 ? `; ${loss.count} losses noticed` : ''}).`,
+    '  Runs in progress then, their queued jobs, dead letters and the sync state went with it.',
+    "  Each pipeline's next run stops before resending what it delivered before, and says how",
+    '  much that is; `ferry run <pipeline> --resend-all` sends it all once.',
+    `  Pipelines resent since: ${resent}.`,
+  ];
+}
 
 export const statusCommand: Command = {
   name: 'status',
@@ -10,7 +25,10 @@ export const statusCommand: Command = {
   description: [
     'With --json: {queues: {bulk|interactive: {waiting, active, delayed, failed}}, pausedForMs,',
     'activeRuns: [{runId, pipeline, status, kind, lane, startedAt, stage, stages, settledItems,',
-    'plannedItems, failedItems}], deadLetters}. Exit 0; 1 when Redis does not answer; 2 bad config.',
+    'plannedItems, failedItems}], deadLetters, dataLoss?: {detectedAt, detectedBy, previousEpoch,',
+    'previousCreatedAt, count, resent}}. dataLoss is there once a Ferry process noticed that Redis',
+    'lost its data (restarted empty, failed over to an empty replica, flushed): what it means and',
+    'the ways out are printed with it. Exit 0; 1 when Redis does not answer; 2 bad config.',
   ].join('\n'),
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
@@ -43,6 +61,7 @@ export const statusCommand: Command = {
       lines.push(
         `Dead letters: ${status.deadLetters}${status.deadLetters > 0 ? ' (`ferry dlq list`)' : ''}`,
       );
+      if (status.dataLoss) lines.push(...dataLossLines(status.dataLoss));
       stdout.write(`${lines.join('\n')}\n`);
       return 0;
     } finally {

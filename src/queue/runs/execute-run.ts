@@ -8,14 +8,17 @@ import type { FerryConfig } from '../../config/schema.js';
 import type { Logger } from '../../logging/logger.js';
 import type { AllowDeletes } from '../../pipeline/plan-pipeline.js';
 import type { SourceSpec } from '../../pipeline/source/read-records.js';
+import type { Redis } from 'ioredis';
 import { connectDelivery } from '../connect.js';
+import { watchEpoch, type EpochWatcher } from '../epoch/epoch-watcher.js';
+import { NotFoundError, RedisDataLostError } from '../errors.js';
 import { createDeadLetterStore } from '../dlq/dead-letter-store.js';
-import { deliveryKeys, type Lane } from '../keys.js';
+import { deliveryKeys, type DeliveryKeys, type Lane } from '../keys.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../worker/delivery-worker.js';
 import { finishRun } from './finish-run.js';
 import { followRun } from './follow-run.js';
 import { progressDisplay } from './progress.js';
-import { isFinished } from './run-record.js';
+import { isFinished, type RunRecord } from './run-record.js';
 import { buildRunReport, type RunReport } from './run-report.js';
 import { startRun } from './start-run.js';
 
@@ -26,6 +29,8 @@ export interface ExecuteRunOptions {
   source?: SourceSpec;
   sourceName?: string;
   allowDeletes?: AllowDeletes;
+  /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
+  resendAll?: boolean;
   lane?: Lane;
   wait: boolean;
   /** With `wait`: run a worker in this process (default true). */
@@ -35,12 +40,48 @@ export interface ExecuteRunOptions {
   signal?: AbortSignal;
 }
 
+/** How soon a waiting `ferry run` notices that Redis lost its data. */
+const EPOCH_CHECK_MS = 1_000;
+
+interface Followed {
+  redis: Redis;
+  keys: DeliveryKeys;
+  runId: string;
+  epoch: EpochWatcher;
+  /** Aborted by the watcher when it notices a loss. */
+  lost: AbortSignal;
+}
+
+/** Follows the run; a loss of Redis's data noticed meanwhile ends it with RedisDataLostError. */
+async function followUnlessDataLost(
+  f: Followed,
+  onUpdate: (run: RunRecord) => void,
+  signal?: AbortSignal,
+): Promise<RunRecord> {
+  const stop = signal ? AbortSignal.any([signal, f.lost]) : f.lost;
+  let run: RunRecord;
+  try {
+    run = await followRun(f.redis, f.keys, f.runId, onUpdate, stop);
+  } catch (error) {
+    // A run's record vanishing is no mystery when Redis lost its data.
+    if (error instanceof NotFoundError && (f.lost.aborted || (await f.epoch.check()))) {
+      throw new RedisDataLostError(f.runId);
+    }
+    throw error;
+  }
+  if (f.lost.aborted) throw new RedisDataLostError(f.runId);
+  return run;
+}
+
 export async function executeRun(options: ExecuteRunOptions): Promise<RunReport> {
   const { config, logger } = options;
   const redis = await connectDelivery(config.redis.url);
   const keys = deliveryKeys(config.redis.prefix);
   const dlq = createDeadLetterStore(redis, keys);
   let worker: DeliveryWorker | undefined;
+  // Noticed while following: the run's record vanishing is then no mystery but a lost Redis.
+  const lost = new AbortController();
+  const epoch = await watchEpoch(redis, keys, EPOCH_CHECK_MS, () => lost.abort());
   try {
     if (options.wait && options.localWorker !== false) {
       worker = await startDeliveryWorker({ config, logger });
@@ -53,6 +94,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
       ...(options.source ? { source: options.source } : {}),
       ...(options.sourceName ? { sourceName: options.sourceName } : {}),
       ...(options.allowDeletes !== undefined ? { allowDeletes: options.allowDeletes } : {}),
+      ...(options.resendAll ? { resendAll: true } : {}),
       ...(options.lane ? { lane: options.lane } : {}),
       ...(options.progress
         ? {
@@ -66,17 +108,15 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
     });
     if (!options.wait) return await buildRunReport(redis, keys, dlq, started.runId);
     const display = options.progress ? progressDisplay(options.progress) : undefined;
-    const run = await followRun(
-      redis,
-      keys,
-      started.runId,
+    const run = await followUnlessDataLost(
+      { redis, keys, runId: started.runId, epoch, lost: lost.signal },
       (r) => display?.update(r),
       options.signal,
-    );
-    display?.end();
+    ).finally(() => display?.end());
     if (!isFinished(run)) return await buildRunReport(redis, keys, dlq, started.runId);
     return await finishRun(redis, keys, dlq, started.runId, config.delivery.reportsDir);
   } finally {
+    epoch.stop();
     await worker?.close();
     await redis.quit();
   }

@@ -18,6 +18,8 @@ import {
 import type { SourceSpec } from '../../pipeline/source/read-records.js';
 import type { Plan } from '../../pipeline/types.js';
 import { JobBundler } from '../bundle-jobs.js';
+import { guardDataLoss } from '../epoch/data-loss-guard.js';
+import { markResent, type DataLoss } from '../epoch/installation-epoch.js';
 import { deliveryKeys, type Lane } from '../keys.js';
 import { openQueues } from '../queues.js';
 import { ERRORS_KEPT } from './run-report.js';
@@ -38,6 +40,8 @@ export interface StartRunOptions {
   /** Shown in the report: the file given with --file. */
   sourceName?: string;
   allowDeletes?: AllowDeletes;
+  /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
+  resendAll?: boolean;
   lane?: Lane;
   onProgress?: (progress: PlanProgress) => void;
   signal?: AbortSignal;
@@ -111,6 +115,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   const lock = await lockPipeline(redis, keys, definition.name, runId);
   const writer = new StageWriter(redis, keys, runId);
   let plan: Plan;
+  let loss: DataLoss | undefined;
   try {
     const version = await nextVersion(redis, keys, definition.name);
     const bundler = new JobBundler(config.delivery.bundleSize, (job) => writer.push(job));
@@ -128,6 +133,8 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     });
     bundler.finish();
     await writer.flush();
+    const requests = [...writer.totals.values()].reduce((n, t) => n + t.requests, 0);
+    loss = await guardDataLoss(redis, keys, plan, requests, options.resendAll ?? false);
   } catch (error) {
     await writer.discard(definition.stages.length);
     await lock.release();
@@ -158,6 +165,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     if (hasJobs) await lock.keep();
     await multi.exec();
     if (hasJobs) await writer.keep();
+    if (loss && options.resendAll) await markResent(redis, keys, definition.name);
   } catch (error) {
     await writer.discard(definition.stages.length);
     await lock.release();

@@ -23,6 +23,7 @@ import { DeliveryDeferredError } from '../errors.js';
 import type { DeliveryJobData } from '../job-data.js';
 import { LANES, deliveryKeys, queueName, type Lane } from '../keys.js';
 import { openQueues } from '../queues.js';
+import { watchEpoch } from '../epoch/epoch-watcher.js';
 import { finishRun } from '../runs/finish-run.js';
 import { backoffDelay } from './backoff.js';
 import type { DeliveryDeps } from './delivery-deps.js';
@@ -31,6 +32,8 @@ import { createRateGate } from './rate-gate.js';
 import { startSupervisor } from './supervisor.js';
 
 const SUPERVISE_MS = 2_000;
+/** How soon a worker notices that Redis lost its data (one HGET a tick). */
+const EPOCH_CHECK_MS = 2_000;
 
 export interface DeliveryWorkerOptions {
   config: FerryConfig;
@@ -121,11 +124,24 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     return worker;
   });
   const supervisor = startSupervisor(deps, SUPERVISE_MS);
+  const epoch = await watchEpoch(redis, keys, EPOCH_CHECK_MS, ({ lost, epoch: now }) =>
+    logger.error(
+      {
+        lostEpoch: lost.id,
+        lostEpochCreatedAt: new Date(lost.createdAt).toISOString(),
+        epoch: now.id,
+      },
+      'REDIS LOST ITS DATA: it was restarted empty, failed over to an empty replica or flushed. ' +
+        'Runs in progress, queued jobs, dead letters and sync state are gone. The next run of each ' +
+        'pipeline stops before resending its catalog and says the ways out; see `ferry status`.',
+    ),
+  );
   logger.info({ lanes, concurrency }, 'delivery worker started');
 
   return {
     active: () => active,
     async close(timeoutMs = delivery.shutdownTimeoutMs) {
+      epoch.stop();
       await supervisor.stop();
       const graceful = Promise.all(workers.map((w) => w.close())).then(() => true);
       const timer = new AbortController();
