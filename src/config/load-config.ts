@@ -86,6 +86,28 @@ export function readYamlFile(file: string): unknown {
   return doc.toJS() ?? {};
 }
 
+/**
+ * REDIS_CLUSTER (DESIGN.md, Environment): comma-separated `host:port` seeds of a Redis Cluster,
+ * used instead of REDIS_URL; credentials and TLS still come from the URL (REDIS_URL or the file).
+ */
+function useClusterSeeds(raw: Record<string, unknown>, value: string, file: string): void {
+  const seeds = value.split(',').map((s) => s.trim());
+  const bad = seeds.find((s) => !/^[^\s:/@]+:\d+$/.test(s));
+  if (bad !== undefined) {
+    throw new ConfigError(file, [
+      {
+        path: 'REDIS_CLUSTER',
+        message: `expected host:port seeds separated by commas, got "${bad}"`,
+      },
+    ]);
+  }
+  const redis = (raw.redis ?? {}) as Record<string, unknown>;
+  const given = typeof redis.url === 'string' ? redis.url : 'redis://127.0.0.1:6379';
+  const [, scheme = 'redis://', auth = ''] = /^(rediss?:\/\/)([^@/]*@)?/.exec(given) ?? [];
+  const urls = seeds.map((seed) => `${scheme}${auth}${seed}`);
+  raw.redis = { ...redis, mode: 'cluster', url: urls[0], nodes: urls.slice(1) };
+}
+
 /** Loads and validates the configuration; throws ConfigError naming every offending key. */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -108,6 +130,7 @@ export function loadConfig(
       setPath(raw, key, value);
     }
   }
+  if (env.REDIS_CLUSTER) useClusterSeeds(raw, env.REDIS_CLUSTER, file);
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const envByKey = new Map<string, string>(Object.entries(ENV_OVERRIDES).map(([n, k]) => [k, n]));

@@ -58,6 +58,32 @@ export const configSchema = z.strictObject({
         .string()
         .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, `_`, `.` or `-`')
         .default('ferry'),
+      /** standalone: the Redis at url; cluster: one seeded by url (and nodes); sentinel: see below. */
+      mode: z.enum(['standalone', 'cluster', 'sentinel']).default('standalone'),
+      /** Cluster: more seed nodes besides url, so that one node down does not stop a start. */
+      nodes: z.array(z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')).optional(),
+      /** Sentinel: the sentinels, `host:port` each; url then only gives credentials, db, TLS. */
+      sentinels: z
+        .array(z.string().regex(/^[^\s:/]+:\d+$/, 'host:port'))
+        .min(1)
+        .optional(),
+      /** Sentinel: the name of the master the sentinels monitor. */
+      name: z.string().min(1).optional(),
+    })
+    .superRefine((redis, ctx) => {
+      const sentinel = redis.mode === 'sentinel';
+      if (sentinel && !redis.sentinels)
+        ctx.addIssue({ code: 'custom', path: ['sentinels'], message: 'required by mode sentinel' });
+      if (sentinel && !redis.name)
+        ctx.addIssue({ code: 'custom', path: ['name'], message: 'required by mode sentinel' });
+      for (const key of ['sentinels', 'name'] as const) {
+        if (!sentinel && redis[key] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'only used with mode sentinel' });
+      }
+      if (redis.mode === 'cluster' && /^rediss?:\/\/[^/]*\/0*[1-9]/.test(redis.url))
+        ctx.addIssue({ code: 'custom', path: ['url'], message: 'a cluster has database 0 only' });
+      if (redis.mode !== 'cluster' && redis.nodes !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'only used with mode cluster' });
     })
     .prefault({}),
   interface: z

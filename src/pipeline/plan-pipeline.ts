@@ -4,7 +4,7 @@
  * repeats and deletes by absence) and grouped entities; payloads live only in the batch being
  * planned, unless the plan keeps its requests. Planning reads state and never writes it.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { FerryConfig } from '../config/schema.js';
 import type { DetectContext } from './change-detection.js';
 import type { PipelineDefinition } from './definition/definition-types.js';
@@ -39,7 +39,7 @@ export interface PlanOptions {
   definition: PipelineDefinition;
   /** Read this instead of the pipeline's own source (e.g. `--file`). */
   sourceOverride?: SourceSpec;
-  redis: Redis;
+  redis: RedisClient;
   config: FerryConfig;
   /** Key prefix of the state (default config.redis.prefix, i.e. FERRY_PREFIX). */
   prefix?: string;

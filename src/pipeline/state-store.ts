@@ -4,7 +4,7 @@
  * the platform confirmed) is the only writer. Reads go in large HMGET batches so that a
  * million-row plan makes a few hundred round trips, not a million.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { runCommitScript } from './state/commit-script.js';
 import {
   decodeState,
@@ -68,7 +68,7 @@ function byResource<T extends StateItem>(items: readonly T[]): Map<string, T[]> 
   return groups;
 }
 
-export function createStateStore(redis: Redis, prefix: string): StateStore {
+export function createStateStore(redis: RedisClient, prefix: string): StateStore {
   const store: StateStore = {
     async readEncoded(pipeline, resource, keys) {
       const key = stateKey(prefix, pipeline, resource);

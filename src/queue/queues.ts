@@ -1,6 +1,6 @@
 /** The delivery queues, one per lane, and the options every delivery job is added with. */
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import type { FerryConfig } from '../config/schema.js';
 import type { DeliveryJobData } from './job-data.js';
 import { LANES, queueName, type DeliveryKeys, type Lane } from './keys.js';
@@ -10,7 +10,7 @@ export const BACKOFF_TYPE = 'ferry';
 
 export type DeliveryQueues = Record<Lane, Queue<DeliveryJobData>> & { close(): Promise<void> };
 
-export function openQueues(redis: Redis, keys: DeliveryKeys): DeliveryQueues {
+export function openQueues(redis: RedisClient, keys: DeliveryKeys): DeliveryQueues {
   const queues = Object.fromEntries(
     LANES.map((lane) => [
       lane,

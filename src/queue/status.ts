@@ -1,5 +1,5 @@
 /** What `ferry status` shows: the queues of each lane, the runs in progress, the dead letters. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection.js';
 import { createDeadLetterStore } from './dlq/dead-letter-store.js';
 import { readDataLoss, type DataLoss } from './epoch/installation-epoch.js';
 import { LANES, type DeliveryKeys, type Lane } from './keys.js';
@@ -38,7 +38,7 @@ export interface DeliveryStatus {
   dataLoss?: DataLoss;
 }
 
-export async function readStatus(redis: Redis, keys: DeliveryKeys): Promise<DeliveryStatus> {
+export async function readStatus(redis: RedisClient, keys: DeliveryKeys): Promise<DeliveryStatus> {
   const queues = openQueues(redis, keys);
   try {
     const counts = {} as Record<Lane, QueueCounts>;

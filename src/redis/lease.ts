@@ -5,7 +5,7 @@
  * loop stalled past the expiry) neither extends nor frees its successor's.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import { luaScript, runLua } from './lua.js';
 
 const RENEW = luaScript(
@@ -40,7 +40,7 @@ export interface Lease {
 
 /** Takes the lease on `key` for `ttlMs` (renewed every third of it); undefined when it is held. */
 export async function acquireLease(
-  redis: Redis,
+  redis: RedisClient,
   key: string,
   ttlMs: number,
   token: string = randomUUID(),

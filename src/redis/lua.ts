@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 
 export interface LuaScript {
   readonly source: string;
@@ -13,7 +13,7 @@ export function luaScript(source: string, keys: number): LuaScript {
 
 /** EVALSHA, loading the script on NOSCRIPT (a restarted or new Redis). */
 export async function runLua(
-  redis: Redis,
+  redis: RedisClient,
   script: LuaScript,
   keys: readonly string[],
   args: readonly (string | number)[],

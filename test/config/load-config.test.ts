@@ -43,6 +43,40 @@ describe('loadConfig', () => {
     expect(issues[0]?.message).toMatch(/number/);
   });
 
+  it('reads a cluster or a sentinel target, and names what a mode lacks or does not use', () => {
+    const cluster = loadConfig(
+      {},
+      configFile('redis:\n  mode: cluster\n  url: redis://a:7000\n  nodes: [redis://b:7000]\n'),
+    ).config.redis;
+    expect(cluster).toMatchObject({ mode: 'cluster', nodes: ['redis://b:7000'] });
+    const sentinel = loadConfig(
+      {},
+      configFile('redis:\n  mode: sentinel\n  sentinels: [s1:26379, s2:26379]\n  name: main\n'),
+    ).config.redis;
+    expect(sentinel).toMatchObject({ mode: 'sentinel', name: 'main' });
+
+    expect(issuesOf(() => loadConfig({}, configFile('redis:\n  mode: sentinel\n')))).toEqual([
+      expect.objectContaining({ path: 'redis.sentinels', message: 'required by mode sentinel' }),
+      expect.objectContaining({ path: 'redis.name', message: 'required by mode sentinel' }),
+    ]);
+    expect(
+      issuesOf(() => loadConfig({}, configFile('redis:\n  nodes: [redis://b:7000]\n'))),
+    ).toEqual([
+      expect.objectContaining({ path: 'redis.nodes', message: 'only used with mode cluster' }),
+    ]);
+    expect(
+      issuesOf(() =>
+        loadConfig({}, configFile('redis:\n  mode: cluster\n  url: redis://a:7000/3\n')),
+      ),
+    ).toEqual([
+      expect.objectContaining({ path: 'redis.url', message: 'a cluster has database 0 only' }),
+    ]);
+    const badSentinel = 'redis:\n  mode: sentinel\n  sentinels: [s1]\n  name: main\n';
+    expect(issuesOf(() => loadConfig({}, configFile(badSentinel)))[0]?.path).toBe(
+      'redis.sentinels.0',
+    );
+  });
+
   it('names the environment variable behind a bad override', () => {
     const issues = issuesOf(() => loadConfig({ FERRY_LISTING: 'C' }, configFile('{}\n')));
     expect(issues[0]?.path).toBe('interface.listing (from FERRY_LISTING)');
@@ -62,6 +96,26 @@ describe('loadConfig', () => {
     expect(config.redis.prefix).toBe('p1');
     expect(config.interface.listing).toBe('B');
     expect(config.interface.auth).toEqual({ type: 'bearer', token: 's3cret' });
+  });
+
+  it('takes a Redis Cluster from REDIS_CLUSTER, keeping the credentials of the URL', () => {
+    const { config } = loadConfig(
+      { REDIS_CLUSTER: 'r1:7000, r2:7001,r3:7002', REDIS_URL: 'rediss://:pw@ignored:6379' },
+      configFile('{}\n'),
+    );
+    expect(config.redis).toMatchObject({
+      mode: 'cluster',
+      url: 'rediss://:pw@r1:7000',
+      nodes: ['rediss://:pw@r2:7001', 'rediss://:pw@r3:7002'],
+    });
+    expect(
+      issuesOf(() => loadConfig({ REDIS_CLUSTER: 'r1:7000,redis://r2' }, configFile('{}\n'))),
+    ).toEqual([
+      {
+        path: 'REDIS_CLUSTER',
+        message: 'expected host:port seeds separated by commas, got "redis://r2"',
+      },
+    ]);
   });
 
   it('reports an unset ${VAR} by the key that uses it, without the secret', () => {

@@ -74,7 +74,7 @@ export const cancelCommand: Command = {
   async run({ args, stdout, stderr, config: getConfig, stopSignal }) {
     const timeoutS = positiveIntOption(args, 'timeout') ?? CANCEL_TIMEOUT_MS / 1000;
     const config = getConfig();
-    const redis = await connectDelivery(config.redis.url);
+    const redis = await connectDelivery(config.redis);
     try {
       const outcome = await cancelRun({
         redis,

@@ -19,7 +19,7 @@ export const dlqListCommand: Command = {
   },
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
-    const redis = await connectDelivery(config.redis.url);
+    const redis = await connectDelivery(config.redis);
     try {
       const filter = deadLetterFilter(args);
       const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(

@@ -20,7 +20,7 @@ export const dlqShowCommand: Command = {
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
     const id = args.positionals[0] as string;
-    const redis = await connectDelivery(config.redis.url);
+    const redis = await connectDelivery(config.redis);
     try {
       const entry = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).get(id);
       if (!entry)

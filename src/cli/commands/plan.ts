@@ -58,7 +58,7 @@ export const planCommand: Command = {
     const config = getConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
     const sourceOverride = sourceOf(stringOption(args, 'file'));
-    const redis = await connectState(config.redis.url);
+    const redis = await connectState(config.redis);
     boundHeapGrowth();
     try {
       const plan = await planPipeline({

@@ -98,7 +98,7 @@ export const runsCommand: Command = {
     const limit = positiveIntOption(args, 'limit') ?? DEFAULT_LIMIT;
     const pipeline = stringOption(args, 'pipeline');
     const config = getConfig();
-    const redis = await connectDelivery(config.redis.url);
+    const redis = await connectDelivery(config.redis);
     try {
       const runs = await recentRuns(redis, deliveryKeys(config.redis.prefix), {
         limit,

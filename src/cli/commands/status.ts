@@ -33,7 +33,7 @@ export const statusCommand: Command = {
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
-    const redis = await connectDelivery(config.redis.url);
+    const redis = await connectDelivery(config.redis);
     try {
       const status = await readStatus(redis, deliveryKeys(config.redis.prefix));
       if (flag(args, 'json')) {

@@ -42,7 +42,7 @@ export const workerCommand: Command = {
     }
     const config = getConfig();
     const logger = getLogger();
-    (await connectDelivery(config.redis.url)).disconnect(); // fail fast when Redis is down
+    (await connectDelivery(config.redis)).disconnect(); // fail fast when Redis is down
     const worker = await startDeliveryWorker({
       config,
       logger,

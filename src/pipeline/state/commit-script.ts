@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import { luaScript, runLua } from '../../redis/lua.js';
 
 /**
@@ -46,7 +46,7 @@ const COMMIT = luaScript(SCRIPT, 2);
 
 /** Runs the script (EVALSHA, loading it on NOSCRIPT); returns 1 (committed) or 0 (stale) per item. */
 export async function runCommitScript(
-  redis: Redis,
+  redis: RedisClient,
   keys: [string, string],
   args: string[],
 ): Promise<number[]> {

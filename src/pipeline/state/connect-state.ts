@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { createRedis } from '../../redis/connection.js';
+import { createRedis, type RedisClient, type RedisTarget } from '../../redis/connection.js';
 import { StateUnavailableError } from '../errors.js';
 
 /** host:port of a Redis URL, without credentials (for messages). */
@@ -16,8 +15,9 @@ export function redisWhere(url: string): string {
  * A connection for a short command (`ferry plan`): it fails at once with StateUnavailableError
  * when Redis does not answer, instead of waiting for a reconnect as workers do.
  */
-export async function connectState(url: string): Promise<Redis> {
-  const redis = createRedis(url, {
+export async function connectState(target: string | RedisTarget): Promise<RedisClient> {
+  const url = typeof target === 'string' ? target : target.url;
+  const redis = createRedis(target, {
     lazyConnect: true,
     maxRetriesPerRequest: 1,
     retryStrategy: () => null,

@@ -51,6 +51,7 @@ function demoConfig(config: FerryConfig, redisUrl: string, sim: RunningSimulator
     ...config,
     redis: {
       url: redisUrl,
+      mode: 'standalone', // the demo's Redis is one server (maybe a private one)
       prefix: `${config.redis.prefix}-demo-${randomBytes(3).toString('hex')}`,
     },
     interface: {

@@ -3,7 +3,7 @@
  * An entry's id is derived from its request's idempotency key and items, so writing the same dead
  * letter twice (a job retried after a crash) keeps one entry.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import { hashParts } from '../hash.js';
 import type { DeliveryKeys } from '../keys.js';
 import type { DeadLetter } from './dead-letter.js';
@@ -38,7 +38,7 @@ export interface DeadLetterStore {
   remove(ids: readonly string[]): Promise<number>;
 }
 
-export function createDeadLetterStore(redis: Redis, keys: DeliveryKeys): DeadLetterStore {
+export function createDeadLetterStore(redis: RedisClient, keys: DeliveryKeys): DeadLetterStore {
   return {
     async add(entries) {
       if (entries.length === 0) return;

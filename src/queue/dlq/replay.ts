@@ -6,6 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { FerryConfig } from '../../config/schema.js';
 import { resolveBindings } from '../../interface/bindings.js';
 import type { Logger } from '../../logging/logger.js';
@@ -66,7 +67,7 @@ function byPipeline(replays: readonly ReplayRequest[]): Map<string, ReplayReques
 
 /** After the replay: failed (a new dead letter names it), stale (state is newer) or delivered. */
 async function outcomes(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   config: FerryConfig,
   replays: readonly ReplayRequest[],
@@ -100,7 +101,7 @@ async function outcomes(
 }
 
 async function dryRun(
-  redis: Redis,
+  redis: RedisClient,
   config: FerryConfig,
   replays: readonly ReplayRequest[],
 ): Promise<ReplayedEntry[]> {
@@ -126,7 +127,7 @@ function totals(entries: ReplayedEntry[]): Pick<ReplayReport, 'delivered' | 'sta
 
 export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayReport> {
   const { config, logger } = options;
-  const redis = await connectDelivery(config.redis.url);
+  const redis = await connectDelivery(config.redis);
   const keys = deliveryKeys(config.redis.prefix);
   const dlq = createDeadLetterStore(redis, keys);
   const bindings = resolveBindings(config.interface.bindings);
@@ -151,7 +152,14 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
     const runs: RunReport[] = [];
     for (const runId of runIds) {
       const display = options.progress ? progressDisplay(options.progress) : undefined;
-      const run = await followRun(redis, keys, runId, (r) => display?.update(r), options.signal);
+      // followRun is still typed for one Redis; it only runs commands, which a Cluster has too.
+      const run = await followRun(
+        redis as Redis,
+        keys,
+        runId,
+        (r) => display?.update(r),
+        options.signal,
+      );
       display?.end();
       if (isFinished(run)) {
         runs.push(await finishRun(redis, keys, dlq, runId, config.delivery.reportsDir));

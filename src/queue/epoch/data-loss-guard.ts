@@ -3,7 +3,7 @@
  * delivered (its state went with the data). Such a run stops before anything is sent, saying
  * how much it would resend and the ways out, until the operator chooses `--resend-all` for it.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { Plan } from '../../pipeline/types.js';
 import { StateLostError } from '../errors.js';
 import type { DeliveryKeys } from '../keys.js';
@@ -11,7 +11,7 @@ import { readDataLoss, type DataLoss } from './installation-epoch.js';
 
 /** The loss that stops this pipeline's runs, or undefined when there is none (or it was chosen). */
 export async function pendingDataLoss(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   pipeline: string,
 ): Promise<DataLoss | undefined> {
@@ -21,7 +21,7 @@ export async function pendingDataLoss(
 
 /** Throws StateLostError when a plan with something to send follows a loss not yet chosen for. */
 export async function guardDataLoss(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   plan: Plan,
   requests: number,

@@ -4,7 +4,7 @@
  * loss. A Redis that does not answer is not a loss: the check waits for the next tick.
  */
 import { hostname } from 'node:os';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys } from '../keys.js';
 import { checkEpoch, ensureEpoch, type Epoch } from './installation-epoch.js';
 
@@ -24,7 +24,7 @@ export interface EpochWatcher {
 export const PROCESS_NAME = `${hostname()}:${process.pid}`;
 
 export async function watchEpoch(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   intervalMs: number,
   onLoss: (loss: EpochLoss) => void,

@@ -7,7 +7,7 @@
  * catalog. Such a run stops before sending until the operator chooses (see data-loss-guard.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import { luaScript, runLua } from '../../redis/lua.js';
 import type { DeliveryKeys } from '../keys.js';
 
@@ -51,7 +51,7 @@ return 1`,
 );
 
 /** The installation's epoch, created when Redis has none (a new installation, or lost data). */
-export async function ensureEpoch(redis: Redis, keys: DeliveryKeys): Promise<Epoch> {
+export async function ensureEpoch(redis: RedisClient, keys: DeliveryKeys): Promise<Epoch> {
   const [id, createdAt] = (await runLua(
     redis,
     ENSURE,
@@ -66,7 +66,7 @@ export async function ensureEpoch(redis: Redis, keys: DeliveryKeys): Promise<Epo
  * is recorded (once) and returned with `isNew` true for the one process that recorded it.
  */
 export async function checkEpoch(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   known: Epoch,
   detectedBy: string,
@@ -83,7 +83,7 @@ export async function checkEpoch(
 }
 
 export async function readDataLoss(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
 ): Promise<DataLoss | undefined> {
   const h = await redis.hgetall(keys.dataLoss);
@@ -103,7 +103,7 @@ export async function readDataLoss(
 
 /** The operator chose to resend the pipeline's whole catalog once: its runs go on as usual. */
 export async function markResent(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   pipeline: string,
 ): Promise<void> {

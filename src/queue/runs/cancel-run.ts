@@ -11,7 +11,7 @@
  * Cancelling again a run left `cancelling` (the wait timed out) picks up at the wait.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import { luaScript, runLua } from '../../redis/lua.js';
 import { createDeadLetterStore } from '../dlq/dead-letter-store.js';
 import { RunFinishedError } from '../errors.js';
@@ -43,7 +43,7 @@ const POLL_MS = 100;
 export const CANCEL_TIMEOUT_MS = 120_000;
 
 export interface CancelRunOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: DeliveryKeys;
   /** Where the cancelled run's report is written (delivery.reportsDir). */
   reportsDir: string;

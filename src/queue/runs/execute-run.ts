@@ -9,6 +9,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { AllowDeletes } from '../../pipeline/plan-pipeline.js';
 import type { SourceSpec } from '../../pipeline/source/read-records.js';
 import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import { connectDelivery } from '../connect.js';
 import { watchEpoch, type EpochWatcher } from '../epoch/epoch-watcher.js';
 import { NotFoundError, RedisDataLostError } from '../errors.js';
@@ -44,7 +45,7 @@ export interface ExecuteRunOptions {
 const EPOCH_CHECK_MS = 1_000;
 
 interface Followed {
-  redis: Redis;
+  redis: RedisClient;
   keys: DeliveryKeys;
   runId: string;
   epoch: EpochWatcher;
@@ -61,7 +62,8 @@ async function followUnlessDataLost(
   const stop = signal ? AbortSignal.any([signal, f.lost]) : f.lost;
   let run: RunRecord;
   try {
-    run = await followRun(f.redis, f.keys, f.runId, onUpdate, stop);
+    // followRun is still typed for one Redis; it only runs commands, which a Cluster has too.
+    run = await followRun(f.redis as Redis, f.keys, f.runId, onUpdate, stop);
   } catch (error) {
     // A run's record vanishing is no mystery when Redis lost its data.
     if (error instanceof NotFoundError && (f.lost.aborted || (await f.epoch.check()))) {
@@ -75,7 +77,7 @@ async function followUnlessDataLost(
 
 export async function executeRun(options: ExecuteRunOptions): Promise<RunReport> {
   const { config, logger } = options;
-  const redis = await connectDelivery(config.redis.url);
+  const redis = await connectDelivery(config.redis);
   const keys = deliveryKeys(config.redis.prefix);
   const dlq = createDeadLetterStore(redis, keys);
   let worker: DeliveryWorker | undefined;

@@ -3,7 +3,7 @@
  * errors are kept for RETENTION_S, and the report is written. Safe to call more than once (the
  * worker that settled the last job and a `ferry run --wait` may both do it).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { DeadLetterStore } from '../dlq/dead-letter-store.js';
 import type { DeliveryKeys } from '../keys.js';
 import { buildRunReport, writeRunReport, type RunReport } from './run-report.js';
@@ -12,7 +12,7 @@ import { buildRunReport, writeRunReport, type RunReport } from './run-report.js'
 export const RETENTION_S = 30 * 24 * 3600;
 
 export async function finishRun(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   dlq: DeadLetterStore,
   runId: string,

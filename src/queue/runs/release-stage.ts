@@ -5,7 +5,7 @@
  * the list, so a releaser that dies midway leaves the rest for the next one (worker/supervisor.ts
  * looks for runs whose current stage was not fully released).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { FerryConfig } from '../../config/schema.js';
 import { acquireLease } from '../../redis/lease.js';
 import { luaScript, runLua } from '../../redis/lua.js';
@@ -37,7 +37,7 @@ return 0`,
 
 /** Removes a released chunk from the head of the stage list, unless it was removed already. */
 export async function trimReleased(
-  redis: Redis,
+  redis: RedisClient,
   list: string,
   ids: readonly string[],
 ): Promise<void> {
@@ -45,7 +45,7 @@ export async function trimReleased(
 }
 
 export interface ReleaseContext {
-  redis: Redis;
+  redis: RedisClient;
   keys: DeliveryKeys;
   queues: DeliveryQueues;
   delivery: FerryConfig['delivery'];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys } from '../keys.js';
 import { luaScript, runLua } from '../../redis/lua.js';
 
@@ -24,7 +24,7 @@ return v`,
 );
 
 export async function nextVersion(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   pipeline: string,
 ): Promise<number> {

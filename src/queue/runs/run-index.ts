@@ -3,7 +3,8 @@
  * lives RETENTION_S past its end; its index entry is dropped once older than that, whenever a
  * run is recorded, so the index does not grow without end.
  */
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys } from '../keys.js';
 import { RETENTION_S } from './finish-run.js';
 import { parseRun, type RunRecord } from './run-record.js';
@@ -24,7 +25,7 @@ const PAGE = 100;
 
 /** The most recent runs, newest first (of one pipeline when given), at most `limit`. */
 export async function recentRuns(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   options: { pipeline?: string; limit: number },
 ): Promise<RunRecord[]> {

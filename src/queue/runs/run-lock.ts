@@ -3,7 +3,7 @@
  * being planned the key is a lease (a `ferry run` killed while planning frees the pipeline); once
  * the run starts, the key stays until the run's last job settles.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import { acquireLease } from '../../redis/lease.js';
 import { RunActiveError, RunLockLostError } from '../errors.js';
 import type { DeliveryKeys } from '../keys.js';
@@ -21,7 +21,7 @@ export interface RunLock {
 }
 
 export async function lockPipeline(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   pipeline: string,
   runId: string,

@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { RowError } from '../../pipeline/types.js';
 import { toCsv } from '../csv.js';
 import type { DeadLetter } from '../dlq/dead-letter.js';
@@ -68,7 +68,11 @@ function inStageOrder(run: RunRecord): Record<string, OperationCounts> {
   return Object.fromEntries(Object.entries(run.operations).sort(([a], [b]) => rank(a) - rank(b)));
 }
 
-export async function loadRun(redis: Redis, keys: DeliveryKeys, runId: string): Promise<RunRecord> {
+export async function loadRun(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  runId: string,
+): Promise<RunRecord> {
   const run = parseRun(await redis.hgetall(keys.run(runId)));
   if (!run) {
     throw new NotFoundError('run', runId, 'Run `ferry status` to see the runs in progress.');
@@ -77,7 +81,7 @@ export async function loadRun(redis: Redis, keys: DeliveryKeys, runId: string): 
 }
 
 export async function buildRunReport(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   dlq: DeadLetterStore,
   runId: string,

@@ -4,7 +4,7 @@
  * script, so it is atomic, and idempotent: a job settles once (a set of settled job ids), however
  * often it is processed (a stalled job taken over after its worker died, say).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import { tallyTotal, type Tally } from '../job-data.js';
 import type { DeliveryKeys } from '../keys.js';
 import { luaScript, runLua } from '../../redis/lua.js';
@@ -73,7 +73,7 @@ export function tallyFields(tally: Tally, deadLetters: number): (string | number
 }
 
 export async function settleJob(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   input: SettleInput,
 ): Promise<SettleResult> {

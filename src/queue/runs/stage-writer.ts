@@ -4,7 +4,7 @@
  * and its id onto its stage's list (until the stage is released). Both expire unless the run
  * starts, so a `ferry run` killed while planning leaves nothing behind for long.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { JobPayload, StagedJob } from '../job-data.js';
 import { encodeJobPayload } from '../job-payload-codec.js';
 import type { DeliveryKeys } from '../keys.js';
@@ -25,7 +25,7 @@ export class StageWriter {
   readonly totals = new Map<number, StageTotals>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: DeliveryKeys,
     private readonly runId: string,
   ) {}

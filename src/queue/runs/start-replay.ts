@@ -3,7 +3,7 @@
  * letter, each removing its entry when it settles (a failure writes a new entry). It takes the
  * pipeline's run lock like any run, so it never races a run of the same pipeline.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { FerryConfig } from '../../config/schema.js';
 import type { ReplayRequest } from '../dlq/replay-request.js';
 import type { DeliveryKeys } from '../keys.js';
@@ -16,7 +16,7 @@ import type { StageInfo } from './run-record.js';
 import { StageWriter } from './stage-writer.js';
 
 export async function startReplay(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   config: FerryConfig,
   pipeline: string,

@@ -5,7 +5,7 @@
  * next stage when one settles). When planning fails (the mass-delete guard, bad input) nothing
  * was enqueued and the pipeline is free again.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { FerryConfig } from '../../config/schema.js';
 import type { Logger } from '../../logging/logger.js';
 import {
@@ -32,7 +32,7 @@ import { StageWriter } from './stage-writer.js';
 
 export interface StartRunOptions {
   config: FerryConfig;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   pipeline: string;
   /** Read this instead of the pipeline's own source. */

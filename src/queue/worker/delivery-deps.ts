@@ -1,5 +1,5 @@
 /** What a delivery job needs, built once per worker process. */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { FerryConfig } from '../../config/schema.js';
 import type { Binding } from '../../interface/bindings.js';
 import type { InterfaceClient } from '../../interface/client-types.js';
@@ -11,7 +11,7 @@ import type { DeliveryQueues } from '../queues.js';
 import type { RateGate } from './rate-gate.js';
 
 export interface DeliveryDeps {
-  redis: Redis;
+  redis: RedisClient;
   keys: DeliveryKeys;
   config: FerryConfig;
   client: InterfaceClient;

@@ -60,7 +60,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const concurrency = options.concurrency ?? delivery.concurrency;
   const lanes = options.lanes ?? LANES;
   const keys = deliveryKeys(config.redis.prefix);
-  const redis = createRedis(config.redis.url);
+  const redis = createRedis(config.redis);
   await warnIfEvicting(redis, logger);
   const gate = createRateGate(redis, keys, delivery.ratePerSecond);
   const deps: DeliveryDeps = {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import { luaScript, runLua } from '../../redis/lua.js';
 import type { DeliveryJobData, JobPayload } from '../job-data.js';
 import { decodeJobPayload } from '../job-payload-codec.js';
@@ -25,7 +25,7 @@ return redis.call('HGET', KEYS[3], ARGV[1])`,
  * One round trip.
  */
 export async function jobWork(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   jobId: string,
   data: DeliveryJobData,
