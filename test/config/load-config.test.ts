@@ -1,13 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { ConfigError } from '../../src/errors/index.js';
 
+// One folder for the whole file's configs, removed at the end.
+const dir = mkdtempSync(join(tmpdir(), 'ferry-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
 function configFile(yaml: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ferry-config-'));
-  const file = join(dir, 'config.yaml');
+  const file = join(dir, `config-${++files}.yaml`);
   writeFileSync(file, yaml);
   return file;
 }
