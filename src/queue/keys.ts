@@ -12,8 +12,10 @@ export interface DeliveryKeys {
   readonly bullPrefix: string;
   /** Set while the whole delivery waits for a platform's Retry-After (PTTL = time left). */
   readonly pause: string;
-  /** Token bucket of delivery.ratePerSecond, shared by every worker process. */
+  /** The grants of delivery.ratePerSecond in the last second, shared by every worker process. */
   readonly rateBucket: string;
+  /** Ids of the rate window's grants. */
+  readonly rateSequence: string;
   /** Pipeline -> last version handed to a run (versions only grow). */
   readonly versions: string;
   /** Run ids by start time. */
@@ -47,6 +49,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     bullPrefix: base,
     pause: `${base}:pause`,
     rateBucket: `${base}:rate`,
+    rateSequence: `${base}:rate:seq`,
     versions: `${base}:versions`,
     runIndex: `${base}:runs`,
     activeRuns: `${base}:active-runs`,

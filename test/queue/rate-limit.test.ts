@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { deliveryKeys } from '../../src/queue/keys.js';
 import { executeRun } from '../../src/queue/runs/execute-run.js';
-import { createRateGate } from '../../src/queue/worker/rate-gate.js';
+import { createRateGate, grantsPerSecond } from '../../src/queue/worker/rate-gate.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { quietLogger, tempDir, testConfig, expectNothingOpen } from './delivery-fixtures.js';
@@ -81,9 +81,36 @@ describe('rate limits', () => {
           }
         }),
       );
-      // 20 requests at 10/s with a burst of 10: the last ones cannot pass before ~1 s.
+      // 20 requests at 10/s (9 granted in any second): the last ones cannot pass before ~1 s.
       times.sort((a, b) => a - b);
       expect(times[19]).toBeGreaterThanOrEqual(900);
+    } finally {
+      for (const g of gates) g.close();
+    }
+  });
+
+  it('never grants more than grantsPerSecond in any second, across gates', async () => {
+    const keys = deliveryKeys(newPrefix());
+    const gates = [createRateGate(redis, keys, 20), createRateGate(redis, keys, 20)];
+    try {
+      const times: number[] = [];
+      await Promise.all(
+        gates.flatMap((gate) =>
+          Array.from({ length: 4 }, async () => {
+            for (let i = 0; i < 6; i += 1) {
+              await gate.pass();
+              times.push(performance.now());
+            }
+          }),
+        ),
+      );
+      times.sort((a, b) => a - b);
+      expect(grantsPerSecond(20)).toBe(19);
+      // Any 48 grants at 19 per second need more than two seconds; no window of 1 s holds 20.
+      expect(times.at(-1)! - times[0]!).toBeGreaterThan(2000);
+      for (let i = 0; i + 19 < times.length; i += 1) {
+        expect(times[i + 19]! - times[i]!).toBeGreaterThanOrEqual(900); // the client sees grants a round trip late
+      }
     } finally {
       for (const g of gates) g.close();
     }

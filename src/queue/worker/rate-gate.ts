@@ -4,8 +4,11 @@
  *   told. The pause is a Redis key whose PTTL is the time left, so every process sees it whatever
  *   its clock; the process that got the 429 closes its own gate at once, the others within
  *   POLL_MS (and before every request when a rate is set, through the token script).
- * - a rate: delivery.ratePerSecond, a token bucket in Redis shared by every process, paced a little
- *   under the rate with a burst of a tenth of a second's worth. 0 turns it off.
+ * - a rate: delivery.ratePerSecond, shared by every process through Redis as a sliding window: no
+ *   second (of any start) holds more grants than grantsPerSecond, so a platform that counts
+ *   requests per calendar second, or in a sliding second, is not sent one too many (a token
+ *   bucket lets its burst land beside the refill of the second before, and each 429 then pauses
+ *   the whole delivery for its Retry-After). 0 turns it off.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../../redis/connection.js';
@@ -13,19 +16,6 @@ import type { DeliveryKeys } from '../keys.js';
 import { luaScript, runLua } from '../../redis/lua.js';
 
 const POLL_MS = 200;
-/**
- * The bucket holds a tenth of a second's tokens: a platform that counts requests per calendar
- * second refuses a burst of a whole second's worth that lands beside the refill of the second
- * before (and each 429 then pauses the whole delivery for its Retry-After).
- */
-const BURST_SHARE = 10;
-/**
- * Requests are paced at 97% of ratePerSecond: paced at exactly the limit, a second's window of
- * the platform gets one request too many whenever the sending jitters, and each such 429 stops
- * every worker for a whole Retry-After (measured, bench/scale-out.ts: at 100% of R, 1.4% of the
- * answers were 429 and 69% of R was achieved; at 97%, none and 89%).
- */
-const HEADROOM = 0.97;
 
 /** KEYS: pause key. ARGV: ms. Extends the pause to at least ms from now (never shortens it). */
 const PAUSE = luaScript(
@@ -36,27 +26,35 @@ return 1`,
 );
 
 /**
- * KEYS: bucket, pause. ARGV: rate per second, burst. Returns 0 when a token was taken, else the ms to
- * wait (the pause's time left, or until the next token). Time is Redis's own clock.
+ * KEYS: window (a sorted set of the grants of the last second), pause, sequence. ARGV: grants
+ * allowed per second. Returns 0 when the request may go, else the ms to wait (the pause's time
+ * left, or until the oldest grant leaves the window). Time is Redis's own clock.
  */
 const TAKE = luaScript(
   `local paused = redis.call('PTTL', KEYS[2])
 if paused > 0 then return paused end
-local rate = tonumber(ARGV[1])
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local burst = tonumber(ARGV[2])
-local tokens = tonumber(state[1]) or burst
-local at = tonumber(state[2]) or now
-tokens = math.min(burst, tokens + (now - at) * rate / 1000)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 1000 / rate) end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
-redis.call('PEXPIRE', KEYS[1], 60000)
-return wait`,
-  2,
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 1000)
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
+  redis.call('ZADD', KEYS[1], now, redis.call('INCR', KEYS[3]))
+  redis.call('PEXPIRE', KEYS[1], 2000)
+  redis.call('PEXPIRE', KEYS[3], 2000)
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return math.max(1, math.ceil(tonumber(oldest[2]) + 1000 - now))`,
+  3,
 );
+
+/**
+ * Grants per second for a platform limit of `rate`: a few percent under it (at least one request
+ * under, from 2/s), because a request granted at the end of one second may arrive in the next
+ * one, and each 429 stops every worker for its whole Retry-After.
+ */
+export function grantsPerSecond(rate: number): number {
+  return Math.max(1, Math.min(rate - 1, Math.floor(rate * 0.97)));
+}
 
 export interface RateGate {
   /**
@@ -74,8 +72,7 @@ export function createRateGate(
   keys: DeliveryKeys,
   ratePerSecond: number,
 ): RateGate {
-  const pace = ratePerSecond * HEADROOM;
-  const burst = Math.max(1, Math.floor(ratePerSecond / BURST_SHARE));
+  const grants = grantsPerSecond(ratePerSecond);
   let pausedUntil = 0;
   const poller = setInterval(() => {
     redis.pttl(keys.pause).then(
@@ -95,7 +92,9 @@ export function createRateGate(
         continue;
       }
       if (ratePerSecond <= 0) return;
-      const wait = Number(await runLua(redis, TAKE, [keys.rateBucket, keys.pause], [pace, burst]));
+      const wait = Number(
+        await runLua(redis, TAKE, [keys.rateBucket, keys.pause, keys.rateSequence], [grants]),
+      );
       if (wait <= 0) return;
       await sleep(wait, undefined, { signal });
     }
