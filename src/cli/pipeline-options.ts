@@ -1,4 +1,7 @@
-/** Options shared by `ferry plan` and `ferry run`: the --file source override and --allow-deletes. */
+/**
+ * Options shared by `ferry plan` and `ferry run`: the --file source override, --lookup file
+ * overrides and --allow-deletes.
+ */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import type { AllowDeletes } from '../pipeline/plan-pipeline.js';
@@ -19,6 +22,30 @@ export function sourceOf(file: string | undefined): SourceSpec | undefined {
   if (file === '-') return { stdin: true };
   if (/^https?:\/\//i.test(file)) return { url: file };
   return { file: resolve(file) };
+}
+
+export const LOOKUP_OPTION: Record<string, OptionSpec> = {
+  lookup: {
+    type: 'string',
+    multiple: true,
+    placeholder: 'NAME=PATH',
+    description: "Read the file lookup NAME from PATH for this run instead of the pipeline's file.",
+  },
+};
+
+/** --lookup NAME=PATH, repeatable -> name -> absolute path. */
+export function lookupFiles(pairs: readonly string[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1) {
+      throw new UsageError(
+        `--lookup takes NAME=PATH (e.g. --lookup productNames=ProductTexts.csv), got "${pair}".`,
+      );
+    }
+    files[pair.slice(0, eq)] = resolve(pair.slice(eq + 1));
+  }
+  return files;
 }
 
 export function allowDeletes(text: string | undefined): AllowDeletes {

@@ -58,6 +58,7 @@ export const ERROR_CODES = [
   'FERRY_NO_RECORDS',
   'FERRY_STATE_LOST',
   'FERRY_REDIS_DATA_LOST',
+  'FERRY_LOOKUP',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

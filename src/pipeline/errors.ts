@@ -70,3 +70,18 @@ export class UndeclaredRecordReadError extends FerryError {
     );
   }
 }
+
+/**
+ * A lookup file that cannot be used (DESIGN.md, Lookups from files): missing, or without a column
+ * the lookup names (exit code 2, like any configuration mistake), a key that repeats or records
+ * that could not be read (exit code 1). The plan stops before anything is sent.
+ */
+export class LookupFileError extends FerryError {
+  readonly code = 'FERRY_LOOKUP';
+  override readonly exitCode: number;
+
+  constructor(message: string, details: Record<string, unknown>, exitCode: 1 | 2) {
+    super(message, details);
+    this.exitCode = exitCode;
+  }
+}

@@ -4,6 +4,7 @@
  * repeats and deletes by absence) and grouped entities; payloads live only in the batch being
  * planned, unless the plan keeps its requests. Planning reads state and never writes it.
  */
+import { withLookupFiles } from './lookups/with-lookup-files.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { FerryConfig } from '../config/schema.js';
 import type { DetectContext } from './change-detection.js';
@@ -39,6 +40,8 @@ export interface PlanOptions {
   definition: PipelineDefinition;
   /** Read this instead of the pipeline's own source (e.g. `--file`). */
   sourceOverride?: SourceSpec;
+  /** Lookup name -> a file to read instead of the lookup's own (`--lookup NAME=PATH`). */
+  lookupFiles?: Readonly<Record<string, string>>;
   redis: RedisClient;
   config: FerryConfig;
   /** Key prefix of the state (default config.redis.prefix, i.e. FERRY_PREFIX). */
@@ -96,7 +99,9 @@ function operationCounts(
 }
 
 export async function planPipeline(options: PlanOptions): Promise<Plan> {
-  const { definition, redis, onProgress, onRequest, signal } = options;
+  const { redis, onProgress, onRequest, signal } = options;
+  // File lookups are read first: a missing one stops the plan before a record is read.
+  const definition = await withLookupFiles(options.definition, options.lookupFiles, signal);
   const prefix = options.prefix ?? options.config.redis.prefix;
   const retain = options.retainRequests ?? onRequest === undefined;
   const version = options.version ?? Date.now();

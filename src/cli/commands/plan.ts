@@ -6,8 +6,21 @@ import { planPipeline } from '../../pipeline/plan-pipeline.js';
 import { planJson, planSummary } from '../../pipeline/plan-report.js';
 import { sourceSpecOf, type SourceSpec } from '../../pipeline/source/read-records.js';
 import { connectState } from '../../pipeline/state/connect-state.js';
-import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
-import { allowDeletes, FILE_OPTION, sourceOf } from '../pipeline-options.js';
+import {
+  flag,
+  JSON_OPTION,
+  stringList,
+  stringOption,
+  writeJson,
+  type Command,
+} from '../command.js';
+import {
+  allowDeletes,
+  FILE_OPTION,
+  LOOKUP_OPTION,
+  lookupFiles,
+  sourceOf,
+} from '../pipeline-options.js';
 
 function describeSource(spec: SourceSpec): string {
   if ('file' in spec) return displayPath(spec.file);
@@ -21,7 +34,8 @@ export const planCommand: Command = {
   name: 'plan',
   summary:
     'Show what a pipeline would send for a file: operations, items, requests, rejected records.',
-  usage: 'plan <pipeline> [--file F] [--json] [--show-items] [--allow-deletes N|all]',
+  usage:
+    'plan <pipeline> [--file F] [--lookup NAME=PATH]... [--json] [--show-items] [--allow-deletes N|all]',
   description: [
     'Reads the file through the pipeline (config/pipelines/<pipeline>.yaml), maps and checks each',
     'record, compares the entities with the sync state in Redis and prints the plan: per operation',
@@ -30,8 +44,12 @@ export const planCommand: Command = {
     'With --json: {pipeline, rows, operations: {id: {items, requests}}, deletes, errors: [{file,',
     'line, field, message}], unchanged, version, items?: [{operationId, pathParams, payload}]}.',
     '',
+    'File lookups (docs/PIPELINES.md) are read first; --lookup NAME=PATH reads another file for one',
+    'plan. A lookup file that is missing stops the plan before anything else (exit 2).',
+    '',
     'Exit codes: 0 planned, every record accepted; 1 some records were rejected, or the mass-delete',
-    'guard stopped the plan (allow it for one run with --allow-deletes N); 2 bad usage or config.',
+    'guard stopped the plan (allow it for one run with --allow-deletes N), or a lookup file holds a',
+    'repeated key or unreadable records; 2 bad usage or config, a missing lookup file or column.',
     '',
     'Examples:',
     '  ferry plan catalog --file examples/items.csv',
@@ -39,6 +57,7 @@ export const planCommand: Command = {
   ].join('\n'),
   options: {
     ...FILE_OPTION,
+    ...LOOKUP_OPTION,
     'show-items': {
       type: 'boolean',
       description: 'List every planned item (operationId, pathParams, payload).',
@@ -58,12 +77,14 @@ export const planCommand: Command = {
     const config = getConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
     const sourceOverride = sourceOf(stringOption(args, 'file'));
+    const lookups = lookupFiles(stringList(args, 'lookup'));
     const redis = await connectState(config.redis);
     boundHeapGrowth();
     try {
       const plan = await planPipeline({
         definition,
         ...(sourceOverride ? { sourceOverride } : {}),
+        lookupFiles: lookups,
         redis,
         prefix: config.redis.prefix,
         config,

@@ -4,8 +4,21 @@ import { LANES, type Lane } from '../../queue/keys.js';
 import { executeRun } from '../../queue/runs/execute-run.js';
 import { reportText } from '../../queue/runs/report-text.js';
 import { isFinishedStatus } from '../../queue/runs/run-record.js';
-import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
-import { allowDeletes, FILE_OPTION, sourceOf } from '../pipeline-options.js';
+import {
+  flag,
+  JSON_OPTION,
+  stringList,
+  stringOption,
+  writeJson,
+  type Command,
+} from '../command.js';
+import {
+  allowDeletes,
+  FILE_OPTION,
+  LOOKUP_OPTION,
+  lookupFiles,
+  sourceOf,
+} from '../pipeline-options.js';
 
 function laneOption(text: string | undefined): Lane | undefined {
   if (text === undefined) return undefined;
@@ -20,7 +33,7 @@ export const runCommand: Command = {
   summary:
     'Plan a pipeline and deliver it through the queue; with --wait, follow it to its report.',
   usage:
-    'run <pipeline> [--file F] [--wait [--no-local-worker]] [--json] [--allow-deletes N|all] [--resend-all]',
+    'run <pipeline> [--file F] [--lookup NAME=PATH]... [--wait [--no-local-worker]] [--json] [--allow-deletes N|all] [--resend-all]',
   description: [
     'Plans the pipeline (as `ferry plan`), puts its requests on the delivery queue of its lane and',
     'releases its stages in order (stage n+1 once stage n has settled). One run per pipeline at a',
@@ -49,6 +62,7 @@ export const runCommand: Command = {
   ].join('\n'),
   options: {
     ...FILE_OPTION,
+    ...LOOKUP_OPTION,
     wait: { type: 'boolean', description: 'Follow the run to its end and print its report.' },
     'no-local-worker': {
       type: 'boolean',
@@ -86,6 +100,7 @@ export const runCommand: Command = {
       pipeline: args.positionals[0] as string,
       ...(source ? { source, sourceName: file } : {}),
       allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
+      lookupFiles: lookupFiles(stringList(args, 'lookup')),
       resendAll: flag(args, 'resend-all'),
       ...(laneOption(stringOption(args, 'lane'))
         ? { lane: laneOption(stringOption(args, 'lane')) }

@@ -2,7 +2,8 @@ import type { Binding } from '../../interface/bindings.js';
 import type { Operation } from '../../interface/catalog.js';
 import type { MappingPlan } from '../mapping/compile-entity.js';
 import type { ChangeKind } from '../types.js';
-import type { PipelineFile, SourceFile } from './pipeline-schema.js';
+import type { LookupTable } from '../lookups/lookup-table.js';
+import type { FileLookupSpec, PipelineFile, SourceFile } from './pipeline-schema.js';
 
 export interface OperationRef {
   operation: Operation;
@@ -39,4 +40,8 @@ export interface PipelineDefinition {
   entities: EntityDefinition[];
   /** Operation ids per stage, in delivery order. */
   stages: string[][];
+  /** The lookups read from files (DESIGN.md, Lookups from files), by name. */
+  fileLookups: Readonly<Record<string, FileLookupSpec>>;
+  /** The same pipeline compiled with its file lookups' tables (lookups/with-lookup-files.ts). */
+  withLookupTables(tables: Readonly<Record<string, LookupTable>>): PipelineDefinition;
 }

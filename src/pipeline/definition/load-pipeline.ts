@@ -11,11 +11,12 @@ import type { FerryConfig } from '../../config/schema.js';
 import { ConfigError } from '../../errors/index.js';
 import { resolveBindings } from '../../interface/bindings.js';
 import { displayPath } from '../display-path.js';
+import { inlineTable, type LookupTable } from '../lookups/lookup-table.js';
 import type { CompileContext } from '../mapping/field-types.js';
 import { checkSourceOptions } from '../source/read-records.js';
 import { compileEntities } from './compile-entities.js';
 import type { PipelineDefinition } from './definition-types.js';
-import { pipelineSchema, type PipelineFile } from './pipeline-schema.js';
+import { pipelineSchema, type FileLookupSpec, type PipelineFile } from './pipeline-schema.js';
 import { compileStages } from './stages.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -58,15 +59,38 @@ function checkChangeTypes(
   }
 }
 
-/** Compiles a parsed pipeline file; `file` is the path shown in messages. */
+/** An entry of `lookups:` read from a file rather than written inline. */
+function isFileLookup(entry: PipelineFile['lookups'][string]): entry is FileLookupSpec {
+  return typeof entry.options === 'object';
+}
+
+/**
+ * Compiles a parsed pipeline file; `file` is the path shown in messages. File lookups take their
+ * tables from `tables` (read by withLookupFiles before a plan); without them they are empty.
+ */
 export function compilePipeline(
   name: string,
   file: string,
   parsed: PipelineFile,
   config: FerryConfig,
   baseDir = PROJECT_ROOT,
+  tables: Readonly<Record<string, LookupTable>> = {},
 ): PipelineDefinition {
-  const ctx: CompileContext = { lookups: parsed.lookups, issues: [] };
+  const lookups: Record<string, LookupTable> = {};
+  const fileLookups: Record<string, FileLookupSpec> = {};
+  for (const [lookup, entry] of Object.entries(parsed.lookups)) {
+    if (!isFileLookup(entry)) lookups[lookup] = inlineTable(lookup, entry);
+    else {
+      fileLookups[lookup] = entry;
+      lookups[lookup] = tables[lookup] ?? {
+        map: new Map(),
+        label: `lookup ${lookup} (not read)`,
+        inline: false,
+        identity: entry,
+      };
+    }
+  }
+  const ctx: CompileContext = { lookups, issues: [] };
   const bindings = resolveBindings(config.interface.bindings);
   const entities = compileEntities(parsed, config.interface.listing, bindings, ctx);
   const definition: PipelineDefinition = {
@@ -79,6 +103,8 @@ export function compilePipeline(
     deletes: parsed.deletes,
     entities,
     stages: compileStages(parsed.stages, entities, ctx),
+    fileLookups,
+    withLookupTables: (read) => compilePipeline(name, file, parsed, config, baseDir, read),
   };
   checkChangeTypes(parsed, definition, ctx);
   ctx.issues.push(...checkSourceOptions(parsed.source));

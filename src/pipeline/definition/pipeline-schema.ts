@@ -71,6 +71,21 @@ const entitySchema = z.strictObject({
   fields: z.record(z.string(), fieldSpecSchema).default({}),
 });
 
+/**
+ * A lookup table read from a second file (DESIGN.md, Lookups from files): the records' `key`
+ * column matched against a field's value gives their `value` column, among the records whose
+ * columns equal `where`. An object with file, key and value is such a lookup, never a table.
+ */
+export const fileLookupSchema = z.strictObject({
+  file: z.string().min(1),
+  connector: z.string().min(1).optional(),
+  options: z.record(z.string(), z.unknown()).default({}),
+  key: z.string().min(1),
+  value: z.string().min(1),
+  where: z.record(z.string(), z.string()).optional(),
+});
+export type FileLookupSpec = z.infer<typeof fileLookupSchema>;
+
 export const pipelineSchema = z
   .strictObject({
     description: z.string().optional(),
@@ -91,7 +106,10 @@ export const pipelineSchema = z
         minRows: z.number().int().nonnegative().default(0),
       })
       .prefault({}),
-    lookups: z.record(z.string(), z.record(z.string(), z.string())).default({}),
+    /** Inline tables (value -> value), or tables read from a file (lookups/lookup-file.ts). */
+    lookups: z
+      .record(z.string(), z.union([fileLookupSchema, z.record(z.string(), z.string())]))
+      .default({}),
     /** Delivery order: each entry is a stage (an operation id or a list of them). */
     stages: z.array(z.union([z.string(), z.array(z.string()).min(1)])).optional(),
     entities: z.array(entitySchema).min(1).max(31),

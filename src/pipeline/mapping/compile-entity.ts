@@ -10,6 +10,7 @@ import type { ChangeKind } from '../types.js';
 import type { MergeFunction } from '../transforms/index.js';
 import { compileComputedWhen, compileMerge } from './compile-custom.js';
 import { compileField } from './compile-field.js';
+import { lookupIdentities } from '../lookups/lookup-table.js';
 import { entityInputs, type EntityInputs } from './entity-inputs.js';
 import { ABSENT, type CompileContext, type FieldFn, type FieldIssue } from './field-types.js';
 
@@ -114,7 +115,7 @@ export function compileMapping(
     patchSchema,
     quick: schema && compileQuickCheck(schema),
     quickPatch: patchSchema && compileQuickCheck(patchSchema),
-    inputs: entityInputs(entity, resource, keyField, ctx.lookups),
+    inputs: entityInputs(entity, resource, keyField, lookupIdentities(ctx.lookups)),
   };
 }
 

@@ -5,6 +5,7 @@
  * from their children; object keys come out sorted, so JSON.stringify of a payload is canonical.
  * A computed field is made by a registered function from the whole record.
  */
+import { inlineTable } from '../lookups/lookup-table.js';
 import { compileChecks, type Check } from '../convert/checks.js';
 import { slugify } from '../convert/slug.js';
 import type { FieldSpec, JsonValue } from '../definition/field-schema.js';
@@ -75,7 +76,10 @@ function compileLookup(
   ctx: CompileContext,
 ): ((text: string) => { value: string } | { error: string }) | undefined {
   if (spec.lookup === undefined) return undefined;
-  const table = typeof spec.lookup === 'string' ? ctx.lookups[spec.lookup] : spec.lookup;
+  const table =
+    typeof spec.lookup === 'string'
+      ? ctx.lookups[spec.lookup]
+      : inlineTable('of the field', spec.lookup);
   if (!table) {
     ctx.issues.push({
       path: `${path}.lookup`,
@@ -83,13 +87,15 @@ function compileLookup(
     });
     return undefined;
   }
-  const map = new Map(Object.entries(table));
+  const map = table.map;
   const keep = spec.lookupMissing === 'keep';
-  const known = [...map.keys()].slice(0, 10).join(', ');
+  const miss = table.inline
+    ? (text: string) => `expected one of ${[...map.keys()].slice(0, 10).join(', ')}, got "${text}"`
+    : (text: string) => `"${text}" is not in ${table.label}`;
   return (text) => {
     const hit = map.get(text);
     if (hit !== undefined) return { value: hit };
-    return keep ? { value: text } : { error: `expected one of ${known}, got "${text}"` };
+    return keep ? { value: text } : { error: miss(text) };
   };
 }
 

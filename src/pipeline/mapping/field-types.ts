@@ -1,4 +1,5 @@
 import type { ConfigIssue } from '../../errors/index.js';
+import type { LookupTable } from '../lookups/lookup-table.js';
 
 /** A field that gives no value (empty column, no default): left out of the payload. */
 export const ABSENT: unique symbol = Symbol('absent');
@@ -18,6 +19,6 @@ export type FieldFn = (fields: Readonly<Record<string, string>>, issues: FieldIs
 
 /** What compiling needs: the pipeline's lookup tables, and where to put configuration problems. */
 export interface CompileContext {
-  lookups: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  lookups: Readonly<Record<string, LookupTable>>;
   issues: ConfigIssue[];
 }

@@ -31,7 +31,7 @@ export function checkSourceOptions(source: SourceFile): ConfigIssue[] {
 }
 
 /** A relative path: from the working directory when it is there, else from the project root. */
-function localPath(path: string, baseDir: string): string {
+export function localPath(path: string, baseDir: string): string {
   if (isAbsolute(path)) return path;
   const here = resolve(path);
   return existsSync(here) ? here : resolve(baseDir, path);

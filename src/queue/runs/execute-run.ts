@@ -32,6 +32,8 @@ export interface ExecuteRunOptions {
   allowDeletes?: AllowDeletes;
   /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
   resendAll?: boolean;
+  /** Lookup name -> a file to read instead (`--lookup NAME=PATH`). */
+  lookupFiles?: Readonly<Record<string, string>>;
   lane?: Lane;
   wait: boolean;
   /** With `wait`: run a worker in this process (default true). */
@@ -97,6 +99,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
       ...(options.sourceName ? { sourceName: options.sourceName } : {}),
       ...(options.allowDeletes !== undefined ? { allowDeletes: options.allowDeletes } : {}),
       ...(options.resendAll ? { resendAll: true } : {}),
+      ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
       ...(options.lane ? { lane: options.lane } : {}),
       ...(options.progress
         ? {

@@ -42,6 +42,8 @@ export interface StartRunOptions {
   allowDeletes?: AllowDeletes;
   /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
   resendAll?: boolean;
+  /** Lookup name -> a file to read instead (`--lookup NAME=PATH`). */
+  lookupFiles?: Readonly<Record<string, string>>;
   lane?: Lane;
   onProgress?: (progress: PlanProgress) => void;
   signal?: AbortSignal;
@@ -122,6 +124,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     plan = await planPipeline({
       definition,
       ...(options.source ? { sourceOverride: options.source } : {}),
+      ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
       redis,
       prefix: config.redis.prefix,
       config,
