@@ -92,6 +92,9 @@ export function readSource(
 
   async function* items(): AsyncGenerator<ReadItem> {
     for await (const source of openSources(spec, context)) {
+      // A stop ends a read that waits for bytes (stdin, a slow URL), not only the next record.
+      const stop = (): void => void source.stream.destroy(context.signal?.reason as Error);
+      context.signal?.addEventListener('abort', stop, { once: true });
       try {
         const { connector: c, chosenBy } = await chooseConnector(source, given);
         const fileMeta: ReadMeta = many ? {} : meta;
@@ -124,6 +127,7 @@ export function readSource(
       } catch (error) {
         throw asSourceError(error, source.name);
       } finally {
+        context.signal?.removeEventListener('abort', stop);
         source.stream.destroy();
       }
     }

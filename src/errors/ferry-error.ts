@@ -59,6 +59,7 @@ export const ERROR_CODES = [
   'FERRY_STATE_LOST',
   'FERRY_REDIS_DATA_LOST',
   'FERRY_LOOKUP',
+  'FERRY_INTERRUPTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

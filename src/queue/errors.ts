@@ -70,6 +70,22 @@ export class RedisDataLostError extends FerryError {
   }
 }
 
+/**
+ * Ctrl-C or SIGTERM while `ferry run` planned: nothing was enqueued, and the pipeline is free.
+ * Exit code 4, the code of a `ferry run` stopped by a signal.
+ */
+export class RunInterruptedError extends FerryError {
+  readonly code = 'FERRY_INTERRUPTED';
+  override readonly exitCode = 4;
+  constructor(pipeline: string) {
+    super(
+      `Stopped while planning pipeline "${pipeline}": nothing was enqueued or sent, and the ` +
+        'pipeline is free for the next run.',
+      { pipeline },
+    );
+  }
+}
+
 /** A run that is over cannot be cancelled. Exit code 1. */
 export class RunFinishedError extends FerryError {
   readonly code = 'FERRY_RUN_FINISHED';

@@ -1,7 +1,7 @@
 /**
  * `ferry worker` processes: a worker killed with SIGKILL in the middle of a run has its jobs taken
  * over by another (every item delivered, none twice); SIGTERM lets the active jobs finish and
- * exits 0.
+ * exits 0; a worker whose jobs outlast its shutdown timeout stops anyway and leaves them to another.
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +161,33 @@ describe('ferry worker processes', () => {
       expectAllDeliveredOnce(run.operations, sim);
     } finally {
       await bulk.close();
+    }
+  });
+
+  it('stop at the shutdown timeout, leaving jobs still in flight to another worker', async () => {
+    // Each request takes 3 s: far longer than the 200 ms this worker is given to stop.
+    const { prefix, config } = setup('timeout', [3000, 3000], { bundleSize: 10 });
+    const keys = deliveryKeys(prefix);
+    const a = await startDeliveryWorker({ config, logger: quietLogger() });
+    const { runId } = await startRun({
+      config,
+      redis,
+      logger: quietLogger(),
+      pipeline: 'catalog',
+      source: { file: join(dir.path, 'items.csv') },
+    });
+    await until('requests in flight', () => a.active() > 0);
+    expect(await a.close(200)).toBe(false);
+    // Stopped before any of its requests was answered: nothing settled yet.
+    expect(await settledItems(prefix, runId)).toBe(0);
+
+    sim.setFaults({ latency: [5, 15] });
+    const b = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      const run = await followRun(redis, keys, runId, () => undefined);
+      expectAllDeliveredOnce(run.operations, sim);
+    } finally {
+      await b.close();
     }
   });
 

@@ -49,7 +49,9 @@ export const runCommand: Command = {
     'With --json: {runId, status, operations: {id: {planned, delivered, failed, skipped, stale}},',
     'errors, deadLettered, ...}. Exit codes: 0 every item delivered; 1 some items were dead-lettered',
     'or records rejected (or the mass-delete guard stopped the run, or another run is active);',
-    '2 bad usage or config; 3 Redis lost its data while the run was followed (the run is gone).',
+    '2 bad usage or config; 3 Redis lost its data while the run was followed (the run is gone);',
+    '4 stopped by Ctrl-C or SIGTERM: while following, the command detaches at once and the run',
+    'goes on in the workers; while planning, nothing was sent and the pipeline is free.',
     '',
     'After Redis lost its data (restarted empty, failed over to an empty replica, flushed), the',
     "pipeline's state is gone, and a run would resend everything the pipeline delivered before: it",
@@ -114,10 +116,15 @@ export const runCommand: Command = {
     else stdout.write(reportText(report));
     if (!isFinishedStatus(report.status)) {
       if (wait) {
+        const local = flag(args, 'no-local-worker')
+          ? ''
+          : " This process's worker stopped: with no `ferry worker` running, start one to finish it.";
         stderr.write(
-          `Stopped following run ${report.runId}; it goes on in the queue (see \`ferry status\`).\n`,
+          `Detached from run ${report.runId}: it goes on in the queue. Follow it with ` +
+            `\`ferry runs --pipeline ${report.pipeline}\` or \`ferry status\`; stop it with ` +
+            `\`ferry cancel ${report.runId}\`.${local}\n`,
         );
-        return 1;
+        return 4;
       }
       return report.rejected > 0 ? 1 : 0;
     }

@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../redis/connection.js';
 import { connectDelivery } from '../connect.js';
 import { watchEpoch, type EpochWatcher } from '../epoch/epoch-watcher.js';
-import { NotFoundError, RedisDataLostError } from '../errors.js';
+import { NotFoundError, RedisDataLostError, RunInterruptedError } from '../errors.js';
 import { createDeadLetterStore } from '../dlq/dead-letter-store.js';
 import { deliveryKeys, type DeliveryKeys, type Lane } from '../keys.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../worker/delivery-worker.js';
@@ -42,6 +42,9 @@ export interface ExecuteRunOptions {
   progress?: Writable;
   signal?: AbortSignal;
 }
+
+/** How long a detaching `ferry run --wait` lets its worker's jobs in flight finish. */
+const DETACH_CLOSE_MS = 500;
 
 /** How soon a waiting `ferry run` notices that Redis lost its data. */
 const EPOCH_CHECK_MS = 1_000;
@@ -110,6 +113,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
           }
         : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+    }).catch((error: unknown) => {
+      if (options.signal?.aborted) throw new RunInterruptedError(options.pipeline);
+      throw error;
     });
     if (!options.wait) return await buildRunReport(redis, keys, dlq, started.runId);
     const display = options.progress ? progressDisplay(options.progress) : undefined;
@@ -122,7 +128,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
     return await finishRun(redis, keys, dlq, started.runId, config.delivery.reportsDir);
   } finally {
     epoch.stop();
-    await worker?.close();
+    // Stopped by a signal: detach at once, leaving jobs in flight to the other workers.
+    await worker?.close(options.signal?.aborted ? DETACH_CLOSE_MS : undefined);
     await redis.quit();
   }
 }

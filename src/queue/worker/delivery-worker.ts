@@ -32,6 +32,9 @@ import { createRateGate } from './rate-gate.js';
 import { startSupervisor } from './supervisor.js';
 
 const SUPERVISE_MS = 2_000;
+/** How often a closing worker looks whether its jobs in flight have ended. */
+const IDLE_POLL_MS = 20;
+
 /** How soon a worker notices that Redis lost its data (one HGET a tick). */
 const EPOCH_CHECK_MS = 2_000;
 
@@ -143,15 +146,14 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     async close(timeoutMs = delivery.shutdownTimeoutMs) {
       epoch.stop();
       await supervisor.stop();
-      const graceful = Promise.all(workers.map((w) => w.close())).then(() => true);
-      const timer = new AbortController();
-      const timeout = sleep(timeoutMs, false, { signal: timer.signal }).catch(() => false);
-      const drained = await Promise.race([graceful, timeout]);
-      timer.abort();
+      // Pause first: BullMQ's close() remembers its first call, so a graceful close() that timed
+      // out could not be forced any more, and the shutdown timeout would not hold.
+      await Promise.all(workers.map((w) => w.pause(true)));
+      const drained = await idleWithin(() => active === 0, timeoutMs);
       if (!drained) {
         logger.warn({ active }, 'shutdown timeout: leaving active jobs to the other workers');
-        await Promise.all(workers.map((w) => w.close(true)));
       }
+      await Promise.all(workers.map((w) => w.close(!drained)));
       gate.close();
       await deps.client.close();
       await deps.queues.close();
@@ -159,4 +161,14 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       return drained;
     },
   };
+}
+
+/** Waits until `isIdle()` holds, or `ms` passed; tells which. */
+async function idleWithin(isIdle: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!isIdle()) {
+    if (Date.now() >= deadline) return false;
+    await sleep(IDLE_POLL_MS);
+  }
+  return true;
 }
