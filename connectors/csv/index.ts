@@ -64,8 +64,9 @@ async function headText(
     if (ended) return { text: start === -1 ? '' : text.slice(start), ended };
     if (text.length > (o.skipLines + 1) * MAX_HEADER_CHARS) {
       throw new ConnectorError(
-        `${name}: no line break in the first ${MAX_HEADER_CHARS} characters of the header: not a CSV file?`,
-        { file: name },
+        `${name}: the header line runs past ${MAX_HEADER_CHARS} characters without a line break ` +
+          '(a header with hundreds of thousands of columns, or not a CSV file): reading stopped.',
+        { file: name, line: o.skipLines + 1 },
       );
     }
     const next = await chunks.next();

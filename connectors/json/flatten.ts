@@ -5,28 +5,38 @@
  * An empty object or array gives no field.
  */
 
-export class FieldNameClash extends Error {}
+/** Nesting deeper than this is refused: no export nests so deep, and walking it could overflow. */
+export const MAX_NESTING = 64;
+
+/** A record that cannot become fields: the message says why. */
+export class UnflattenableRecord extends Error {}
 
 function put(out: Record<string, string>, key: string, value: string): void {
-  if (key === '__proto__') throw new FieldNameClash('a field named "__proto__" is not accepted');
-  if (Object.hasOwn(out, key)) throw new FieldNameClash(`two values give the field "${key}"`);
+  if (key === '__proto__')
+    throw new UnflattenableRecord('a field named "__proto__" is not accepted');
+  if (Object.hasOwn(out, key)) throw new UnflattenableRecord(`two values give the field "${key}"`);
   out[key] = value;
 }
 
-function walk(value: unknown, key: string, out: Record<string, string>): void {
+function walk(value: unknown, key: string, out: Record<string, string>, depth: number): void {
+  if (depth > MAX_NESTING) {
+    throw new UnflattenableRecord(
+      `the record nests objects or arrays deeper than ${MAX_NESTING} levels (under "${key.split('.')[0]}"): it was not read`,
+    );
+  }
   if (value === null) put(out, key, '');
   else if (typeof value === 'string') put(out, key, value);
   else if (typeof value === 'boolean') put(out, key, String(value));
-  else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${key}.${i}`, out));
+  else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${key}.${i}`, out, depth + 1));
   else {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      walk(v, key ? `${key}.${k}` : k, out);
+      walk(v, key ? `${key}.${k}` : k, out, depth + 1);
     }
   }
 }
 
 export function flattenObject(value: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  walk(value, '', out);
+  walk(value, '', out, 0);
   return out;
 }

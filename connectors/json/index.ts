@@ -8,7 +8,7 @@ import { ConnectorError } from '../errors.js';
 import { decodeText } from '../text/decode-text.js';
 import { hasUnreadable, unreadableProblem } from '../text/unreadable-chars.js';
 import { ArrayScanner } from './array-scanner.js';
-import { FieldNameClash, flattenObject } from './flatten.js';
+import { flattenObject, MAX_NESTING, UnflattenableRecord } from './flatten.js';
 import { LineSplitter, type TextPiece } from './ndjson-lines.js';
 import { jsonOptionDeclarations, jsonOptions, type JsonOptions } from './options.js';
 import { InvalidJsonNumber, quoteNumbers } from './quote-numbers.js';
@@ -51,7 +51,8 @@ function toItem(piece: TextPiece, file: string, maxBytes: number, suspect: boole
       record: { fields: flattenObject(value as Record<string, unknown>), source: { file, line } },
     };
   } catch (error) {
-    if (error instanceof FieldNameClash) return { error: { file, line, message: error.message } };
+    if (error instanceof UnflattenableRecord)
+      return { error: { file, line, message: error.message } };
     throw error;
   }
 }
@@ -127,7 +128,7 @@ export const jsonConnector: Connector = {
       'booleans give `true`/`false`, null gives an empty string.',
     'Nested objects are flattened with dotted keys (`{"address": {"city": "Oslo"}}` gives the ' +
       'field `address.city`), arrays with their index (`tags.0`, `tags.1`); an empty object or ' +
-      'array gives no field.',
+      `array gives no field. A record nested deeper than ${MAX_NESTING} levels is an error item.`,
     'An element or line that is not valid JSON, not an object, or over `maxRecordBytes` gives an ' +
       'error item with its line, and reading goes on. A broken array (a missing comma, an array ' +
       'that is never closed: a truncated file) stops the reading with an error naming the file and line.',

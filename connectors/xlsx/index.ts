@@ -38,21 +38,19 @@ async function* readXlsx(
     ? { path: input.path, remove: async () => undefined }
     : await spoolToFile(input.stream);
   try {
-    const zip = await openZip(local.path, file);
+    const zip = await openZip(local.path, file, o);
     try {
-      const workbook = await readWorkbook(zip, file);
+      const workbook = await readWorkbook(zip);
       const sheet = chooseSheet(workbook.sheets, o.sheet, file);
       meta.sheets = workbook.sheets.map((s) => s.name);
       meta.sheet = sheet.name;
       const ctx: CellContext = {
-        strings: workbook.sharedStrings
-          ? await readSharedStrings(zip, file, workbook.sharedStrings)
-          : [],
-        dateStyles: workbook.styles ? await readDateStyles(zip, file, workbook.styles) : [],
+        strings: workbook.sharedStrings ? await readSharedStrings(zip, workbook.sharedStrings) : [],
+        dateStyles: workbook.styles ? await readDateStyles(zip, workbook.styles) : [],
         date1904: workbook.date1904,
       };
       let header: Header | undefined;
-      for await (const rows of sheetRows(await zip.open(sheet.part), file, sheet.part)) {
+      for await (const rows of sheetRows(zip, sheet.part)) {
         for (const row of rows) {
           if (!header) {
             if (o.headerRow !== undefined ? row.number !== o.headerRow : isEmptyRow(row, ctx))

@@ -31,14 +31,13 @@ function attr(attributes: Record<string, string>, name: string): string | undefi
 /** Relationship id -> {type, part}, targets resolved against the folder of `fromPart`. */
 async function readRels(
   zip: ZipArchive,
-  file: string,
   fromPart: string,
 ): Promise<Map<string, { type: string; part: string }>> {
   const dir = posix.dirname(fromPart);
   const relsPart = posix.join(dir, '_rels', `${posix.basename(fromPart)}.rels`);
   const rels = new Map<string, { type: string; part: string }>();
   if (!zip.has(relsPart)) return rels;
-  await readPart(await zip.open(relsPart), file, relsPart, (p: PartParser) => {
+  await readPart(zip, relsPart, (p: PartParser) => {
     p.on('opentag', (tag) => {
       if (local(tag.name) !== 'Relationship') return;
       const target = tag.attributes.Target ?? '';
@@ -51,8 +50,9 @@ async function readRels(
   return rels;
 }
 
-export async function readWorkbook(zip: ZipArchive, file: string): Promise<Workbook> {
-  const root = await readRels(zip, file, '');
+export async function readWorkbook(zip: ZipArchive): Promise<Workbook> {
+  const file = zip.name;
+  const root = await readRels(zip, '');
   const main = [...root.values()].find((r) => r.type.endsWith('/officeDocument'))?.part;
   const workbookPart = main ?? 'xl/workbook.xml';
   if (!zip.has(workbookPart)) {
@@ -63,10 +63,10 @@ export async function readWorkbook(zip: ZipArchive, file: string): Promise<Workb
       },
     );
   }
-  const rels = await readRels(zip, file, workbookPart);
+  const rels = await readRels(zip, workbookPart);
   const sheets: SheetRef[] = [];
   let date1904 = false;
-  await readPart(await zip.open(workbookPart), file, workbookPart, (p) => {
+  await readPart(zip, workbookPart, (p) => {
     p.on('opentag', (tag) => {
       const name = local(tag.name);
       if (name === 'workbookPr') {
@@ -92,15 +92,11 @@ export async function readWorkbook(zip: ZipArchive, file: string): Promise<Workb
 }
 
 /** For each cell style (index of `s`), whether its number format shows a date. */
-export async function readDateStyles(
-  zip: ZipArchive,
-  file: string,
-  part: string,
-): Promise<boolean[]> {
+export async function readDateStyles(zip: ZipArchive, part: string): Promise<boolean[]> {
   const formats = new Map<number, string>();
   const xfFormats: number[] = [];
   let inCellXfs = false;
-  await readPart(await zip.open(part), file, part, (p) => {
+  await readPart(zip, part, (p) => {
     p.on('opentag', (tag) => {
       const name = local(tag.name);
       if (name === 'numFmt') {
@@ -116,16 +112,12 @@ export async function readDateStyles(
 }
 
 /** The shared strings, in order (rich text runs joined; phonetic hints left out). */
-export async function readSharedStrings(
-  zip: ZipArchive,
-  file: string,
-  part: string,
-): Promise<string[]> {
+export async function readSharedStrings(zip: ZipArchive, part: string): Promise<string[]> {
   const strings: string[] = [];
   let current: string | undefined;
   let inText = false;
   let phonetic = 0;
-  await readPart(await zip.open(part), file, part, (p) => {
+  await readPart(zip, part, (p) => {
     p.on('opentag', (tag) => {
       const name = local(tag.name);
       if (name === 'si') current = '';

@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 import { ConnectorError } from '../errors.js';
+import type { ZipArchive } from './zip.js';
 
 type PlainOptions = { xmlns: false; position: true };
 export type PartParser = SaxesParser<PlainOptions>;
@@ -13,20 +14,35 @@ export function local(name: string): string {
 }
 
 /**
- * Feeds the part to a parser set up by `listen`; after each chunk, `drain` may take what the
- * handlers collected (so a sheet is yielded row batch by row batch).
+ * Feeds the part (opened from the archive) to a parser set up by `listen`; after each chunk, `drain` may take what the
+ * handlers collected (so a sheet is yielded row batch by row batch). saxes holds a text or a tag
+ * whole until it ends, so a run longer than `maxRunChars` without a `<` stops the reading.
  */
 export async function* parsePart<T>(
-  stream: Readable,
-  file: string,
+  zip: ZipArchive,
   part: string,
   listen: (parser: PartParser) => void,
   drain: () => T | undefined,
 ): AsyncGenerator<T> {
+  const file = zip.name;
+  const maxRunChars = zip.limits.maxFieldBytes;
+  const stream = await zip.open(part);
   const parser: PartParser = new SaxesParser<PlainOptions>({ xmlns: false, position: true });
   listen(parser);
   const decoder = new TextDecoder('utf-8');
+  let run = 0;
   const feed = (text: string | null): void => {
+    if (text !== null) {
+      const lastTag = text.lastIndexOf('<');
+      run = lastTag === -1 ? run + text.length : text.length - lastTag;
+      if (run > maxRunChars) {
+        throw new ConnectorError(
+          `${file}: the workbook part ${part} holds a text longer than maxFieldBytes ` +
+            `(${maxRunChars}) near line ${parser.line}: reading stopped.`,
+          { file, part, line: parser.line },
+        );
+      }
+    }
     try {
       if (text === null) parser.close();
       else parser.write(text);
@@ -37,8 +53,8 @@ export async function* parsePart<T>(
       );
     }
   };
-  for await (const chunk of stream) {
-    feed(decoder.decode(chunk as Buffer, { stream: true }));
+  for await (const chunk of unpacked(stream, file, part)) {
+    feed(decoder.decode(chunk, { stream: true }));
     const out = drain();
     if (out !== undefined) yield out;
   }
@@ -48,13 +64,24 @@ export async function* parsePart<T>(
   if (out !== undefined) yield out;
 }
 
+/** The part's bytes; a zip entry that unpacks to more than it declares is cut off by yauzl. */
+async function* unpacked(stream: Readable, file: string, part: string): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk as Buffer;
+  } catch (error) {
+    throw new ConnectorError(
+      `${file}: the workbook part ${part} cannot be unpacked: ${(error as Error).message}.`,
+      { file, part },
+    );
+  }
+}
+
 /** Runs a part through its handlers to the end (for parts read whole: workbook, styles). */
 export async function readPart(
-  stream: Readable,
-  file: string,
+  zip: ZipArchive,
   part: string,
   listen: (parser: PartParser) => void,
 ): Promise<void> {
   // Nothing is drained, so the generator never yields: one next() runs it to the end.
-  await parsePart(stream, file, part, listen, () => undefined).next();
+  await parsePart(zip, part, listen, () => undefined).next();
 }

@@ -1,7 +1,7 @@
 /** A worksheet part streamed as rows of raw cells (values as stored, before any formatting). */
-import type { Readable } from 'node:stream';
 import { columnIndex } from './cell-value.js';
 import { local, parsePart } from './sax-part.js';
+import type { ZipArchive } from './zip.js';
 
 export interface RawCell {
   /** 0-based column. */
@@ -20,7 +20,7 @@ export interface RawRow {
 }
 
 /** Yields batches of rows as the part streams in. */
-export function sheetRows(stream: Readable, file: string, part: string): AsyncGenerator<RawRow[]> {
+export function sheetRows(zip: ZipArchive, part: string): AsyncGenerator<RawRow[]> {
   let batch: RawRow[] = [];
   let row: RawRow | undefined;
   let cell: RawCell | undefined;
@@ -29,8 +29,7 @@ export function sheetRows(stream: Readable, file: string, part: string): AsyncGe
   let inInline = false;
   let phonetic = 0;
   return parsePart(
-    stream,
-    file,
+    zip,
     part,
     (p) => {
       p.on('opentag', (tag) => {

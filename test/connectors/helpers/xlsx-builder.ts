@@ -34,6 +34,14 @@ const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 export function buildXlsx(sheets: SheetSpec[], options: { date1904?: boolean } = {}): Buffer {
+  return zip(xlsxParts(sheets, options));
+}
+
+/** The workbook's parts by name, before zipping (for tests that swap or forge one). */
+export function xlsxParts(
+  sheets: SheetSpec[],
+  options: { date1904?: boolean } = {},
+): Record<string, string | Buffer> {
   const shared: string[] = [];
   const sharedIndex = (si: string): number => {
     shared.push(si);
@@ -67,7 +75,7 @@ export function buildXlsx(sheets: SheetSpec[], options: { date1904?: boolean } =
     });
     return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS}" xmlns:r="${REL}"><sheetData>${rows.join('\n')}</sheetData></worksheet>`;
   };
-  const parts: Record<string, string> = {};
+  const parts: Record<string, string | Buffer> = {};
   sheets.forEach((sheet, i) => (parts[`xl/worksheets/sheet${i + 1}.xml`] = sheetXml(sheet)));
   parts['[Content_Types].xml'] =
     '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"></Types>';
@@ -103,5 +111,5 @@ export function buildXlsx(sheets: SheetSpec[], options: { date1904?: boolean } =
     `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${NS}" count="${shared.length}">` +
     shared.map((si) => `<si>${si}</si>`).join('') +
     '</sst>';
-  return zip(parts);
+  return parts;
 }

@@ -1,0 +1,138 @@
+/**
+ * Hostile inputs, timed: `node --import tsx bench/hostile-inputs.ts`. Writes each input of
+ * test/connectors/hostile-inputs.test.ts at full size to .bench-data/hostile/ (among them the
+ * hardening issue's XLSX whose sheet inflates from 1.5 MB to 1.5 GB), reads each in a process of
+ * its own as `ferry read` would, and prints one JSON line per input: what came of it (records,
+ * row errors, or the refusal's code), seconds and the reading process's peak RSS (the first line,
+ * a harmless two-row file, is what the process itself costs).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readSource } from '../connectors/read-source.js';
+import { PROJECT_ROOT } from '../src/config/load-config.js';
+import { xlsxParts } from '../test/connectors/helpers/xlsx-builder.js';
+import { packRepeated, zip } from '../test/connectors/helpers/zip-writer.js';
+
+const MiB = 1024 * 1024;
+
+/** One input: its file name, its content, and the reading's connector and options. */
+interface Input {
+  name: string;
+  content: () => string | Buffer;
+  connector?: string;
+  options?: Record<string, unknown>;
+}
+
+const SHEET_HEAD =
+  '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+  '<row r="1"><c r="A1" t="inlineStr"><is><t>sku</t></is></c></row>';
+
+function xlsxBomb(head: string, unit: string, tail: string): Buffer {
+  const parts = xlsxParts([{ name: 'Items', rows: [['sku']] }]);
+  return zip({
+    ...parts,
+    'xl/worksheets/sheet1.xml': packRepeated(SHEET_HEAD + head, Buffer.from(unit), 1500, tail),
+  });
+}
+
+const laughs = (): string => {
+  const entities = Array.from(
+    { length: 9 },
+    (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`,
+  );
+  return (
+    `<?xml version="1.0"?>\n<!DOCTYPE items [\n<!ENTITY lol0 "lol">\n${entities.join('\n')}\n]>\n` +
+    '<items><item><sku>1</sku><name>&lol9;</name></item></items>\n'
+  );
+};
+
+const INPUTS: Input[] = [
+  // The reference: what reading a harmless file costs the same process.
+  { name: 'csv-two-rows.csv', content: () => 'sku,name\n1,a\n2,b\n' },
+  {
+    name: 'xlsx-cell-1.5GB.xlsx',
+    content: () =>
+      xlsxBomb(
+        '<row r="2"><c r="A2" t="inlineStr"><is><t>',
+        'A'.repeat(MiB),
+        '</t></is></c></row></sheetData></worksheet>',
+      ),
+  },
+  {
+    name: 'xlsx-rows-1.5GB.xlsx',
+    content: () =>
+      xlsxBomb(
+        '',
+        '<row><c t="inlineStr"><is><t>x</t></is></c></row>'.repeat(MiB / 50),
+        '</sheetData></worksheet>',
+      ),
+  },
+  {
+    name: 'xml-external-entity.xml',
+    content: () =>
+      '<?xml version="1.0"?>\n<!DOCTYPE items [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n' +
+      '<items><item><sku>1</sku><name>&x;</name></item></items>\n',
+    connector: 'xml',
+    options: { recordElement: 'item' },
+  },
+  {
+    name: 'xml-billion-laughs.xml',
+    content: laughs,
+    connector: 'xml',
+    options: { recordElement: 'item' },
+  },
+  {
+    name: 'json-100000-deep.json',
+    content: () => `[{"sku":"1","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}]\n`,
+  },
+  { name: 'csv-50MB-field.csv', content: () => `sku,name\n1,${'a'.repeat(50_000_000)}\n2,b\n` },
+  {
+    name: 'csv-million-columns.csv',
+    content: () =>
+      `${Array.from({ length: 1_000_000 }, (_, i) => `c${i}`).join(',')}\n${'1,'.repeat(999_999)}1\n`,
+  },
+];
+
+/** Child: reads one input to its end and prints the outcome with its peak RSS. */
+async function readOne(file: string, input: Input): Promise<void> {
+  let records = 0;
+  let rowErrors = 0;
+  let refused: string | undefined;
+  try {
+    for await (const item of readSource({ file }, input.connector, input.options ?? {}).items) {
+      if ('record' in item) records++;
+      else rowErrors++;
+    }
+  } catch (error) {
+    refused = (error as { code?: string }).code ?? (error as Error).message;
+  }
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(`${JSON.stringify({ records, rowErrors, refused, peakRssMb })}\n`);
+}
+
+const dir = resolve(PROJECT_ROOT, '.bench-data/hostile');
+const [mode, only] = process.argv.slice(2);
+if (mode === '--child') {
+  const input = INPUTS.find((i) => i.name === only)!;
+  await readOne(resolve(dir, input.name), input);
+} else {
+  mkdirSync(dir, { recursive: true });
+  const self = fileURLToPath(import.meta.url);
+  for (const input of INPUTS) {
+    const file = resolve(dir, input.name);
+    const content = input.content();
+    writeFileSync(file, content);
+    const started = process.hrtime.bigint();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', input.name], {
+      encoding: 'utf8',
+    });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const outcome = JSON.parse(child.stdout) as Record<string, unknown>;
+    const bytes = Buffer.byteLength(content);
+    process.stdout.write(
+      `${JSON.stringify({ input: input.name, bytes, ...outcome, seconds: Number(seconds.toFixed(2)) })}\n`,
+    );
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Hostile inputs: each is read or refused out loud, naming the file (and the line where there is
+ * one), and never expanded, inflated or walked without a bound. Time and memory of the same
+ * inputs are measured by bench/hostile-inputs.ts.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readSource } from '../../connectors/read-source.js';
+import { collect, type Collected } from './helpers/read.js';
+import { tempDir } from './helpers/tmp.js';
+import { xlsxParts } from './helpers/xlsx-builder.js';
+import { zip } from './helpers/zip-writer.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+function put(name: string, content: string | Buffer): string {
+  const file = join(tmp.dir, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+async function read(
+  file: string,
+  connector?: string,
+  options: Record<string, unknown> = {},
+): Promise<Collected> {
+  return await collect(readSource({ file }, connector, options).items);
+}
+
+async function refusal(
+  file: string,
+  connector?: string,
+  options: Record<string, unknown> = {},
+): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
+  const error = await read(file, connector, options).then(
+    () => expect.fail(`${file} was read`),
+    (e: unknown) => e as { code: string; message: string; details: Record<string, unknown> },
+  );
+  expect(error.message).toContain(file);
+  return error;
+}
+
+describe('XML', () => {
+  it('refuses an external entity without reading what it names', async () => {
+    const file = put(
+      'xxe.xml',
+      '<?xml version="1.0"?>\n<!DOCTYPE items [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n' +
+        '<items><item><sku>1</sku><name>&x;</name></item></items>\n',
+    );
+    const error = await refusal(file, 'xml', { recordElement: 'item' });
+    expect(error.code).toBe('FERRY_CONNECTOR');
+    expect(error.message).toContain('declares entities in its DOCTYPE (which ends on line 2)');
+    expect(error.message).not.toContain('root:');
+  });
+
+  it('refuses entity expansion (a billion laughs) before expanding anything', async () => {
+    const declarations = Array.from(
+      { length: 9 },
+      (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`,
+    );
+    const file = put(
+      'laughs.xml',
+      `<?xml version="1.0"?>\n<!DOCTYPE items [\n<!ENTITY lol0 "lol">\n${declarations.join('\n')}\n]>\n` +
+        '<items><item><sku>1</sku><name>&lol9;</name></item></items>\n',
+    );
+    const error = await refusal(file, 'xml', { recordElement: 'item' });
+    expect(error.message).toContain('which ends on line 13');
+    expect(error.details.line).toBe(13);
+  });
+
+  it('reads a document whose DOCTYPE only names a DTD', async () => {
+    const file = put(
+      'dtd.xml',
+      '<?xml version="1.0"?>\n<!DOCTYPE items SYSTEM "http://127.0.0.1:9/items.dtd">\n' +
+        '<items><item><sku>1</sku></item></items>\n',
+    );
+    const { records } = await read(file, 'xml', { recordElement: 'item' });
+    expect(records.map((r) => r.fields)).toEqual([{ sku: '1' }]);
+  });
+});
+
+describe('XLSX and its zip parts', () => {
+  const MiB = 1024 * 1024;
+  const sheetWithCell = (text: string): string =>
+    '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>' +
+    '<row r="1"><c r="A1" t="inlineStr"><is><t>sku</t></is></c></row>' +
+    `<row r="2"><c r="A2" t="inlineStr"><is><t>${text}</t></is></c></row>` +
+    '<row r="3"><c r="A3" t="inlineStr"><is><t>ok</t></is></c></row></sheetData></worksheet>';
+  /** Letters that do not repeat, so they pack like real text. */
+  const text = (length: number): string => {
+    let out = '';
+    for (let i = 1; out.length < length; i++) out += (i * 2654435761).toString(36);
+    return out.slice(0, length);
+  };
+  const workbook = (sheet: string, declaredSizes: Record<string, number> = {}): Buffer => {
+    const parts = xlsxParts([{ name: 'Items', rows: [['sku']] }]);
+    parts['xl/worksheets/sheet1.xml'] = sheet;
+    return zip(parts, declaredSizes);
+  };
+
+  it('refuses a zip bomb by its compression ratio before unpacking it', async () => {
+    // 64 MiB of one letter packs to ~64 KiB: a ratio of about a thousand.
+    const file = put('bomb.xlsx', workbook(sheetWithCell('A'.repeat(64 * MiB))));
+    const error = await refusal(file);
+    expect(error.code).toBe('FERRY_CONNECTOR');
+    expect(error.message).toMatch(
+      /part xl\/worksheets\/sheet1\.xml unpacks from 0\.1 MiB to 64\.0 MiB \(\d+ times\), more than maxCompressionRatio \(200\): refused as a zip bomb before unpacking/,
+    );
+    expect(error.details.part).toBe('xl/worksheets/sheet1.xml');
+  });
+
+  it('refuses a part larger than maxPartBytes, saying which option allows it', async () => {
+    const file = put('large.xlsx', workbook(sheetWithCell(text(4 * MiB))));
+    const error = await refusal(file, undefined, { maxPartBytes: 2 * MiB });
+    expect(error.message).toContain(
+      'unpacks to 4.0 MiB, more than maxPartBytes (2.0 MiB): refused before unpacking',
+    );
+    const allowed = await read(file, undefined, { maxPartBytes: 8 * MiB, maxFieldBytes: 8 * MiB });
+    expect(allowed.records).toHaveLength(2);
+  });
+
+  it('stops a part that unpacks to more than its headers declare', async () => {
+    const sheet = sheetWithCell('A'.repeat(8 * MiB));
+    const file = put('lying.xlsx', workbook(sheet, { 'xl/worksheets/sheet1.xml': 1000 }));
+    const error = await refusal(file);
+    expect(error.message).toContain(
+      'the workbook part xl/worksheets/sheet1.xml cannot be unpacked',
+    );
+    expect(error.message).toContain('expected 1000');
+  });
+
+  it('stops at a cell text longer than maxFieldBytes, naming the part', async () => {
+    const file = put('bigcell.xlsx', workbook(sheetWithCell(text(2 * MiB))));
+    const error = await refusal(file, undefined, { maxFieldBytes: MiB });
+    expect(error.message).toContain(
+      'the workbook part xl/worksheets/sheet1.xml holds a text longer than maxFieldBytes (1048576) near line 1: reading stopped',
+    );
+  });
+
+  it('refuses a zip with a part that is not deflate data', async () => {
+    const parts = xlsxParts([{ name: 'Items', rows: [['sku'], ['1']] }]);
+    const bytes = zip(parts);
+    // Garble the sheet's packed bytes in place.
+    const at = bytes.indexOf(deflateRawSync(Buffer.from(parts['xl/worksheets/sheet1.xml']!)));
+    bytes.fill(0xff, at, at + 16);
+    const error = await refusal(put('garbled.xlsx', bytes));
+    expect(error.message).toContain('cannot be unpacked');
+  });
+});
+
+describe('CSV', () => {
+  it('rejects a 50 MB field by line and field, and reads the records around it', async () => {
+    const file = put('bigfield.csv', `sku,name\n1,${'a'.repeat(50_000_000)}\n2,b\n`);
+    const { records, errors } = await read(file);
+    expect(records.map((r) => [r.source.line, r.fields])).toEqual([[3, { sku: '2', name: 'b' }]]);
+    expect(errors).toEqual([
+      {
+        file,
+        line: 2,
+        field: 'name',
+        message: expect.stringContaining('larger than maxFieldBytes (16777216 bytes)'),
+      },
+    ]);
+  });
+
+  it('refuses a million-column header on line 1', async () => {
+    const header = Array.from({ length: 1_000_000 }, (_, i) => `c${i}`).join(',');
+    const file = put('columns.csv', `${header}\n${'1,'.repeat(999_999)}1\n`);
+    const error = await refusal(file);
+    expect(error.code).toBe('FERRY_CONNECTOR');
+    expect(error.details.line).toBe(1);
+    expect(error.message).toContain('runs past 1048576 characters without a line break');
+  });
+
+  it('rejects the record holding a NUL byte or an invalid UTF-8 byte, and reads the others', async () => {
+    const file = put(
+      'bytes.csv',
+      Buffer.concat([
+        Buffer.from('sku,name\n1,caf\u00e9\n2,a\u0000b\n3,c'),
+        Buffer.from([0xff]),
+        Buffer.from('d\n4,ok\n'),
+      ]),
+    );
+    const { records, errors } = await read(file);
+    expect(records.map((r) => r.fields.sku)).toEqual(['1', '4']);
+    expect(errors.map((e) => [e.line, e.field])).toEqual([
+      [3, 'name'],
+      [4, 'name'],
+    ]);
+    expect(errors[0]!.message).toContain('0x00');
+    expect(errors[1]!.message).toContain('0xFF');
+  });
+
+  it.each([
+    ['an empty file', ''],
+    ['a header-only file', 'sku,name\n'],
+  ])('refuses %s as holding no records', async (_kind, text) => {
+    const error = await refusal(put(`nothing-${text.length}.csv`, text));
+    expect(error.code).toBe('FERRY_NO_RECORDS');
+  });
+});
+
+describe('JSON', () => {
+  it('rejects a record nested 100,000 deep by its line, and reads the others', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const file = put('deep.json', `[{"sku":"1"},\n{"sku":"2","x":${deep}},\n{"sku":"3"}]\n`);
+    const { records, errors } = await read(file);
+    expect(records.map((r) => r.fields.sku)).toEqual(['1', '3']);
+    expect(errors).toEqual([
+      {
+        file,
+        line: 2,
+        message:
+          'the record nests objects or arrays deeper than 64 levels (under "x"): it was not read',
+      },
+    ]);
+  });
+});
+
+describe('paths', () => {
+  it('refuses a folder with nothing to read, naming it', async () => {
+    const folder = join(tmp.dir, 'empty-folder');
+    mkdirSync(folder);
+    const error = await refusal(folder);
+    expect(error.code).toBe('FERRY_SOURCE');
+  });
+
+  it('refuses a missing path with exit code 2', async () => {
+    const missing = join(tmp.dir, 'no-such-export.csv');
+    const error = (await refusal(missing)) as unknown as { code: string; exitCode: number };
+    expect(error.code).toBe('FERRY_SOURCE');
+    expect(error.exitCode).toBe(2);
+  });
+});
