@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
@@ -144,7 +143,7 @@ describe('Ferry on a Redis Cluster', () => {
     workers.push(c);
 
     // followRun is still typed for one Redis; it only runs commands, which a Cluster has too.
-    const done = await followRun(cluster as Redis, keys, first.runId, () => undefined);
+    const done = await followRun(cluster, keys, first.runId, () => undefined);
     expect(done.status).toBe('partial'); // the generated file has a few rejectable records
     expectAllDeliveredOnce(done.operations, server);
     expect(server.state('prices')).toHaveLength(

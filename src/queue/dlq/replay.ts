@@ -5,7 +5,6 @@
  * dry run shows what would be sent and what would be skipped, and changes nothing.
  */
 import type { Writable } from 'node:stream';
-import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../redis/connection.js';
 import type { FerryConfig } from '../../config/schema.js';
 import { resolveBindings } from '../../interface/bindings.js';
@@ -153,13 +152,7 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
     for (const runId of runIds) {
       const display = options.progress ? progressDisplay(options.progress) : undefined;
       // followRun is still typed for one Redis; it only runs commands, which a Cluster has too.
-      const run = await followRun(
-        redis as Redis,
-        keys,
-        runId,
-        (r) => display?.update(r),
-        options.signal,
-      );
+      const run = await followRun(redis, keys, runId, (r) => display?.update(r), options.signal);
       display?.end();
       if (isFinished(run)) {
         runs.push(await finishRun(redis, keys, dlq, runId, config.delivery.reportsDir));

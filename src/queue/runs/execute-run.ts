@@ -8,7 +8,6 @@ import type { FerryConfig } from '../../config/schema.js';
 import type { Logger } from '../../logging/logger.js';
 import type { AllowDeletes } from '../../pipeline/plan-pipeline.js';
 import type { SourceSpec } from '../../pipeline/source/read-records.js';
-import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../redis/connection.js';
 import { connectDelivery } from '../connect.js';
 import { watchEpoch, type EpochWatcher } from '../epoch/epoch-watcher.js';
@@ -68,7 +67,7 @@ async function followUnlessDataLost(
   let run: RunRecord;
   try {
     // followRun is still typed for one Redis; it only runs commands, which a Cluster has too.
-    run = await followRun(f.redis as Redis, f.keys, f.runId, onUpdate, stop);
+    run = await followRun(f.redis, f.keys, f.runId, onUpdate, stop);
   } catch (error) {
     // A run's record vanishing is no mystery when Redis lost its data.
     if (error instanceof NotFoundError && (f.lost.aborted || (await f.epoch.check()))) {

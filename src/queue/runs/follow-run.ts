@@ -4,7 +4,7 @@
  * run goes on in the queue).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys } from '../keys.js';
 import { isFinished, type RunRecord } from './run-record.js';
 import { loadRun } from './run-report.js';
@@ -13,7 +13,7 @@ import { loadRun } from './run-report.js';
 const POLL_MS = 25;
 
 export async function followRun(
-  redis: Redis,
+  redis: RedisClient,
   keys: DeliveryKeys,
   runId: string,
   onUpdate: (run: RunRecord) => void,
