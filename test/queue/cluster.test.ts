@@ -142,7 +142,6 @@ describe('Ferry on a Redis Cluster', () => {
     const c = spawnFerry(['worker'], configFile);
     workers.push(c);
 
-    // followRun is still typed for one Redis; it only runs commands, which a Cluster has too.
     const done = await followRun(cluster, keys, first.runId, () => undefined);
     expect(done.status).toBe('partial'); // the generated file has a few rejectable records
     expectAllDeliveredOnce(done.operations, server);

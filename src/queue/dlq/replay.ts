@@ -151,7 +151,6 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
     const runs: RunReport[] = [];
     for (const runId of runIds) {
       const display = options.progress ? progressDisplay(options.progress) : undefined;
-      // followRun is still typed for one Redis; it only runs commands, which a Cluster has too.
       const run = await followRun(redis, keys, runId, (r) => display?.update(r), options.signal);
       display?.end();
       if (isFinished(run)) {

@@ -66,7 +66,6 @@ async function followUnlessDataLost(
   const stop = signal ? AbortSignal.any([signal, f.lost]) : f.lost;
   let run: RunRecord;
   try {
-    // followRun is still typed for one Redis; it only runs commands, which a Cluster has too.
     run = await followRun(f.redis, f.keys, f.runId, onUpdate, stop);
   } catch (error) {
     // A run's record vanishing is no mystery when Redis lost its data.
