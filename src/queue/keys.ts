@@ -28,6 +28,8 @@ export interface DeliveryKeys {
   readonly epoch: string;
   /** The last loss of Redis's data that a Ferry process noticed, and the pipelines resent since. */
   readonly dataLoss: string;
+  /** Names of the pipelines whose schedule an operator paused. */
+  readonly pausedSchedules: string;
   run(runId: string): string;
   runErrors(runId: string): string;
   runStage(runId: string, stage: number): string;
@@ -43,6 +45,9 @@ export function queueName(lane: Lane): string {
   return `delivery-${lane}`;
 }
 
+/** The queue of schedule ticks: one BullMQ job scheduler per scheduled pipeline. */
+export const SCHEDULE_QUEUE = 'schedules';
+
 export function deliveryKeys(prefix: string): DeliveryKeys {
   const base = `${prefix}:{q}`;
   return {
@@ -57,6 +62,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     dlqIndex: `${base}:dlq:index`,
     epoch: `${base}:epoch`,
     dataLoss: `${base}:data-loss`,
+    pausedSchedules: `${base}:schedules:paused`,
     run: (id) => `${base}:run:${id}`,
     runErrors: (id) => `${base}:run:${id}:errors`,
     runStage: (id, stage) => `${base}:run:${id}:stage:${stage}`,

@@ -13,6 +13,9 @@ import { planCommand } from './plan.js';
 import { readCommand } from './read.js';
 import { runCommand } from './run.js';
 import { runsCommand } from './runs.js';
+import { schedulesPauseCommand, schedulesResumeCommand } from './schedules-pause.js';
+import { schedulesSyncCommand } from './schedules-sync.js';
+import { schedulesCommand } from './schedules.js';
 import { simulatorCommand } from './simulator.js';
 import { statusCommand } from './status.js';
 import { workerCommand } from './worker.js';
@@ -27,6 +30,10 @@ export const COMMANDS: readonly Command[] = [
   runsCommand,
   workerCommand,
   statusCommand,
+  schedulesCommand,
+  schedulesSyncCommand,
+  schedulesPauseCommand,
+  schedulesResumeCommand,
   dlqListCommand,
   dlqShowCommand,
   dlqReplayCommand,

@@ -17,7 +17,12 @@ interface RunLine {
   runId: string;
   pipeline: string;
   kind: string;
+  trigger: string;
   status: string;
+  /** Why a skipped run started nothing. */
+  reason?: string;
+  /** A scheduled run that started well after its tick: by how much. */
+  lateSeconds?: number;
   startedAt: string;
   finishedAt?: string;
   seconds?: number;
@@ -33,6 +38,7 @@ function lineOf(run: RunRecord): RunLine {
     runId: run.id,
     pipeline: run.pipeline,
     kind: run.kind,
+    trigger: run.trigger,
     status: run.status,
     startedAt: new Date(run.createdAt).toISOString(),
     plannedItems: totals.planned,
@@ -40,6 +46,8 @@ function lineOf(run: RunRecord): RunLine {
     failedItems: totals.failed,
     rejected: run.rejected,
   };
+  if (run.reason) line.reason = run.reason;
+  if (run.lateSeconds) line.lateSeconds = run.lateSeconds;
   if (run.finishedAt) {
     line.finishedAt = new Date(run.finishedAt).toISOString();
     line.seconds = (run.finishedAt - run.createdAt) / 1000;
@@ -49,15 +57,29 @@ function lineOf(run: RunRecord): RunLine {
 
 function table(lines: RunLine[]): string {
   const rows = [
-    ['RUN', 'STATUS', 'STARTED', 'SECONDS', 'DELIVERED/PLANNED', 'FAILED', 'REJECTED'],
+    [
+      'RUN',
+      'STATUS',
+      'TRIGGER',
+      'STARTED',
+      'SECONDS',
+      'DELIVERED/PLANNED',
+      'FAILED',
+      'REJECTED',
+      'NOTE',
+    ],
     ...lines.map((l) => [
       l.runId,
       l.status,
+      l.trigger,
       l.startedAt.replace(/\.\d+Z$/, 'Z'),
       l.seconds === undefined ? '-' : l.seconds.toFixed(1),
       `${l.deliveredItems}/${l.plannedItems}`,
       String(l.failedItems),
       String(l.rejected),
+      [l.reason, l.lateSeconds ? `started ${l.lateSeconds} s after its tick` : undefined]
+        .filter(Boolean)
+        .join('; '),
     ]),
   ];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
@@ -79,8 +101,13 @@ export const runsCommand: Command = {
     "Runs are kept for 30 days after they end (each run's full report is `ferry run --wait`'s, also",
     'written to delivery.reportsDir). `ferry status` shows the ones in progress.',
     '',
-    'With --json: [{runId, pipeline, kind, status, startedAt, finishedAt?, seconds?, plannedItems,',
-    'deliveredItems, failedItems, rejected}]. Exit 0; 1 when Redis does not answer; 2 bad usage.',
+    'TRIGGER is what started the run: cli, schedule, http or replay. A tick of a schedule that',
+    'started nothing (the previous run still going, a source that could not be read) shows as',
+    'skipped, with the reason under NOTE.',
+    '',
+    'With --json: [{runId, pipeline, kind, trigger, status, reason?, lateSeconds?, startedAt,',
+    'finishedAt?, seconds?, plannedItems, deliveredItems, failedItems, rejected}]. Exit 0; 1 when',
+    'Redis does not answer; 2 bad usage.',
     '',
     'Examples:',
     '  ferry runs --pipeline catalog --limit 7',

@@ -2,12 +2,13 @@ import { UsageError } from '../../errors/index.js';
 import { connectDelivery } from '../../queue/connect.js';
 import { LANES, type Lane } from '../../queue/keys.js';
 import { startDeliveryWorker } from '../../queue/worker/delivery-worker.js';
-import { positiveIntOption, stringList, type Command } from '../command.js';
+import { startScheduleWorker } from '../../schedules/schedule-worker.js';
+import { flag, positiveIntOption, stringList, type Command } from '../command.js';
 
 export const workerCommand: Command = {
   name: 'worker',
   summary: 'Deliver queued runs: a long-running worker; start several to share the work.',
-  usage: 'worker [--concurrency N] [--lane bulk|interactive]...',
+  usage: 'worker [--concurrency N] [--lane bulk|interactive]... [--no-schedules]',
   description: [
     'Takes delivery jobs from the queues of both lanes (or the lanes given) and delivers them to',
     'the interface, with retries, the shared rate budget and dead letters. Runs until SIGTERM or',
@@ -15,6 +16,10 @@ export const workerCommand: Command = {
     'delivery.shutdownTimeoutMs and exits 0. Jobs of a worker that dies without stopping (SIGKILL,',
     'a lost host) are taken over by the other workers once their lock expires',
     '(delivery.lockDurationMs, checked every delivery.stalledIntervalMs).',
+    '',
+    'It also runs the pipelines that have a `schedule:` (docs/SCHEDULES.md): at start it brings the',
+    "schedules in Redis in step with the pipeline files, then starts each tick's run; whatever the",
+    'number of workers, each tick starts one run. --no-schedules leaves the ticks to other workers.',
     '',
     'Exit codes: 0 stopped (jobs still running at the shutdown timeout go back to the queue for',
     'the other workers); 2 bad usage or config.',
@@ -30,6 +35,10 @@ export const workerCommand: Command = {
       multiple: true,
       placeholder: 'LANE',
       description: 'Only this lane (bulk or interactive).',
+    },
+    'no-schedules': {
+      type: 'boolean',
+      description: "Deliver only: leave the schedules' ticks to other workers.",
     },
   },
   async run({ args, stderr, config: getConfig, logger: getLogger, stopSignal }) {
@@ -49,6 +58,9 @@ export const workerCommand: Command = {
       ...(concurrency ? { concurrency } : {}),
       ...(lanes.length > 0 ? { lanes: lanes as Lane[] } : {}),
     });
+    const schedules = flag(args, 'no-schedules')
+      ? undefined
+      : await startScheduleWorker({ config, logger });
     stderr.write(
       `ferry worker: delivering (${lanes.length > 0 ? lanes.join(', ') : LANES.join(', ')}); ` +
         'Ctrl-C or SIGTERM stops it gracefully.\n',
@@ -59,6 +71,7 @@ export const workerCommand: Command = {
       );
     }
     stderr.write(`ferry worker: stopping; letting ${worker.active()} active job(s) finish...\n`);
+    await schedules?.close();
     const drained = await worker.close();
     stderr.write(
       drained

@@ -33,6 +33,7 @@ export interface PipelineDefinition {
   file: string;
   mode: 'snapshot' | 'changes';
   source: SourceFile;
+  schedule: PipelineFile['schedule'];
   /** Relative source paths are tried against the working directory, then this directory. */
   baseDir: string;
   changeType: PipelineFile['changeType'];

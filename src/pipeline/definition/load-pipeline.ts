@@ -29,12 +29,22 @@ export function pipelinesDir(config: FerryConfig): string {
   return existsSync(local) ? local : resolve(PROJECT_ROOT, dir);
 }
 
-function available(dir: string): string {
-  const names = existsSync(dir)
+/** The names of the pipeline files in `dir` (without .yaml), in name order. */
+function namesIn(dir: string): string[] {
+  return existsSync(dir)
     ? readdirSync(dir)
         .filter((f) => f.endsWith('.yaml'))
         .map((f) => f.slice(0, -5))
+        .sort()
     : [];
+}
+
+export function pipelineNames(config: FerryConfig): string[] {
+  return namesIn(pipelinesDir(config));
+}
+
+function available(dir: string): string {
+  const names = namesIn(dir);
   return names.length > 0 ? names.join(', ') : 'none';
 }
 
@@ -98,6 +108,7 @@ export function compilePipeline(
     file,
     mode: parsed.mode,
     source: parsed.source,
+    schedule: parsed.schedule,
     baseDir,
     changeType: parsed.changeType,
     deletes: parsed.deletes,

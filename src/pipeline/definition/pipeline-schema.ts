@@ -3,6 +3,7 @@
  * mistyped key fails at start with its dotted path. docs/PIPELINES.md describes every key.
  */
 import { z } from 'zod';
+import { scheduleSchema } from './schedule-schema.js';
 import { fieldSpecSchema } from './field-schema.js';
 
 export const CHANGE_KINDS = ['upsert', 'patch', 'delete'] as const;
@@ -90,6 +91,8 @@ export const pipelineSchema = z
   .strictObject({
     description: z.string().optional(),
     source: sourceSchema,
+    /** Run by the workers on this cron (src/schedules). */
+    schedule: scheduleSchema.optional(),
     mode: z.enum(['snapshot', 'changes']),
     changeType: z
       .strictObject({

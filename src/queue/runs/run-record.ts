@@ -11,10 +11,16 @@ export type OperationCounts = Record<CountName, number>;
 /**
  * running -> succeeded (every planned item delivered, no row rejected) or partial; or, when an
  * operator cancels it, running -> cancelling (nothing more is sent; its jobs in flight finish)
- * -> cancelled (cancel-run.ts).
+ * -> cancelled (cancel-run.ts). A schedule's tick that started nothing is recorded as skipped,
+ * with its reason.
  */
-export type RunStatus = 'running' | 'cancelling' | 'succeeded' | 'partial' | 'cancelled';
+export type RunStatus =
+  'running' | 'cancelling' | 'succeeded' | 'partial' | 'cancelled' | 'skipped';
 export type RunKind = 'run' | 'replay';
+
+/** What started a run (DESIGN.md, Schedules). */
+export const TRIGGERS = ['cli', 'schedule', 'http', 'replay'] as const;
+export type Trigger = (typeof TRIGGERS)[number];
 
 export interface StageInfo {
   index: number;
@@ -29,6 +35,12 @@ export interface RunRecord {
   kind: RunKind;
   lane: Lane;
   status: RunStatus;
+  trigger: Trigger;
+  /** Why a skipped run started nothing. */
+  reason?: string;
+  /** For a schedule's run: the tick's time, and how long after it the run started. */
+  scheduledAt?: number;
+  lateSeconds?: number;
   /** The source read, when given (`--file`). */
   file?: string;
   version: number;
@@ -79,6 +91,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     kind: (fields.kind as RunKind) ?? 'run',
     lane: (fields.lane as Lane) ?? 'bulk',
     status: (fields.status as RunStatus) ?? 'running',
+    trigger: (fields.trigger as Trigger) ?? (fields.kind === 'replay' ? 'replay' : 'cli'),
     version: Number(fields.version ?? 0),
     rows: Number(fields.rows ?? 0),
     rejected: Number(fields.rejected ?? 0),
@@ -90,6 +103,9 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     deadLetters: Number(fields.deadLetters ?? 0),
   };
   if (fields.file) run.file = fields.file;
+  if (fields.reason) run.reason = fields.reason;
+  if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
+  if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
   if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);
   return run;
 }

@@ -45,6 +45,7 @@ export async function startReplay(
     id: runId,
     pipeline,
     kind: 'replay',
+    trigger: 'replay',
     lane: 'interactive',
     status: 'running',
     version: 0,

@@ -26,7 +26,7 @@ import { ERRORS_KEPT } from './run-report.js';
 import { newRunId, nextVersion } from './run-id.js';
 import { indexRun } from './run-index.js';
 import { lockPipeline } from './run-lock.js';
-import type { StageInfo } from './run-record.js';
+import type { StageInfo, Trigger } from './run-record.js';
 import { releaseStage } from './release-stage.js';
 import { StageWriter } from './stage-writer.js';
 
@@ -47,6 +47,10 @@ export interface StartRunOptions {
   lane?: Lane;
   onProgress?: (progress: PlanProgress) => void;
   signal?: AbortSignal;
+  /** What started the run (default cli), and for a schedule's tick its time and lateness. */
+  trigger?: Trigger;
+  scheduledAt?: number;
+  lateSeconds?: number;
 }
 
 export interface StartedRun {
@@ -83,6 +87,7 @@ function runFields(
     id: runId,
     pipeline: plan.pipeline,
     kind: 'run',
+    trigger: options.trigger ?? 'cli',
     lane,
     status: 'running',
     version: plan.version,
@@ -98,6 +103,8 @@ function runFields(
     releasedStage: -1,
   };
   if (options.sourceName) fields.file = options.sourceName;
+  if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
+  if (options.lateSeconds !== undefined) fields.lateSeconds = options.lateSeconds;
   for (const s of stages) fields[`pending:${s.index}`] = s.jobs;
   for (const [id, count] of Object.entries(plan.operations))
     fields[`op:${id}:planned`] = count.items;

@@ -1,0 +1,71 @@
+import type { Queue } from 'bullmq';
+import type { FerryConfig } from '../../config/schema.js';
+import { connectDelivery } from '../../queue/connect.js';
+import { deliveryKeys } from '../../queue/keys.js';
+import type { RedisClient } from '../../redis/connection.js';
+import { listSchedules, type ScheduleView } from '../../schedules/list-schedules.js';
+import { openScheduleQueue, type TickData } from '../../schedules/schedule-queue.js';
+import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+
+/** Runs `use` with a delivery connection and the schedule queue, closing both after. */
+export async function withScheduleQueue<T>(
+  config: FerryConfig,
+  use: (redis: RedisClient, queue: Queue<TickData>) => Promise<T>,
+): Promise<T> {
+  const redis = await connectDelivery(config.redis);
+  const queue = openScheduleQueue(redis, deliveryKeys(config.redis.prefix));
+  try {
+    return await use(redis, queue);
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+}
+
+function table(views: ScheduleView[]): string {
+  const rows = [
+    ['PIPELINE', 'CRON', 'TZ', 'NEXT RUN', 'LAST RUN'],
+    ...views.map((v) => [
+      v.pipeline,
+      v.cron,
+      v.tz,
+      v.paused ? 'paused' : (v.nextRunAt?.replace(/\.\d+Z$/, 'Z') ?? 'not synced: start a worker'),
+      v.lastRun
+        ? `${v.lastRun.status} (${v.lastRun.trigger}) ${v.lastRun.startedAt.replace(/\.\d+Z$/, 'Z')}`
+        : '-',
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export const schedulesCommand: Command = {
+  name: 'schedules',
+  summary: 'List the scheduled pipelines: cron, time zone, next run, paused, last run.',
+  usage: 'schedules [--json]',
+  description: [
+    'A pipeline file with `schedule: {cron: "0 2 * * *", tz: "Europe/Berlin"}` is run by the',
+    '`ferry worker`s at each tick (docs/SCHEDULES.md). NEXT RUN comes from the schedule in Redis:',
+    '"not synced" until a worker (or `ferry schedules sync`) has put it there.',
+    '',
+    'With --json: [{pipeline, cron, tz, nextRunAt, paused, lastRun?: {runId, status, trigger,',
+    'startedAt, finishedAt?, reason?}}]. Exit 0; 1 when Redis does not answer; 2 bad config.',
+  ].join('\n'),
+  options: { ...JSON_OPTION },
+  async run({ args, stdout, config: getConfig }) {
+    const config = getConfig();
+    const views = await withScheduleQueue(config, (redis, queue) =>
+      listSchedules(config, redis, queue),
+    );
+    if (flag(args, 'json')) writeJson(stdout, views);
+    else stdout.write(views.length > 0 ? `${table(views)}\n` : 'No pipeline has a schedule.\n');
+    return 0;
+  },
+};

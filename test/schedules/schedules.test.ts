@@ -1,0 +1,254 @@
+/**
+ * Schedules (DESIGN.md, Schedules): a pipeline's `schedule:` checked at load; BullMQ job
+ * schedulers kept in step with the pipeline files (sync, pause, resume); each tick one run
+ * whatever the number of workers, a tick that finds the previous run going recorded as skipped;
+ * ticks missed while every worker was down run once, late; daylight-saving changes neither skip
+ * nor double a nightly tick.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getNextMillis } from 'bullmq';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { generateItems } from '../../bench/generate-items.js';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import type { FerryConfig } from '../../src/config/schema.js';
+import { ConfigError } from '../../src/errors/index.js';
+import { loadPipeline } from '../../src/pipeline/definition/load-pipeline.js';
+import { deliveryKeys } from '../../src/queue/keys.js';
+import { recentRuns } from '../../src/queue/runs/run-index.js';
+import type { RunRecord } from '../../src/queue/runs/run-record.js';
+import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
+import { listSchedules } from '../../src/schedules/list-schedules.js';
+import { pauseSchedule, resumeSchedule } from '../../src/schedules/pause-schedule.js';
+import { openScheduleQueue } from '../../src/schedules/schedule-queue.js';
+import { startScheduleWorker } from '../../src/schedules/schedule-worker.js';
+import { syncSchedules } from '../../src/schedules/sync-schedules.js';
+import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
+import { until } from '../helpers/until.js';
+import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+
+const h = useDeliveryHarness('schedules', { seed: 11 }, async (harness) => {
+  await generateItems(40, join(harness.dir, 'items.csv'), 2);
+});
+const prefixes: string[] = [];
+afterAll(async () => {
+  for (const p of prefixes) await deleteKeys(p);
+});
+
+const catalog = parse(
+  readFileSync(join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'), 'utf8'),
+) as Record<string, Record<string, unknown>>;
+
+/** Writes <dir>/<name>.yaml: the catalog pipeline on the test's items, with `schedule`. */
+function writePipeline(dir: string, name: string, schedule?: Record<string, string>): void {
+  const file = {
+    ...catalog,
+    source: { ...catalog.source, file: join(h.dir, 'items.csv') },
+    ...(schedule ? { schedule } : {}),
+  };
+  writeFileSync(join(dir, `${name}.yaml`), stringify(file));
+}
+
+/** A config of its own (key prefix, pipelines folder) against the file's simulator. */
+function setup(label: string): { config: FerryConfig; dir: string } {
+  const prefix = uniquePrefix(label);
+  prefixes.push(prefix);
+  const dir = join(h.dir, label);
+  mkdirSync(dir);
+  const base = testConfig(prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
+  return { config: { ...base, pipelines: { ...base.pipelines, dir } }, dir };
+}
+
+async function runsOf(config: FerryConfig, pipeline: string): Promise<RunRecord[]> {
+  const runs = await recentRuns(h.redis, deliveryKeys(config.redis.prefix), {
+    pipeline,
+    limit: 100,
+  });
+  return runs.reverse();
+}
+
+describe('a schedule in a pipeline file', () => {
+  it.each([
+    [{ cron: '61 2 * * *' }, 'schedule.cron', 'expected a cron pattern of 5 fields'],
+    [{ cron: '0 2 * *' }, 'schedule.cron', 'expected a cron pattern of 5 fields'],
+    [{ cron: '0 2 * * *', tz: 'Mars/Olympus' }, 'schedule.tz', 'expected an IANA time zone'],
+  ])('is refused at load when wrong: %j', (schedule, path, message) => {
+    const { config, dir } = setup(`bad-${path}-${schedule.cron.length}`);
+    writePipeline(dir, 'nightly', schedule);
+    const error = (() => {
+      try {
+        loadPipeline('nightly', config);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })() as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.issues).toEqual([{ path, message: expect.stringContaining(message) }]);
+  });
+
+  it('reads five fields, or six with seconds, with UTC as the default zone', () => {
+    const { config, dir } = setup('good');
+    writePipeline(dir, 'five', { cron: '0 2 * * *' });
+    writePipeline(dir, 'six', { cron: '*/10 * * * * *', tz: 'Europe/Berlin' });
+    expect(loadPipeline('five', config).schedule).toEqual({ cron: '0 2 * * *', tz: 'UTC' });
+    expect(loadPipeline('six', config).schedule?.tz).toBe('Europe/Berlin');
+  });
+});
+
+describe('daylight-saving changes', () => {
+  /** The next `n` ticks after `from`, as BullMQ's job schedulers compute them. */
+  const ticks = (pattern: string, tz: string, from: string, n: number): string[] => {
+    const out: string[] = [];
+    let at = Date.parse(from);
+    for (let i = 0; i < n; i++) {
+      at = getNextMillis(at, { pattern, tz })!;
+      out.push(new Date(at).toISOString());
+    }
+    return out;
+  };
+
+  it('neither skip nor double a nightly run at 02:30 in Europe/Berlin', () => {
+    // 2026-03-29: 02:00 CET becomes 03:00 CEST, so 02:30 does not exist that night: it runs at
+    // 03:30 CEST, once. 2026-10-25: 03:00 CEST becomes 02:00 CET, so 02:30 comes twice: once.
+    expect(ticks('30 2 * * *', 'Europe/Berlin', '2026-03-27T12:00:00Z', 3)).toEqual([
+      '2026-03-28T01:30:00.000Z',
+      '2026-03-29T01:30:00.000Z',
+      '2026-03-30T00:30:00.000Z',
+    ]);
+    expect(ticks('30 2 * * *', 'Europe/Berlin', '2026-10-23T12:00:00Z', 3)).toEqual([
+      '2026-10-24T00:30:00.000Z',
+      '2026-10-25T00:30:00.000Z',
+      '2026-10-26T01:30:00.000Z',
+    ]);
+  });
+});
+
+describe('schedules kept in step with the pipeline files', () => {
+  it('syncs, removes, pauses and resumes; a broken file keeps its schedule', async () => {
+    const { config, dir } = setup('sync');
+    writePipeline(dir, 'nightly', { cron: '0 2 * * *', tz: 'Europe/Berlin' });
+    writePipeline(dir, 'prices', { cron: '*/15 * * * *' });
+    writePipeline(dir, 'adhoc');
+    const queue = openScheduleQueue(h.redis, deliveryKeys(config.redis.prefix));
+    try {
+      expect(await syncSchedules(config, h.redis, queue)).toEqual({
+        scheduled: ['nightly', 'prices'],
+        removed: [],
+        problems: [],
+      });
+      const listed = await listSchedules(config, h.redis, queue);
+      expect(listed.map((v) => [v.pipeline, v.cron, v.tz, v.paused])).toEqual([
+        ['nightly', '0 2 * * *', 'Europe/Berlin', false],
+        ['prices', '*/15 * * * *', 'UTC', false],
+      ]);
+      // 02:00 in Berlin is 00:00 or 01:00 UTC, depending on the season.
+      expect(listed[0]!.nextRunAt).toMatch(/T0[01]:00:00\.000Z$/);
+
+      writePipeline(dir, 'prices');
+      expect(await syncSchedules(config, h.redis, queue)).toMatchObject({ removed: ['prices'] });
+      expect((await queue.getJobSchedulers()).map((s) => s.key)).toEqual(['pipeline:nightly']);
+
+      await pauseSchedule(config, h.redis, queue, 'nightly');
+      expect(await syncSchedules(config, h.redis, queue)).toMatchObject({ scheduled: [] });
+      expect(await listSchedules(config, h.redis, queue)).toMatchObject([
+        { pipeline: 'nightly', paused: true, nextRunAt: null },
+      ]);
+      await expect(pauseSchedule(config, h.redis, queue, 'adhoc')).rejects.toMatchObject({
+        code: 'FERRY_USAGE',
+      });
+      await resumeSchedule(config, h.redis, queue, 'nightly');
+      expect(await listSchedules(config, h.redis, queue)).toMatchObject([
+        { pipeline: 'nightly', paused: false, nextRunAt: expect.any(String) },
+      ]);
+
+      writeFileSync(join(dir, 'nightly.yaml'), 'source: [unclosed\n');
+      const broken = await syncSchedules(config, h.redis, queue);
+      expect(broken.problems.map((p) => p.pipeline)).toEqual(['nightly']);
+      expect((await queue.getJobSchedulers()).map((s) => s.key)).toEqual(['pipeline:nightly']);
+    } finally {
+      await queue.close();
+    }
+  });
+});
+
+describe('ticks', () => {
+  it('start one run per tick across three workers; a tick during a run is a skipped run', async () => {
+    const { config, dir } = setup('ticks');
+    writePipeline(dir, 'nightly', { cron: '* * * * * *' });
+    h.sim.reset();
+    // Each request takes a second: the first run outlasts the next ticks.
+    h.sim.setFaults({ latency: [1000, 1000] });
+    const delivery = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      const workers = await Promise.all(
+        [1, 2, 3].map(() => startScheduleWorker({ config, logger: quietLogger() })),
+      );
+      try {
+        await until(
+          'three ticks recorded',
+          async () => (await runsOf(config, 'nightly')).length >= 3,
+        );
+      } finally {
+        for (const w of workers) await w.close();
+      }
+      const runs = await runsOf(config, 'nightly');
+      const started = runs.filter((r) => r.status !== 'skipped');
+      expect(started).toHaveLength(1);
+      const skipped = runs.filter((r) => r.status === 'skipped');
+      expect(skipped.length).toBeGreaterThanOrEqual(2);
+      for (const s of skipped) {
+        expect(s.reason).toBe(`the previous run ${started[0]!.id} is still going`);
+      }
+      expect(runs.every((r) => r.trigger === 'schedule')).toBe(true);
+      // One record per tick: each tick's time (whole seconds) once.
+      const ticksAt = runs.map((r) => r.scheduledAt!);
+      expect(new Set(ticksAt).size).toBe(runs.length);
+      expect(ticksAt.every((t) => t % 1000 === 0)).toBe(true);
+
+      h.sim.setFaults({ latency: [0, 0] });
+      await until(
+        'the scheduled run finished',
+        async () => (await runsOf(config, 'nightly'))[0]!.status !== 'running',
+        60_000,
+      );
+    } finally {
+      await delivery.close();
+    }
+  });
+
+  it('run ticks missed while every worker was down once, late, saying by how much', async () => {
+    const { config, dir } = setup('missed');
+    writePipeline(dir, 'nightly', { cron: '* * * * * *' });
+    h.sim.reset();
+    const queue = openScheduleQueue(h.redis, deliveryKeys(config.redis.prefix));
+    await syncSchedules(config, h.redis, queue);
+    await queue.close();
+    // No worker for six ticks.
+    await new Promise((resolve) => setTimeout(resolve, 6500));
+    const back = Date.now();
+    const delivery = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      const worker = await startScheduleWorker({ config, logger: quietLogger() });
+      try {
+        await until('the late tick ran', async () => (await runsOf(config, 'nightly')).length >= 1);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      } finally {
+        await worker.close();
+      }
+      const runs = await runsOf(config, 'nightly');
+      const missed = runs.filter((r) => r.scheduledAt! < back - 1000);
+      expect(missed).toHaveLength(1);
+      expect(missed[0]!.status).not.toBe('skipped');
+      expect(missed[0]!.lateSeconds).toBeGreaterThanOrEqual(5);
+      await until(
+        'the late run finished',
+        async () => (await runsOf(config, 'nightly'))[0]!.status !== 'running',
+        60_000,
+      );
+    } finally {
+      await delivery.close();
+    }
+  });
+});
