@@ -2,19 +2,20 @@
  * The workers' side of schedules: at start, the job schedulers are brought in step with the
  * pipeline files; each tick (one BullMQ job per tick, whatever the number of workers) starts a
  * run of its pipeline, or records a skipped run saying why not. Ticks missed while every worker
- * was down come as one job, run once, late; the run records by how much.
+ * was down come as one job, run once, late; the run records by how much. A pipeline with
+ * `schedule.pickup` takes tonight's export out of its folder (tick-pickup.ts).
  */
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
 import { isFerryError } from '../errors/index.js';
-import { createRedis, type RedisClient } from '../redis/connection.js';
-import { RunActiveError } from '../queue/errors.js';
+import { loadPipeline } from '../pipeline/definition/load-pipeline.js';
+import { createRedis } from '../redis/connection.js';
 import { deliveryKeys, SCHEDULE_QUEUE } from '../queue/keys.js';
-import { recordSkippedRun } from '../queue/runs/record-skipped-run.js';
-import { laneOf, startRun } from '../queue/runs/start-run.js';
 import { openScheduleQueue, type TickData } from './schedule-queue.js';
 import { syncSchedules, type SyncResult } from './sync-schedules.js';
+import { pickUpExports } from './tick-pickup.js';
+import { startOrSkip, type TickContext } from './tick-run.js';
 
 /** A run that starts this much after its tick records how late it was. */
 const LATE_AFTER_S = 5;
@@ -26,44 +27,28 @@ export interface ScheduleWorker {
 
 async function tick(
   job: Job<TickData>,
-  config: FerryConfig,
-  redis: RedisClient,
+  base: Omit<TickContext, 'pipeline' | 'timing' | 'logger'>,
   logger: Logger,
 ): Promise<void> {
   const { pipeline } = job.data;
   // A scheduler's job is created ahead of its tick and delayed until it.
   const scheduledAt = job.timestamp + (job.opts.delay ?? 0);
   const late = (Date.now() - scheduledAt) / 1000;
-  const timing = {
-    scheduledAt,
-    ...(late >= LATE_AFTER_S ? { lateSeconds: Math.round(late) } : {}),
+  const ctx: TickContext = {
+    ...base,
+    pipeline,
+    timing: { scheduledAt, ...(late >= LATE_AFTER_S ? { lateSeconds: Math.round(late) } : {}) },
+    logger: logger.child({ pipeline, scheduledAt: new Date(scheduledAt).toISOString() }),
   };
-  const log = logger.child({ pipeline, scheduledAt: new Date(scheduledAt).toISOString() });
+  let pickup;
   try {
-    const started = await startRun({
-      config,
-      redis,
-      logger: log,
-      pipeline,
-      trigger: 'schedule',
-      ...timing,
-    });
-    log.info({ runId: started.runId, ...timing }, 'scheduled run started');
+    pickup = loadPipeline(pipeline, ctx.config).schedule?.pickup;
   } catch (error) {
     if (!isFerryError(error)) throw error;
-    const reason =
-      error instanceof RunActiveError
-        ? `the previous run ${String(error.details.runId)} is still going`
-        : `${error.code}: ${error.message}`;
-    const runId = await recordSkippedRun(redis, deliveryKeys(config.redis.prefix), {
-      pipeline,
-      lane: laneOf(config, pipeline),
-      trigger: 'schedule',
-      reason,
-      ...timing,
-    });
-    log.warn({ runId, reason }, 'scheduled run skipped');
+    // startOrSkip records the same error as the tick's skipped run.
   }
+  if (pickup) await pickUpExports(ctx, pickup);
+  else await startOrSkip(ctx);
 }
 
 export async function startScheduleWorker(options: {
@@ -79,15 +64,18 @@ export async function startScheduleWorker(options: {
     logger.error(problem, 'pipeline file not read: its schedule is left as it was');
   }
   logger.info({ scheduled: synced.scheduled, removed: synced.removed }, 'schedules synced');
+  // Closing stops following runs (they go on in the delivery workers), not planning them.
+  const stop = new AbortController();
   const worker = new Worker<TickData>(
     SCHEDULE_QUEUE,
-    async (job) => await tick(job, config, redis, logger),
+    async (job) => await tick(job, { config, redis, keys, signal: stop.signal }, logger),
     { connection: redis, prefix: keys.bullPrefix, concurrency: 4 },
   );
   worker.on('error', (error) => logger.error({ err: error }, 'schedule worker error'));
   return {
     synced,
     async close() {
+      stop.abort();
       await worker.close();
       await queue.close();
       await redis.quit();

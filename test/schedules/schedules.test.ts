@@ -5,7 +5,15 @@
  * ticks missed while every worker was down run once, late; daylight-saving changes neither skip
  * nor double a nightly tick.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { getNextMillis } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,6 +32,9 @@ import { pauseSchedule, resumeSchedule } from '../../src/schedules/pause-schedul
 import { openScheduleQueue } from '../../src/schedules/schedule-queue.js';
 import { startScheduleWorker } from '../../src/schedules/schedule-worker.js';
 import { syncSchedules } from '../../src/schedules/sync-schedules.js';
+import { pickUpExports } from '../../src/schedules/tick-pickup.js';
+import type { TickContext } from '../../src/schedules/tick-run.js';
+import { pickupSchema } from '../../src/pipeline/definition/schedule-schema.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
 import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
@@ -40,11 +51,23 @@ const catalog = parse(
   readFileSync(join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'), 'utf8'),
 ) as Record<string, Record<string, unknown>>;
 
-/** Writes <dir>/<name>.yaml: the catalog pipeline on the test's items, with `schedule`. */
-function writePipeline(dir: string, name: string, schedule?: Record<string, string>): void {
+/**
+ * Writes <dir>/<name>.yaml: the catalog pipeline on the test's items (or on a folder's files),
+ * with `schedule`.
+ */
+function writePipeline(
+  dir: string,
+  name: string,
+  schedule?: Record<string, unknown>,
+  folder?: string,
+): void {
+  const source = { ...catalog.source };
+  delete source.file;
   const file = {
     ...catalog,
-    source: { ...catalog.source, file: join(h.dir, 'items.csv') },
+    source: folder
+      ? { ...source, folder, pattern: '*.csv' }
+      : { ...source, file: join(h.dir, 'items.csv') },
     ...(schedule ? { schedule } : {}),
   };
   writeFileSync(join(dir, `${name}.yaml`), stringify(file));
@@ -250,5 +273,105 @@ describe('ticks', () => {
     } finally {
       await delivery.close();
     }
+  });
+});
+
+describe("tonight's export out of a folder", () => {
+  const HOUR = 3600;
+  /** A folder of exports: each name gets the items file, last modified `ageSeconds` ago. */
+  function exportsFolder(dir: string, files: Record<string, number | string>): string {
+    const folder = join(dir, 'in');
+    mkdirSync(folder);
+    const now = Date.now() / 1000;
+    for (const [name, spec] of Object.entries(files)) {
+      const path = join(folder, name);
+      if (typeof spec === 'string') writeFileSync(path, spec);
+      else copyFileSync(join(h.dir, 'items.csv'), path);
+      const age = typeof spec === 'number' ? spec : HOUR;
+      utimesSync(path, now - age, now - age);
+    }
+    return folder;
+  }
+
+  function tickContext(config: FerryConfig): TickContext {
+    return {
+      config,
+      redis: h.redis,
+      keys: deliveryKeys(config.redis.prefix),
+      pipeline: 'nightly',
+      timing: { scheduledAt: Date.now() },
+      logger: quietLogger(),
+      signal: new AbortController().signal,
+    };
+  }
+
+  it('reads the newest quiet export once, archives it and the older ones, leaves one being written', async () => {
+    const { config, dir } = setup('pickup-newest');
+    const folder = exportsFolder(dir, {
+      'items-1.csv': 3 * HOUR,
+      'items-2.csv': 2 * HOUR,
+      'items-3.csv': 1, // still being written
+    });
+    writePipeline(dir, 'nightly', { cron: '0 2 * * *', pickup: {} }, folder);
+    h.sim.reset();
+    const delivery = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      await pickUpExports(tickContext(config), pickupSchema.parse({}));
+      const [run] = await runsOf(config, 'nightly');
+      expect(run).toMatchObject({ status: 'succeeded', trigger: 'schedule' });
+      expect(run!.file).toBe(join(folder, 'items-2.csv'));
+      expect(readdirSync(join(folder, 'archive')).sort()).toEqual(['items-1.csv', 'items-2.csv']);
+      expect(readdirSync(folder).sort()).toEqual(['archive', 'items-3.csv']);
+
+      // The next tick: nothing new and quiet; the one being written is named.
+      await pickUpExports(tickContext(config), pickupSchema.parse({}));
+      const runs = await runsOf(config, 'nightly');
+      expect(runs).toHaveLength(2);
+      expect(runs[1]).toMatchObject({
+        status: 'skipped',
+        reason: `no new export in ${folder} matching "*.csv" (1 still being written)`,
+      });
+      expect(h.sim.stats().byOperation['products.delete'] ?? 0).toBe(0);
+    } finally {
+      await delivery.close();
+    }
+  });
+
+  it('reads all exports oldest first, a run each; a refused one goes to the error folder', async () => {
+    const { config, dir } = setup('pickup-all');
+    const folder = exportsFolder(dir, {
+      'b-monday.csv': 3 * HOUR,
+      'a-tuesday.csv': 2 * HOUR,
+      'c-empty.csv': '',
+    });
+    writePipeline(dir, 'nightly', { cron: '0 2 * * *', pickup: { take: 'all' } }, folder);
+    h.sim.reset();
+    const delivery = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      await pickUpExports(tickContext(config), pickupSchema.parse({ take: 'all' }));
+      const runs = await runsOf(config, 'nightly');
+      expect(runs.map((r) => [r.file ?? null, r.status])).toEqual([
+        [join(folder, 'b-monday.csv'), 'succeeded'],
+        [join(folder, 'a-tuesday.csv'), 'succeeded'],
+        [null, 'skipped'],
+      ]);
+      expect(runs[2]!.reason).toMatch(/^FERRY_NO_RECORDS: /);
+      expect(readdirSync(join(folder, 'archive')).sort()).toEqual([
+        'a-tuesday.csv',
+        'b-monday.csv',
+      ]);
+      expect(readdirSync(join(folder, 'error'))).toEqual(['c-empty.csv']);
+      expect(existsSync(join(folder, 'c-empty.csv'))).toBe(false);
+    } finally {
+      await delivery.close();
+    }
+  });
+
+  it('is refused at load without a folder source', () => {
+    const { config, dir } = setup('pickup-file');
+    writePipeline(dir, 'nightly', { cron: '0 2 * * *', pickup: {} });
+    expect(() => loadPipeline('nightly', config)).toThrow(
+      /schedule\.pickup: pickup takes files out of a folder/,
+    );
   });
 });

@@ -132,6 +132,13 @@ export const pipelineSchema = z
         message: 'changeType belongs to changes mode',
       });
     }
+    if (p.schedule?.pickup && p.source.folder === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['schedule', 'pickup'],
+        message: 'pickup takes files out of a folder: it needs source.folder (and pattern)',
+      });
+    }
     if (p.mode === 'changes' && p.deletes.enabled) {
       ctx.addIssue({
         code: 'custom',

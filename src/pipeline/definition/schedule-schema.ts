@@ -24,6 +24,23 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * Picking tonight's export out of a folder source (src/schedules/pickup.ts): which file, once it
+ * stopped growing, and where it goes after its run.
+ */
+export const pickupSchema = z.strictObject({
+  /** newest: the newest file (older ones are superseded); all: each, oldest first, a run each. */
+  take: z.enum(['newest', 'all']).default('newest'),
+  /** Where a file goes after a run that ended; relative to the source folder. */
+  archiveFolder: z.string().min(1).default('archive'),
+  /** Where a file goes after a run that was refused or cancelled; relative to the source folder. */
+  errorFolder: z.string().min(1).default('error'),
+  /** A file is taken once unchanged for this long (an export still being written is not). */
+  quietSeconds: z.number().int().nonnegative().default(30),
+});
+
+export type Pickup = z.infer<typeof pickupSchema>;
+
 export const scheduleSchema = z.strictObject({
   cron: z.string().refine(isCron, {
     message:
@@ -33,6 +50,8 @@ export const scheduleSchema = z.strictObject({
     .string()
     .refine(isTimeZone, { message: 'expected an IANA time zone, e.g. "Europe/Berlin" or "UTC"' })
     .default('UTC'),
+  /** With a folder source: take tonight's export out of the folder, once (see pickupSchema). */
+  pickup: pickupSchema.optional(),
 });
 
 export type Schedule = z.infer<typeof scheduleSchema>;

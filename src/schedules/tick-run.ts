@@ -1,0 +1,67 @@
+/** One run of a tick: started, or recorded as skipped with the reason it could not start. */
+import type { Logger } from 'pino';
+import type { FerryConfig } from '../config/schema.js';
+import { isFerryError, type FerryError } from '../errors/index.js';
+import type { RedisClient } from '../redis/connection.js';
+import { RunActiveError } from '../queue/errors.js';
+import type { DeliveryKeys } from '../queue/keys.js';
+import { recordSkippedRun } from '../queue/runs/record-skipped-run.js';
+import { laneOf, startRun } from '../queue/runs/start-run.js';
+
+export interface TickContext {
+  config: FerryConfig;
+  redis: RedisClient;
+  keys: DeliveryKeys;
+  pipeline: string;
+  /** The tick's time, and how late it ran when that is worth saying. */
+  timing: { scheduledAt: number; lateSeconds?: number };
+  logger: Logger;
+  /** Aborted when the worker stops: following a run ends, the run goes on. */
+  signal: AbortSignal;
+}
+
+/** Why a run could not start, as a skipped run says it. */
+export function skipReason(error: FerryError): string {
+  return error instanceof RunActiveError
+    ? `the previous run ${String(error.details.runId)} is still going`
+    : `${error.code}: ${error.message}`;
+}
+
+export async function recordSkip(ctx: TickContext, reason: string): Promise<string> {
+  const runId = await recordSkippedRun(ctx.redis, ctx.keys, {
+    pipeline: ctx.pipeline,
+    lane: laneOf(ctx.config, ctx.pipeline),
+    trigger: 'schedule',
+    reason,
+    ...ctx.timing,
+  });
+  ctx.logger.warn({ runId, reason }, 'scheduled run skipped');
+  return runId;
+}
+
+/**
+ * Starts the tick's run (of `file`, or the pipeline's own source); returns its id, or the error
+ * that stopped it after recording the skipped run.
+ */
+export async function startOrSkip(
+  ctx: TickContext,
+  file?: string,
+): Promise<{ runId: string } | { refused: FerryError }> {
+  try {
+    const started = await startRun({
+      config: ctx.config,
+      redis: ctx.redis,
+      logger: ctx.logger,
+      pipeline: ctx.pipeline,
+      ...(file ? { source: { file }, sourceName: file } : {}),
+      trigger: 'schedule',
+      ...ctx.timing,
+    });
+    ctx.logger.info({ runId: started.runId, file, ...ctx.timing }, 'scheduled run started');
+    return { runId: started.runId };
+  } catch (error) {
+    if (!isFerryError(error)) throw error;
+    await recordSkip(ctx, skipReason(error));
+    return { refused: error };
+  }
+}
