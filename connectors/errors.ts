@@ -21,6 +21,14 @@ export class SourceError extends FerryError {
   readonly code = 'FERRY_SOURCE';
 }
 
+/**
+ * A URL fetched with If-None-Match / If-Modified-Since answered 304 Not Modified: nothing new to
+ * read (a schedule's tick then skips).
+ */
+export class SourceUnchangedError extends FerryError {
+  readonly code = 'FERRY_SOURCE_UNCHANGED';
+}
+
 /** A source that is not there (no such file or folder): the operator named it wrong. Exit code 2. */
 export class SourceNotFoundError extends SourceError {
   override readonly exitCode = 2;

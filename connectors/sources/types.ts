@@ -20,6 +20,14 @@ export interface OpenedSource {
   hint: string;
   /** The media type an HTTP server gave, without parameters. */
   contentType?: string;
+  /** What an HTTP server said identifies this content, for a conditional fetch next time. */
+  validators?: Validators;
+}
+
+/** An HTTP answer's ETag and Last-Modified, sent back as If-None-Match and If-Modified-Since. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
 }
 
 export interface SourceContext {

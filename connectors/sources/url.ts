@@ -1,13 +1,14 @@
 /**
  * An http(s) URL as a source: GET with undici, retried (p-retry) on network errors and 5xx/408/429
  * answers before the body starts; redirects followed. Credentials in the URL become a Basic
- * Authorization header, and the name records carry has neither credentials nor query.
+ * Authorization header, and the name records carry has neither credentials nor query. A 304 to a
+ * conditional request (If-None-Match in `headers`) is SourceUnchangedError.
  */
 import pRetry, { AbortError } from 'p-retry';
 import { Agent, interceptors, request } from 'undici';
 import { isFerryError } from '../../src/errors/index.js';
-import { SourceError, SourceNotFoundError } from '../errors.js';
-import type { OpenedSource, SourceContext } from './types.js';
+import { SourceError, SourceNotFoundError, SourceUnchangedError } from '../errors.js';
+import type { OpenedSource, SourceContext, Validators } from './types.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const HEADERS_TIMEOUT_MS = 30_000;
@@ -66,6 +67,13 @@ export async function openUrl(
         });
         if (res.statusCode >= 200 && res.statusCode < 300) return res;
         await res.body.dump();
+        if (res.statusCode === 304) {
+          throw new AbortError(
+            new SourceUnchangedError(`${name} has not changed since it was last read (HTTP 304).`, {
+              url: name,
+            }),
+          );
+        }
         const error = new SourceError(`${name} answered HTTP ${res.statusCode}.`, {
           url: name,
           status: res.statusCode,
@@ -85,11 +93,19 @@ export async function openUrl(
       .split(';')[0]!
       .trim()
       .toLowerCase();
+    const header = (h: string): string | undefined => {
+      const value = response.headers[h];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const validators: Validators = {};
+    if (header('etag')) validators.etag = header('etag')!;
+    if (header('last-modified')) validators.lastModified = header('last-modified')!;
     return {
       name,
       stream: response.body,
       hint: url.pathname,
       ...(contentType ? { contentType } : {}),
+      ...(validators.etag || validators.lastModified ? { validators } : {}),
     };
   } catch (error) {
     await agent.close();

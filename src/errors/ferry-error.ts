@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'FERRY_INPUT_INVALID',
   'FERRY_CONNECTOR',
   'FERRY_SOURCE',
+  'FERRY_SOURCE_UNCHANGED',
   // planning and delivery
   'FERRY_MASS_DELETE_GUARD',
   'FERRY_RUN_ACTIVE',

@@ -30,6 +30,8 @@ export interface DeliveryKeys {
   readonly dataLoss: string;
   /** Names of the pipelines whose schedule an operator paused. */
   readonly pausedSchedules: string;
+  /** Pipeline -> the ETag/Last-Modified of its URL source when last read by a schedule. */
+  readonly sourceValidators: string;
   run(runId: string): string;
   runErrors(runId: string): string;
   runStage(runId: string, stage: number): string;
@@ -63,6 +65,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     epoch: `${base}:epoch`,
     dataLoss: `${base}:data-loss`,
     pausedSchedules: `${base}:schedules:paused`,
+    sourceValidators: `${base}:schedules:validators`,
     run: (id) => `${base}:run:${id}`,
     runErrors: (id) => `${base}:run:${id}:errors`,
     runStage: (id, stage) => `${base}:run:${id}:stage:${stage}`,

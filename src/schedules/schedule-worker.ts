@@ -3,7 +3,8 @@
  * pipeline files; each tick (one BullMQ job per tick, whatever the number of workers) starts a
  * run of its pipeline, or records a skipped run saying why not. Ticks missed while every worker
  * was down come as one job, run once, late; the run records by how much. A pipeline with
- * `schedule.pickup` takes tonight's export out of its folder (tick-pickup.ts).
+ * `schedule.pickup` takes tonight's export out of its folder (tick-pickup.ts); a URL source is
+ * fetched only when it changed (tick-url.ts).
  */
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
@@ -15,7 +16,8 @@ import { deliveryKeys, SCHEDULE_QUEUE } from '../queue/keys.js';
 import { openScheduleQueue, type TickData } from './schedule-queue.js';
 import { syncSchedules, type SyncResult } from './sync-schedules.js';
 import { pickUpExports } from './tick-pickup.js';
-import { startOrSkip, type TickContext } from './tick-run.js';
+import { recordSkip, skipReason, startOrSkip, type TickContext } from './tick-run.js';
+import { fetchIfChanged } from './tick-url.js';
 
 /** A run that starts this much after its tick records how late it was. */
 const LATE_AFTER_S = 5;
@@ -40,14 +42,17 @@ async function tick(
     timing: { scheduledAt, ...(late >= LATE_AFTER_S ? { lateSeconds: Math.round(late) } : {}) },
     logger: logger.child({ pipeline, scheduledAt: new Date(scheduledAt).toISOString() }),
   };
-  let pickup;
+  let definition;
   try {
-    pickup = loadPipeline(pipeline, ctx.config).schedule?.pickup;
+    definition = loadPipeline(pipeline, ctx.config);
   } catch (error) {
     if (!isFerryError(error)) throw error;
-    // startOrSkip records the same error as the tick's skipped run.
+    await recordSkip(ctx, skipReason(error));
+    return;
   }
+  const pickup = definition.schedule?.pickup;
   if (pickup) await pickUpExports(ctx, pickup);
+  else if (definition.source.url) await fetchIfChanged(ctx, definition.source.url);
   else await startOrSkip(ctx);
 }
 

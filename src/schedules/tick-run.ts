@@ -40,12 +40,13 @@ export async function recordSkip(ctx: TickContext, reason: string): Promise<stri
 }
 
 /**
- * Starts the tick's run (of `file`, or the pipeline's own source); returns its id, or the error
- * that stopped it after recording the skipped run.
+ * Starts the tick's run (of `file`, shown as `sourceName`, or the pipeline's own source); returns
+ * its id, or the error that stopped it after recording the skipped run.
  */
 export async function startOrSkip(
   ctx: TickContext,
   file?: string,
+  sourceName = file,
 ): Promise<{ runId: string } | { refused: FerryError }> {
   try {
     const started = await startRun({
@@ -53,7 +54,8 @@ export async function startOrSkip(
       redis: ctx.redis,
       logger: ctx.logger,
       pipeline: ctx.pipeline,
-      ...(file ? { source: { file }, sourceName: file } : {}),
+      ...(file ? { source: { file } } : {}),
+      ...(sourceName ? { sourceName } : {}),
       trigger: 'schedule',
       ...ctx.timing,
     });

@@ -14,6 +14,8 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { getNextMillis } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +36,7 @@ import { startScheduleWorker } from '../../src/schedules/schedule-worker.js';
 import { syncSchedules } from '../../src/schedules/sync-schedules.js';
 import { pickUpExports } from '../../src/schedules/tick-pickup.js';
 import type { TickContext } from '../../src/schedules/tick-run.js';
+import { fetchIfChanged } from '../../src/schedules/tick-url.js';
 import { pickupSchema } from '../../src/pipeline/definition/schedule-schema.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
@@ -59,15 +62,17 @@ function writePipeline(
   dir: string,
   name: string,
   schedule?: Record<string, unknown>,
-  folder?: string,
+  from?: { folder: string } | { url: string },
 ): void {
   const source = { ...catalog.source };
   delete source.file;
   const file = {
     ...catalog,
-    source: folder
-      ? { ...source, folder, pattern: '*.csv' }
-      : { ...source, file: join(h.dir, 'items.csv') },
+    source: !from
+      ? { ...source, file: join(h.dir, 'items.csv') }
+      : 'folder' in from
+        ? { ...source, folder: from.folder, pattern: '*.csv' }
+        : { ...source, url: from.url },
     ...(schedule ? { schedule } : {}),
   };
   writeFileSync(join(dir, `${name}.yaml`), stringify(file));
@@ -81,6 +86,19 @@ function setup(label: string): { config: FerryConfig; dir: string } {
   mkdirSync(dir);
   const base = testConfig(prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
   return { config: { ...base, pipelines: { ...base.pipelines, dir } }, dir };
+}
+
+/** What a tick of the pipeline `nightly` works with. */
+function tickContext(config: FerryConfig): TickContext {
+  return {
+    config,
+    redis: h.redis,
+    keys: deliveryKeys(config.redis.prefix),
+    pipeline: 'nightly',
+    timing: { scheduledAt: Date.now() },
+    logger: quietLogger(),
+    signal: new AbortController().signal,
+  };
 }
 
 async function runsOf(config: FerryConfig, pipeline: string): Promise<RunRecord[]> {
@@ -293,18 +311,6 @@ describe("tonight's export out of a folder", () => {
     return folder;
   }
 
-  function tickContext(config: FerryConfig): TickContext {
-    return {
-      config,
-      redis: h.redis,
-      keys: deliveryKeys(config.redis.prefix),
-      pipeline: 'nightly',
-      timing: { scheduledAt: Date.now() },
-      logger: quietLogger(),
-      signal: new AbortController().signal,
-    };
-  }
-
   it('reads the newest quiet export once, archives it and the older ones, leaves one being written', async () => {
     const { config, dir } = setup('pickup-newest');
     const folder = exportsFolder(dir, {
@@ -312,7 +318,7 @@ describe("tonight's export out of a folder", () => {
       'items-2.csv': 2 * HOUR,
       'items-3.csv': 1, // still being written
     });
-    writePipeline(dir, 'nightly', { cron: '0 2 * * *', pickup: {} }, folder);
+    writePipeline(dir, 'nightly', { cron: '0 2 * * *', pickup: {} }, { folder });
     h.sim.reset();
     const delivery = await startDeliveryWorker({ config, logger: quietLogger() });
     try {
@@ -344,7 +350,7 @@ describe("tonight's export out of a folder", () => {
       'a-tuesday.csv': 2 * HOUR,
       'c-empty.csv': '',
     });
-    writePipeline(dir, 'nightly', { cron: '0 2 * * *', pickup: { take: 'all' } }, folder);
+    writePipeline(dir, 'nightly', { cron: '0 2 * * *', pickup: { take: 'all' } }, { folder });
     h.sim.reset();
     const delivery = await startDeliveryWorker({ config, logger: quietLogger() });
     try {
@@ -373,5 +379,52 @@ describe("tonight's export out of a folder", () => {
     expect(() => loadPipeline('nightly', config)).toThrow(
       /schedule\.pickup: pickup takes files out of a folder/,
     );
+  });
+});
+
+describe('a URL source on a schedule', () => {
+  it('is fetched only when it changed (If-None-Match), else the tick is a skipped run', async () => {
+    const { config, dir } = setup('url');
+    let etag = '"v1"';
+    const asked: Array<string | undefined> = [];
+    const server = createServer((req, res) => {
+      asked.push(req.headers['if-none-match']);
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304).end();
+        return;
+      }
+      res.writeHead(200, { etag, 'content-type': 'text/csv' });
+      res.end(readFileSync(join(h.dir, 'items.csv')));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/exports/items.csv`;
+    writePipeline(dir, 'nightly', { cron: '0 2 * * *' }, { url });
+    h.sim.reset();
+    const delivery = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      await fetchIfChanged(tickContext(config), url);
+      await until(
+        'the first run finished',
+        async () => (await runsOf(config, 'nightly'))[0]!.status !== 'running',
+      );
+      await fetchIfChanged(tickContext(config), url);
+      etag = '"v2"';
+      await fetchIfChanged(tickContext(config), url);
+      expect(asked).toEqual([undefined, '"v1"', '"v1"']);
+      const runs = await runsOf(config, 'nightly');
+      expect(runs.map((r) => [r.status === 'skipped' ? 'skipped' : 'run', r.file ?? null])).toEqual(
+        [
+          ['run', url],
+          ['skipped', null],
+          ['run', url],
+        ],
+      );
+      expect(runs[1]!.reason).toBe(
+        `no new export: ${url} has not changed since it was last read (HTTP 304).`,
+      );
+    } finally {
+      await delivery.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
