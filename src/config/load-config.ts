@@ -17,6 +17,7 @@ export const ENV_OVERRIDES = {
   FERRY_TOKEN: 'interface.auth.token',
   FERRY_LISTING: 'interface.listing',
   FERRY_LOG_LEVEL: 'log.level',
+  FERRY_UPLOAD_MAX_BYTES: 'serve.uploadMaxBytes',
 } as const;
 
 export interface LoadedConfig {
@@ -108,6 +109,21 @@ function useClusterSeeds(raw: Record<string, unknown>, value: string, file: stri
   raw.redis = { ...redis, mode: 'cluster', url: urls[0], nodes: urls.slice(1) };
 }
 
+/** FERRY_VIEWER_TOKEN and FERRY_OPERATOR_TOKEN: one console token each (DESIGN.md). */
+function addRoleTokens(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): void {
+  const roles = [
+    ['FERRY_VIEWER_TOKEN', 'viewer'],
+    ['FERRY_OPERATOR_TOKEN', 'operator'],
+  ] as const;
+  for (const [name, role] of roles) {
+    const token = env[name];
+    if (!token) continue;
+    const serve = (raw.serve ??= {}) as Record<string, unknown>;
+    const tokens = Array.isArray(serve.tokens) ? serve.tokens : [];
+    serve.tokens = [...tokens, { name, role, token }];
+  }
+}
+
 /** Loads and validates the configuration; throws ConfigError naming every offending key. */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -131,6 +147,7 @@ export function loadConfig(
     }
   }
   if (env.REDIS_CLUSTER) useClusterSeeds(raw, env.REDIS_CLUSTER, file);
+  addRoleTokens(raw, env);
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const envByKey = new Map<string, string>(Object.entries(ENV_OVERRIDES).map(([n, k]) => [k, n]));

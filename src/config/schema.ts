@@ -147,6 +147,31 @@ export const configSchema = z.strictObject({
       dir: z.string().min(1).default('config/pipelines'),
     })
     .prefault({}),
+  serve: z
+    .strictObject({
+      /** `ferry serve` listens here; a host other than loopback needs a token. */
+      host: z.string().min(1).default('127.0.0.1'),
+      port: z.coerce.number().int().min(0).max(65535).default(8787),
+      /** Bearer tokens and their roles (FERRY_VIEWER_TOKEN / FERRY_OPERATOR_TOKEN add one each). */
+      tokens: z
+        .array(
+          z.strictObject({
+            name: z.string().min(1),
+            role: z.enum(['viewer', 'operator']),
+            token: z.string().min(16, 'expected a token of at least 16 characters'),
+          }),
+        )
+        .default([]),
+      /** /metrics without a token (a scraper inside a trusted network). */
+      metricsPublic: z.boolean().default(false),
+      /** The largest file an HTTP import takes (FERRY_UPLOAD_MAX_BYTES). */
+      uploadMaxBytes: z.coerce
+        .number()
+        .int()
+        .positive()
+        .default(100 * 1024 * 1024),
+    })
+    .prefault({}),
   log: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -27,5 +27,6 @@ export interface CallResponse {
  */
 export interface InterfaceClient {
   call(request: CallRequest): Promise<CallResponse>;
-  close(): Promise<void>;
+  /** Waits for the calls in flight; `abandon` fails them at once instead (a worker that stops). */
+  close(abandon?: boolean): Promise<void>;
 }

@@ -24,6 +24,8 @@ export interface InterfaceClientOptions {
   logger?: Logger;
   /** Sockets per origin; a worker passes its concurrency. Default: interface.connections. */
   connections?: number;
+  /** Told of every answer (its status, or `error` when none came) and how long it took. */
+  onAnswer?: (operationId: string, status: number | 'error', seconds: number) => void;
 }
 
 /**
@@ -88,18 +90,26 @@ export function createInterfaceClient(
     for (;;) {
       const credential = await auth.headers(ctx);
       const debug = logger?.isLevelEnabled('debug') === true;
-      const started = debug ? performance.now() : 0;
-      const answer = await transport.send(
-        {
-          origin: base.origin,
-          method,
-          path: prefix + target.pathAndQuery,
-          headers: { ...headers, ...credential },
-          body: target.body,
-          signal: request.signal,
-        },
-        ctx,
-      );
+      const started = performance.now();
+      const seconds = (): number => (performance.now() - started) / 1000;
+      let answer;
+      try {
+        answer = await transport.send(
+          {
+            origin: base.origin,
+            method,
+            path: prefix + target.pathAndQuery,
+            headers: { ...headers, ...credential },
+            body: target.body,
+            signal: request.signal,
+          },
+          ctx,
+        );
+      } catch (error) {
+        options.onAnswer?.(operation.id, 'error', seconds());
+        throw error;
+      }
+      options.onAnswer?.(operation.id, answer.status, seconds());
       if (debug && logger) {
         logger.debug(
           { ...ctx, status: answer.status, ms: Math.round(performance.now() - started) },
@@ -123,5 +133,5 @@ export function createInterfaceClient(
     }
   }
 
-  return { call, close: () => transport.close() };
+  return { call, close: (abandon) => transport.close(abandon) };
 }

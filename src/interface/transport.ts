@@ -43,7 +43,8 @@ export interface TransportOptions {
 export interface Transport {
   /** `ctx` names the call in errors (operation, method, path without query). */
   send(request: HttpRequest, ctx: HttpErrorContext): Promise<HttpAnswer>;
-  close(): Promise<void>;
+  /** Waits for the requests in flight; `abandon` fails them at once instead. */
+  close(abandon?: boolean): Promise<void>;
 }
 
 /** Failures where the server gave no answer at all, so sending again is what a browser would do. */
@@ -179,8 +180,8 @@ export function createTransport(options: TransportOptions): Transport {
       }
       return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
     },
-    async close() {
-      await agent.close();
+    async close(abandon = false) {
+      await (abandon ? agent.destroy() : agent.close());
     },
   };
 }

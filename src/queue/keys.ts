@@ -32,6 +32,10 @@ export interface DeliveryKeys {
   readonly pausedSchedules: string;
   /** Pipeline -> the ETag/Last-Modified of its URL source when last read by a schedule. */
   readonly sourceValidators: string;
+  /** The installation's figures for /metrics (metrics/metric-fields.ts). */
+  readonly metrics: string;
+  /** Operator actions in the console, newest first (JSON each). */
+  readonly audit: string;
   run(runId: string): string;
   runErrors(runId: string): string;
   runStage(runId: string, stage: number): string;
@@ -66,6 +70,8 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     dataLoss: `${base}:data-loss`,
     pausedSchedules: `${base}:schedules:paused`,
     sourceValidators: `${base}:schedules:validators`,
+    metrics: `${base}:metrics`,
+    audit: `${base}:audit`,
     run: (id) => `${base}:run:${id}`,
     runErrors: (id) => `${base}:run:${id}:errors`,
     runStage: (id, stage) => `${base}:run:${id}:stage:${stage}`,

@@ -46,6 +46,7 @@ describe('a rejected record for people', () => {
       runId: 'r1',
       pipeline: 'catalog',
       kind: 'run',
+      trigger: 'cli',
       status: 'partial',
       version: 1,
       rows: 2,

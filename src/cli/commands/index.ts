@@ -16,6 +16,7 @@ import { runsCommand } from './runs.js';
 import { schedulesPauseCommand, schedulesResumeCommand } from './schedules-pause.js';
 import { schedulesSyncCommand } from './schedules-sync.js';
 import { schedulesCommand } from './schedules.js';
+import { serveCommand } from './serve.js';
 import { simulatorCommand } from './simulator.js';
 import { statusCommand } from './status.js';
 import { workerCommand } from './worker.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   runsCommand,
   workerCommand,
   statusCommand,
+  serveCommand,
   schedulesCommand,
   schedulesSyncCommand,
   schedulesPauseCommand,

@@ -1,7 +1,7 @@
 import { connectDelivery } from '../../queue/connect.js';
 import { deliveryKeys } from '../../queue/keys.js';
 import { recentRuns } from '../../queue/runs/run-index.js';
-import { itemTotals, type RunRecord } from '../../queue/runs/run-record.js';
+import { lineOf, type RunLine } from '../../queue/runs/run-line.js';
 import {
   flag,
   JSON_OPTION,
@@ -12,48 +12,6 @@ import {
 } from '../command.js';
 
 const DEFAULT_LIMIT = 20;
-
-interface RunLine {
-  runId: string;
-  pipeline: string;
-  kind: string;
-  trigger: string;
-  status: string;
-  /** Why a skipped run started nothing. */
-  reason?: string;
-  /** A scheduled run that started well after its tick: by how much. */
-  lateSeconds?: number;
-  startedAt: string;
-  finishedAt?: string;
-  seconds?: number;
-  plannedItems: number;
-  deliveredItems: number;
-  failedItems: number;
-  rejected: number;
-}
-
-function lineOf(run: RunRecord): RunLine {
-  const totals = itemTotals(run.operations);
-  const line: RunLine = {
-    runId: run.id,
-    pipeline: run.pipeline,
-    kind: run.kind,
-    trigger: run.trigger,
-    status: run.status,
-    startedAt: new Date(run.createdAt).toISOString(),
-    plannedItems: totals.planned,
-    deliveredItems: totals.delivered,
-    failedItems: totals.failed,
-    rejected: run.rejected,
-  };
-  if (run.reason) line.reason = run.reason;
-  if (run.lateSeconds) line.lateSeconds = run.lateSeconds;
-  if (run.finishedAt) {
-    line.finishedAt = new Date(run.finishedAt).toISOString();
-    line.seconds = (run.finishedAt - run.createdAt) / 1000;
-  }
-  return line;
-}
 
 function table(lines: RunLine[]): string {
   const rows = [

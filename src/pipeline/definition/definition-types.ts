@@ -29,6 +29,7 @@ export interface EntityDefinition {
 
 export interface PipelineDefinition {
   name: string;
+  description?: string;
   /** The pipeline file, as shown in messages. */
   file: string;
   mode: 'snapshot' | 'changes';

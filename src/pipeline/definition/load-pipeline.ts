@@ -107,6 +107,7 @@ export function compilePipeline(
     name,
     file,
     mode: parsed.mode,
+    ...(parsed.description ? { description: parsed.description } : {}),
     source: parsed.source,
     schedule: parsed.schedule,
     baseDir,

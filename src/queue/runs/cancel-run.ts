@@ -29,14 +29,18 @@ return 1`,
   1,
 );
 
-/** KEYS: run hash, the pipeline's active-run key, active-runs set. ARGV: run id, now (ms). */
+/**
+ * KEYS: run hash, the pipeline's active-run key, active-runs set, metrics hash. ARGV: run id,
+ * now (ms).
+ */
 const FINALIZE = luaScript(
   `if redis.call('HGET', KEYS[1], 'status') ~= 'cancelling' then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('HINCRBY', KEYS[4], 'runs|' .. redis.call('HGET', KEYS[1], 'pipeline') .. '|cancelled', 1)
 return 1`,
-  3,
+  4,
 );
 
 const POLL_MS = 100;
@@ -126,7 +130,7 @@ export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcom
     await runLua(
       redis,
       FINALIZE,
-      [keys.run(runId), keys.activeRun(run.pipeline), keys.activeRuns],
+      [keys.run(runId), keys.activeRun(run.pipeline), keys.activeRuns, keys.metrics],
       [runId, Date.now()],
     );
     const report = await finishRun(redis, keys, dlq, runId, options.reportsDir);

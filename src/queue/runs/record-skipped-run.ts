@@ -4,6 +4,7 @@
  */
 import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys, Lane } from '../keys.js';
+import { countRunEnd } from '../metrics/metric-fields.js';
 import { RETENTION_S } from './finish-run.js';
 import { indexRun } from './run-index.js';
 import { newRunId } from './run-id.js';
@@ -43,6 +44,7 @@ export async function recordSkippedRun(
   if (skipped.scheduledAt !== undefined) fields.scheduledAt = skipped.scheduledAt;
   if (skipped.lateSeconds !== undefined) fields.lateSeconds = skipped.lateSeconds;
   const multi = redis.multi().hset(keys.run(runId), fields).expire(keys.run(runId), RETENTION_S);
+  countRunEnd(multi, keys.metrics, skipped.pipeline, 'skipped', now);
   await indexRun(multi, keys, runId, now).exec();
   return runId;
 }

@@ -27,7 +27,10 @@ export interface RunReport {
   runId: string;
   pipeline: string;
   kind: RunRecord['kind'];
+  trigger: RunRecord['trigger'];
   status: RunRecord['status'];
+  /** Why a skipped run started nothing. */
+  reason?: string;
   file?: string;
   version: number;
   rows: number;
@@ -95,6 +98,7 @@ export async function buildRunReport(
     runId: run.id,
     pipeline: run.pipeline,
     kind: run.kind,
+    trigger: run.trigger,
     status: run.status,
     version: run.version,
     rows: run.rows,
@@ -107,6 +111,7 @@ export async function buildRunReport(
     stages: run.stages,
   };
   if (run.file) report.file = run.file;
+  if (run.reason) report.reason = run.reason;
   if (run.finishedAt) {
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;

@@ -11,8 +11,9 @@ import { luaScript, runLua } from '../../redis/lua.js';
 import type { RunStatus } from './run-record.js';
 
 /**
- * KEYS: run hash, settled set, the pipeline's active-run key, active-runs set, payload hash.
- * ARGV: job id, stage, now (ms), run id, then (field, increment) pairs.
+ * KEYS: run hash, settled set, the pipeline's active-run key, active-runs set, payload hash,
+ * metrics hash. ARGV: job id, stage, now (ms), run id, pipeline, then (field, increment) pairs;
+ * `op:<operation>:<outcome>` fields also count into the metrics (metrics/metric-fields.ts).
  * Returns {0} already settled (or the run is over), {1} stage still running (or the run is being
  * cancelled: a job in flight still counts what it delivered, and goes no further), {2, n} stage n
  * is due, {3, status} finished.
@@ -22,7 +23,11 @@ const SETTLE = luaScript(
 if status ~= 'running' and status ~= 'cancelling' then return {0} end
 if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0} end
 redis.call('HDEL', KEYS[5], ARGV[1])
-for i = 5, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 6, #ARGV, 2 do
+  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+  local op, outcome = string.match(ARGV[i], '^op:(.+):(%a+)$')
+  if op then redis.call('HINCRBY', KEYS[6], 'items|' .. ARGV[5] .. '|' .. op .. '|' .. outcome, ARGV[i + 1]) end
+end
 local stage = tonumber(ARGV[2])
 local pending = redis.call('HINCRBY', KEYS[1], 'pending:' .. stage, -1)
 if pending > 0 or status == 'cancelling' then return {1} end
@@ -40,8 +45,10 @@ if failed > 0 or rejected > 0 then status = 'partial' end
 redis.call('HSET', KEYS[1], 'status', status, 'finishedAt', ARGV[3], 'currentStage', count)
 if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
 redis.call('SREM', KEYS[4], ARGV[4])
+redis.call('HINCRBY', KEYS[6], 'runs|' .. ARGV[5] .. '|' .. status, 1)
+if status == 'succeeded' then redis.call('HSET', KEYS[6], 'lastSuccess|' .. ARGV[5], ARGV[3]) end
 return {3, status}`,
-  5,
+  6,
 );
 
 export type SettleResult =
@@ -86,12 +93,14 @@ export async function settleJob(
       keys.activeRun(input.pipeline),
       keys.activeRuns,
       keys.runPayloads(input.runId),
+      keys.metrics,
     ],
     [
       input.jobId,
       input.stage,
       Date.now(),
       input.runId,
+      input.pipeline,
       ...tallyFields(input.tally, input.deadLetters),
     ],
   )) as [number, (number | string)?];

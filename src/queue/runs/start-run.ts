@@ -26,7 +26,8 @@ import { ERRORS_KEPT } from './run-report.js';
 import { newRunId, nextVersion } from './run-id.js';
 import { indexRun } from './run-index.js';
 import { lockPipeline } from './run-lock.js';
-import type { StageInfo, Trigger } from './run-record.js';
+import type { RunStatus, StageInfo, Trigger } from './run-record.js';
+import { countRunEnd, itemsField } from '../metrics/metric-fields.js';
 import { releaseStage } from './release-stage.js';
 import { StageWriter } from './stage-writer.js';
 
@@ -165,6 +166,10 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     fields.finishedAt = now;
   }
   const multi = indexRun(redis.multi().hset(keys.run(runId), fields), keys, runId, now);
+  if (!hasJobs) countRunEnd(multi, keys.metrics, definition.name, fields.status as RunStatus, now);
+  for (const [operationId, n] of Object.entries(skippedByOperation(definition, plan))) {
+    multi.hincrby(keys.metrics, itemsField(definition.name, operationId, 'skipped'), n);
+  }
   for (let i = 0; i < plan.errors.length && i < ERRORS_KEPT; i += 1_000) {
     const chunk = plan.errors.slice(i, Math.min(i + 1_000, ERRORS_KEPT));
     multi.rpush(keys.runErrors(runId), ...chunk.map((e) => JSON.stringify(e)));

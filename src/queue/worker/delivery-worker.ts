@@ -29,6 +29,7 @@ import { backoffDelay } from './backoff.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { processJob } from './process-job.js';
 import { createRateGate } from './rate-gate.js';
+import { startRequestMetrics } from '../metrics/request-metrics.js';
 import { startSupervisor } from './supervisor.js';
 
 const SUPERVISE_MS = 2_000;
@@ -66,6 +67,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const redis = createRedis(config.redis);
   await warnIfEvicting(redis, logger);
   const gate = createRateGate(redis, keys, delivery.ratePerSecond);
+  const requestMetrics = startRequestMetrics(redis, keys.metrics);
   const deps: DeliveryDeps = {
     redis,
     keys,
@@ -73,6 +75,8 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     client: createInterfaceClient(config.interface, {
       logger,
       connections: concurrency * lanes.length,
+      onAnswer: (operationId, status, seconds) =>
+        requestMetrics.record(operationId, status, seconds),
     }),
     bindings: resolveBindings(config.interface.bindings),
     gate,
@@ -155,7 +159,10 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       }
       await Promise.all(workers.map((w) => w.close(!drained)));
       gate.close();
-      await deps.client.close();
+      // Past the timeout, requests still in flight are abandoned: their jobs' locks lapse and
+      // another worker sends them again, under the same idempotency keys.
+      await deps.client.close(!drained);
+      await requestMetrics.close();
       await deps.queues.close();
       await redis.quit();
       return drained;

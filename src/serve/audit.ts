@@ -1,0 +1,40 @@
+/**
+ * The audit trail: every operator action taken through the console (who, what, when, on what),
+ * newest first, the last AUDIT_KEPT of them, kept in Redis beside the runs it concerns.
+ */
+import type { RedisClient } from '../redis/connection.js';
+import type { DeliveryKeys } from '../queue/keys.js';
+
+const AUDIT_KEPT = 10_000;
+
+export interface AuditEntry {
+  /** ISO time. */
+  at: string;
+  /** The token's name. */
+  actor: string;
+  /** e.g. run.cancel, schedule.pause. */
+  action: string;
+  /** What it was done to: a run id, a pipeline. */
+  target: string;
+}
+
+export async function recordAudit(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  entry: Omit<AuditEntry, 'at'>,
+): Promise<void> {
+  const line: AuditEntry = { at: new Date().toISOString(), ...entry };
+  await redis
+    .multi()
+    .lpush(keys.audit, JSON.stringify(line))
+    .ltrim(keys.audit, 0, AUDIT_KEPT - 1)
+    .exec();
+}
+
+export async function readAudit(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  limit: number,
+): Promise<AuditEntry[]> {
+  return (await redis.lrange(keys.audit, 0, limit - 1)).map((l) => JSON.parse(l) as AuditEntry);
+}

@@ -1,0 +1,31 @@
+/**
+ * Errors as the console answers them: `{error: {code, message}}` with the HTTP status that
+ * the error's stable code calls for (never its message text).
+ */
+import type { ErrorCode } from '../errors/index.js';
+
+const STATUS_BY_CODE: Partial<Record<ErrorCode | ConsoleCode, number>> = {
+  FERRY_UNAUTHORIZED: 401,
+  FERRY_FORBIDDEN: 403,
+  FERRY_NOT_FOUND: 404,
+  FERRY_USAGE: 400,
+  FERRY_CONFIG_INVALID: 400,
+  FERRY_RUN_ACTIVE: 409,
+  FERRY_RUN_FINISHED: 409,
+  FERRY_REDIS_UNAVAILABLE: 503,
+};
+
+/** Codes only the console gives (a request, not a command, went wrong). */
+export type ConsoleCode = 'FERRY_UNAUTHORIZED' | 'FERRY_FORBIDDEN' | 'FERRY_INTERNAL';
+
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+export function httpStatusOf(code: string): number {
+  return STATUS_BY_CODE[code as ErrorCode] ?? 500;
+}
+
+export function errorBody(code: string, message: string): ErrorBody {
+  return { error: { code, message } };
+}

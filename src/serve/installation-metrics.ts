@@ -1,0 +1,174 @@
+/**
+ * The installation's figures in Prometheus form (DESIGN.md, Operating console): read from Redis
+ * at each scrape, so they are every worker's, and survive a restart of `ferry serve`. Counters
+ * come from the metrics hash the workers add to (queue/metrics/metric-fields.ts); gauges from the
+ * queues, runs and dead letters as they stand.
+ */
+import { Counter, Gauge, Registry } from 'prom-client';
+import { pipelineNames } from '../pipeline/definition/load-pipeline.js';
+import { readDataLoss } from '../queue/epoch/installation-epoch.js';
+import { DURATION_BUCKETS, RATE_LIMITED_FIELD, SEP } from '../queue/metrics/metric-fields.js';
+import { parseRun } from '../queue/runs/run-record.js';
+import { readQueues } from './routes/api-queues.js';
+import type { ServeContext } from './serve-context.js';
+
+type Fields = Map<string, string[]>;
+
+/** The metrics hash's fields by metric: `items|a|b|c` -> items: [[a, b, c, value]]. */
+async function readFields(ctx: ServeContext): Promise<Map<string, string[][]>> {
+  const byMetric = new Map<string, string[][]>();
+  for (const [field, value] of Object.entries(await ctx.redis.hgetall(ctx.keys.metrics))) {
+    const [metric, ...labels] = field.split(SEP);
+    const rows = byMetric.get(metric!) ?? [];
+    rows.push([...labels, value]);
+    byMetric.set(metric!, rows);
+  }
+  return byMetric;
+}
+
+/** ferry_request_duration_seconds, written out by hand: its buckets are counted by the workers. */
+function durationHistogram(fields: Map<string, string[][]>): string {
+  const name = 'ferry_request_duration_seconds';
+  const lines = [
+    `# HELP ${name} Time from sending a request to the interface to its answer, by operation.`,
+    `# TYPE ${name} histogram`,
+  ];
+  const buckets: Fields = new Map();
+  for (const [operation, le, value] of fields.get('durationBucket') ?? []) {
+    const row = buckets.get(operation!) ?? DURATION_BUCKETS.map(() => '0');
+    row[DURATION_BUCKETS.indexOf(Number(le))] = value!;
+    buckets.set(operation!, row);
+  }
+  const sums = new Map((fields.get('durationSum') ?? []).map(([op, v]) => [op!, v!]));
+  for (const [operation, count] of fields.get('durationCount') ?? []) {
+    const row = buckets.get(operation!) ?? DURATION_BUCKETS.map(() => '0');
+    DURATION_BUCKETS.forEach((le, i) => {
+      lines.push(`${name}_bucket{operation="${operation}",le="${le}"} ${row[i]}`);
+    });
+    lines.push(`${name}_bucket{operation="${operation}",le="+Inf"} ${count}`);
+    lines.push(`${name}_sum{operation="${operation}"} ${sums.get(operation!) ?? 0}`);
+    lines.push(`${name}_count{operation="${operation}"} ${count}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export interface InstallationMetrics {
+  /** The text a scrape gets. */
+  text(): Promise<string>;
+  readonly contentType: string;
+}
+
+export function installationMetrics(ctx: ServeContext): InstallationMetrics {
+  const registry = new Registry();
+  let fields = new Map<string, string[][]>();
+  const counter = (
+    name: string,
+    help: string,
+    labelNames: string[],
+    rows: () => string[][],
+  ): Counter<string> =>
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const row of rows()) {
+          const labels = Object.fromEntries(labelNames.map((l, i) => [l, row[i]!]));
+          this.inc(labels, Number(row[labelNames.length]));
+        }
+      },
+    });
+  counter(
+    'ferry_items_total',
+    'Items settled by the workers, by pipeline, operation and outcome.',
+    ['pipeline', 'operation', 'outcome'],
+    () =>
+      (fields.get('items') ?? []).flatMap((r) =>
+        // Every failed item is dead-lettered: the contract names both.
+        r[2] === 'failed' ? [r, [r[0]!, r[1]!, 'dead_lettered', r[3]!]] : [r],
+      ),
+  );
+  counter(
+    'ferry_requests_total',
+    'Requests sent to the interface, by operation and answer status (error: no answer).',
+    ['operation', 'status'],
+    () => fields.get('requests') ?? [],
+  );
+  counter('ferry_rate_limited_total', 'Answers 429 (rate limited) from the interface.', [], () =>
+    (fields.get(RATE_LIMITED_FIELD) ?? []).map((r) => [r[0]!]),
+  );
+  counter(
+    'ferry_runs_total',
+    'Runs that ended (or ticks that were skipped), by pipeline and status.',
+    ['pipeline', 'status'],
+    () => fields.get('runs') ?? [],
+  );
+  new Gauge({
+    name: 'ferry_run_last_success_timestamp_seconds',
+    help: 'When the last run of the pipeline that delivered everything ended (Unix seconds).',
+    labelNames: ['pipeline'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [pipeline, at] of fields.get('lastSuccess') ?? []) {
+        this.set({ pipeline: pipeline! }, Number(at) / 1000);
+      }
+    },
+  });
+  new Gauge({
+    name: 'ferry_run_active',
+    help: '1 while the pipeline has a run in progress, else 0.',
+    labelNames: ['pipeline'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const name of pipelineNames(ctx.config)) this.set({ pipeline: name }, 0);
+      for (const id of await ctx.redis.smembers(ctx.keys.activeRuns)) {
+        const run = parseRun(await ctx.redis.hgetall(ctx.keys.run(id)));
+        if (run) this.set({ pipeline: run.pipeline }, 1);
+      }
+    },
+  });
+  new Gauge({
+    name: 'ferry_queue_jobs',
+    help: 'Jobs in each queue, by state.',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const q of await readQueues(ctx)) {
+        for (const [state, n] of Object.entries(q.counts)) this.set({ queue: q.queue, state }, n);
+      }
+    },
+  });
+  new Gauge({
+    name: 'ferry_dead_letters',
+    help: 'Dead letters waiting for an operator, by pipeline.',
+    labelNames: ['pipeline'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const name of pipelineNames(ctx.config)) this.set({ pipeline: name }, 0);
+      for (const letter of await ctx.dlq.list()) this.inc({ pipeline: letter.pipeline });
+    },
+  });
+  new Counter({
+    name: 'ferry_redis_data_loss_total',
+    help: 'Times Redis lost its data (restarted empty, flushed) as a Ferry process noticed it.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      this.inc((await readDataLoss(ctx.redis, ctx.keys))?.count ?? 0);
+    },
+  });
+
+  return {
+    contentType: registry.contentType,
+    async text() {
+      fields = await readFields(ctx);
+      return (await registry.metrics()) + durationHistogram(fields);
+    },
+  };
+}

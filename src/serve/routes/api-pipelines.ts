@@ -1,0 +1,92 @@
+/**
+ * Pipelines: `GET /api/pipelines` (each pipeline file with its schedule and last run), and an
+ * operator's `POST /api/pipelines/{name}/schedule/pause|resume` (as `ferry schedules pause`).
+ */
+import type { FastifyInstance } from 'fastify';
+import { isFerryError } from '../../errors/index.js';
+import { loadPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
+import { laneOf } from '../../queue/runs/start-run.js';
+import { recentRuns } from '../../queue/runs/run-index.js';
+import { listSchedules } from '../../schedules/list-schedules.js';
+import { pauseSchedule, resumeSchedule } from '../../schedules/pause-schedule.js';
+import { openScheduleQueue } from '../../schedules/schedule-queue.js';
+import { recordAudit } from '../audit.js';
+import type { ServeContext } from '../serve-context.js';
+
+export interface PipelineView {
+  name: string;
+  description?: string;
+  direction: 'import';
+  lane: string;
+  schedule?: { cron: string; tz: string };
+  nextRunAt?: string | null;
+  paused?: boolean;
+  lastRun?: { runId: string; status: string; finishedAt?: string };
+  /** Why the pipeline file cannot be read, when it cannot. */
+  problem?: string;
+}
+
+export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> {
+  const queue = openScheduleQueue(ctx.redis, ctx.keys);
+  try {
+    const schedules = new Map(
+      (await listSchedules(ctx.config, ctx.redis, queue)).map((s) => [s.pipeline, s]),
+    );
+    const views: PipelineView[] = [];
+    for (const name of pipelineNames(ctx.config)) {
+      const view: PipelineView = { name, direction: 'import', lane: laneOf(ctx.config, name) };
+      try {
+        const definition = loadPipeline(name, ctx.config);
+        if (definition.description) view.description = definition.description;
+      } catch (error) {
+        if (!isFerryError(error)) throw error;
+        view.problem = error.message;
+      }
+      const schedule = schedules.get(name);
+      if (schedule) {
+        view.schedule = { cron: schedule.cron, tz: schedule.tz };
+        view.nextRunAt = schedule.nextRunAt;
+        view.paused = schedule.paused;
+      }
+      const [last] = await recentRuns(ctx.redis, ctx.keys, { pipeline: name, limit: 1 });
+      if (last) {
+        view.lastRun = {
+          runId: last.id,
+          status: last.status,
+          ...(last.finishedAt ? { finishedAt: new Date(last.finishedAt).toISOString() } : {}),
+        };
+      }
+      views.push(view);
+    }
+    return views;
+  } finally {
+    await queue.close();
+  }
+}
+
+export function pipelineRoutes(app: FastifyInstance, ctx: ServeContext): void {
+  app.get('/api/pipelines', async () => await readPipelines(ctx));
+
+  for (const action of ['pause', 'resume'] as const) {
+    app.post<{ Params: { name: string } }>(
+      `/api/pipelines/:name/schedule/${action}`,
+      { config: { access: 'operator' } },
+      async (request) => {
+        const { name } = request.params;
+        const queue = openScheduleQueue(ctx.redis, ctx.keys);
+        try {
+          const change = action === 'pause' ? pauseSchedule : resumeSchedule;
+          await change(ctx.config, ctx.redis, queue, name);
+        } finally {
+          await queue.close();
+        }
+        await recordAudit(ctx.redis, ctx.keys, {
+          actor: request.principal!.name,
+          action: `schedule.${action}`,
+          target: name,
+        });
+        return { pipeline: name, paused: action === 'pause' };
+      },
+    );
+  }
+}

@@ -1,0 +1,16 @@
+/** `GET /metrics`: Prometheus text; a viewer token needed unless serve.metricsPublic. */
+import type { FastifyInstance } from 'fastify';
+import { installationMetrics } from '../installation-metrics.js';
+import type { ServeContext } from '../serve-context.js';
+
+export function metricsRoutes(app: FastifyInstance, ctx: ServeContext): void {
+  const metrics = installationMetrics(ctx);
+  app.get(
+    '/metrics',
+    {
+      schema: { hide: true },
+      config: { access: ctx.config.serve.metricsPublic ? 'public' : 'viewer' },
+    },
+    async (_request, reply) => reply.type(metrics.contentType).send(await metrics.text()),
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The console's bearer tokens (serve.tokens, FERRY_VIEWER_TOKEN, FERRY_OPERATOR_TOKEN) and who a
+ * presented token is. Tokens are compared as SHA-256 digests in constant time, against every
+ * configured token (no early exit), so neither a token's length nor its position shows in timing.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FerryConfig } from '../config/schema.js';
+
+export type Role = 'viewer' | 'operator';
+
+/** Who made a request: a token's name and role. */
+export interface Principal {
+  name: string;
+  role: Role;
+}
+
+const digest = (token: string): Buffer => createHash('sha256').update(token).digest();
+
+export type TokenMatcher = (presented: string) => Principal | undefined;
+
+export function tokenMatcher(tokens: FerryConfig['serve']['tokens']): TokenMatcher {
+  const known = tokens.map((t) => ({ name: t.name, role: t.role, digest: digest(t.token) }));
+  return (presented) => {
+    const given = digest(presented);
+    let found: Principal | undefined;
+    for (const t of known) {
+      if (timingSafeEqual(given, t.digest) && !found) found = { name: t.name, role: t.role };
+    }
+    return found;
+  };
+}
+
+/** What a role may do: an operator everything a viewer may, and the writes. */
+export function allows(role: Role, needed: Role): boolean {
+  return needed === 'viewer' || role === 'operator';
+}

@@ -1,0 +1,297 @@
+/**
+ * `ferry serve`'s API over real TCP, against real Redis and a simulator: roles enforced on the
+ * server (401 without a known token, 403 for a viewer on a write), the documents of the CLI,
+ * the audit trail, installation-wide metrics that a restart of the console does not lose, and
+ * /readyz answering 503 when Redis stops.
+ */
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { FerryConfig } from '../../src/config/schema.js';
+import { main } from '../../src/cli/main.js';
+import { deliveryKeys } from '../../src/queue/keys.js';
+import { followRun } from '../../src/queue/runs/follow-run.js';
+import { startRun } from '../../src/queue/runs/start-run.js';
+import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
+import { buildServer } from '../../src/serve/server.js';
+import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
+import { startRedisServer } from '../helpers/redis-server.js';
+import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+
+const VIEWER = 'viewer-token-0123456789';
+const OPERATOR = 'operator-token-0123456789';
+
+const h = useDeliveryHarness('console', { seed: 21 });
+
+function consoleConfig(prefix = h.prefix, redisUrl?: string): FerryConfig {
+  const base = testConfig(prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
+  return {
+    ...base,
+    ...(redisUrl ? { redis: { ...base.redis, url: redisUrl } } : {}),
+    serve: {
+      ...base.serve,
+      tokens: [
+        { name: 'night-viewer', role: 'viewer', token: VIEWER },
+        { name: 'alice', role: 'operator', token: OPERATOR },
+      ],
+    },
+  };
+}
+
+/** A console on a free port; closed by the caller. */
+async function startConsole(
+  config: FerryConfig,
+  redis: Redis,
+): Promise<{ app: FastifyInstance; url: string }> {
+  const app = await buildServer({ config, redis, logger: quietLogger() });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return { app, url };
+}
+
+async function call(
+  url: string,
+  path: string,
+  options: { token?: string; method?: 'GET' | 'POST' } = {},
+): Promise<{ status: number; body: unknown; text: string }> {
+  const res = await request(`${url}${path}`, {
+    method: options.method ?? 'GET',
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+  });
+  const text = await res.body.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.statusCode, body, text };
+}
+
+let runId: string;
+
+beforeAll(async () => {
+  const config = consoleConfig();
+  const worker = await startDeliveryWorker({ config, logger: quietLogger() });
+  try {
+    const started = await startRun({
+      config,
+      redis: h.redis,
+      logger: quietLogger(),
+      pipeline: 'catalog',
+      source: { file: join(PROJECT_ROOT, 'examples/items.csv') },
+    });
+    runId = started.runId;
+    await followRun(h.redis, deliveryKeys(config.redis.prefix), runId, () => undefined);
+  } finally {
+    await worker.close();
+  }
+});
+
+describe('roles', () => {
+  let app: FastifyInstance;
+  let url: string;
+  beforeAll(async () => ({ app, url } = await startConsole(consoleConfig(), h.redis)));
+  afterAll(async () => await app.close());
+
+  it('answers health and readiness without a token', async () => {
+    expect(await call(url, '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await call(url, '/readyz')).toMatchObject({ status: 200, body: { status: 'ok' } });
+  });
+
+  it.each([
+    ['no token', undefined],
+    ['an unknown token', 'viewer-token-0123456780'],
+  ])('refuses %s with 401', async (_case, token) => {
+    for (const path of ['/api/runs', '/api/pipelines', '/metrics', '/api/openapi.json']) {
+      const answer = await call(url, path, token ? { token } : {});
+      expect(answer.status, path).toBe(401);
+      expect(answer.body).toMatchObject({ error: { code: 'FERRY_UNAUTHORIZED' } });
+    }
+  });
+
+  it('lets a viewer read and refuses it every write with 403, changing nothing', async () => {
+    expect((await call(url, '/api/runs', { token: VIEWER })).status).toBe(200);
+    for (const path of [`/api/runs/${runId}/cancel`, '/api/pipelines/catalog/schedule/pause']) {
+      const answer = await call(url, path, { token: VIEWER, method: 'POST' });
+      expect(answer.status, path).toBe(403);
+      expect(answer.body).toMatchObject({ error: { code: 'FERRY_FORBIDDEN' } });
+    }
+    expect(await call(url, '/api/audit', { token: VIEWER })).toMatchObject({ body: [] });
+  });
+});
+
+describe('the API', () => {
+  let app: FastifyInstance;
+  let url: string;
+  beforeAll(async () => ({ app, url } = await startConsole(consoleConfig(), h.redis)));
+  afterAll(async () => await app.close());
+
+  it('lists runs as `ferry runs --json` does, a page at a time', async () => {
+    const { body } = await call(url, '/api/runs?pipeline=catalog', { token: VIEWER });
+    expect(body).toEqual({
+      runs: [
+        expect.objectContaining({
+          runId,
+          pipeline: 'catalog',
+          trigger: 'cli',
+          status: 'partial',
+          deliveredItems: 120,
+        }),
+      ],
+    });
+    const out: string[] = [];
+    const stdout = { write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream;
+    const env = { ...process.env, FERRY_PREFIX: h.prefix, REDIS_URL: consoleConfig().redis.url };
+    expect(await main(['runs', '--pipeline', 'catalog', '--json'], { stdout, env })).toBe(0);
+    expect(JSON.parse(out.join(''))).toEqual((body as { runs: unknown[] }).runs);
+  });
+
+  it('shows one run as `ferry run --json` prints it; 404 for an unknown one', async () => {
+    const { status, body } = await call(url, `/api/runs/${runId}`, { token: VIEWER });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      runId,
+      status: 'partial',
+      rejected: 5,
+      operations: { 'products.put': { planned: 56, delivered: 56 } },
+    });
+    expect(await call(url, '/api/runs/catalog-nope', { token: VIEWER })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'FERRY_NOT_FOUND' } },
+    });
+  });
+
+  it('cancels a run for an operator, writing who did it to the audit trail; 409 once over', async () => {
+    // A prefix of its own (nothing delivered yet) and no worker: the run waits in the queue.
+    const prefix = uniquePrefix('console-cancel');
+    const config = consoleConfig(prefix);
+    const own = await startConsole(config, h.redis);
+    try {
+      const waiting = await startRun({
+        config,
+        redis: h.redis,
+        logger: quietLogger(),
+        pipeline: 'catalog',
+        source: { file: join(PROJECT_ROOT, 'examples/items.csv') },
+      });
+      const path = `/api/runs/${waiting.runId}/cancel`;
+      const cancel = await call(own.url, path, { token: OPERATOR, method: 'POST' });
+      expect(cancel).toMatchObject({ status: 200, body: { status: 'cancelled', inFlight: 0 } });
+      expect(await call(own.url, '/api/audit', { token: VIEWER })).toMatchObject({
+        body: [
+          { actor: 'alice', action: 'run.cancel', target: waiting.runId, at: expect.any(String) },
+        ],
+      });
+      expect(await call(own.url, path, { token: OPERATOR, method: 'POST' })).toMatchObject({
+        status: 409,
+        body: { error: { code: 'FERRY_RUN_FINISHED' } },
+      });
+    } finally {
+      await own.app.close();
+      await deleteKeys(prefix);
+    }
+  });
+
+  it('lists pipelines and queues, and describes itself in OpenAPI', async () => {
+    const pipelines = (await call(url, '/api/pipelines', { token: VIEWER })).body as Array<{
+      name: string;
+    }>;
+    expect(pipelines.find((p) => p.name === 'catalog')).toMatchObject({
+      direction: 'import',
+      lane: 'bulk',
+      lastRun: { runId, status: 'partial' },
+    });
+    const queues = (await call(url, '/api/queues', { token: VIEWER })).body;
+    expect(queues).toContainEqual({
+      queue: 'delivery-bulk',
+      counts: { waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0, paused: 0 },
+    });
+    const openapi = (await call(url, '/api/openapi.json', { token: VIEWER })).body as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(openapi.paths)).toEqual(
+      expect.arrayContaining(['/api/runs', '/api/runs/{runId}', '/api/runs/{runId}/cancel']),
+    );
+  });
+});
+
+describe('/metrics', () => {
+  it("gives the installation's figures, the same after a restart of the console", async () => {
+    const config = consoleConfig();
+    let text = '';
+    for (let i = 0; i < 2; i++) {
+      const { app, url } = await startConsole(config, h.redis);
+      try {
+        const answer = await call(url, '/metrics', { token: VIEWER });
+        expect(answer.status).toBe(200);
+        if (i === 1) expect(answer.text).toBe(text);
+        text = answer.text;
+      } finally {
+        await app.close();
+      }
+    }
+    expect(text).toContain(
+      'ferry_items_total{pipeline="catalog",operation="products.put",outcome="delivered"} 56',
+    );
+    expect(text).toContain('ferry_runs_total{pipeline="catalog",status="partial"} 1');
+    expect(text).toContain('ferry_run_active{pipeline="catalog"} 0');
+    expect(text).toContain('ferry_queue_jobs{queue="delivery-bulk",state="waiting"} 0');
+    expect(text).toContain('ferry_dead_letters{pipeline="catalog"} 0');
+    expect(text).toMatch(
+      /ferry_requests_total\{operation="products\.prices\.patch",status="200"\} \d+/,
+    );
+    expect(text).toMatch(/ferry_request_duration_seconds_count\{operation="products\.put"\} [1-9]/);
+    expect(text).not.toContain(OPERATOR);
+  });
+
+  it('answers without a token when serve.metricsPublic', async () => {
+    const config = consoleConfig();
+    const { app, url } = await startConsole(
+      { ...config, serve: { ...config.serve, metricsPublic: true } },
+      h.redis,
+    );
+    try {
+      expect((await call(url, '/metrics')).status).toBe(200);
+      expect((await call(url, '/api/runs')).status).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('readiness', () => {
+  it('answers 503 with the reason while Redis is down', async () => {
+    const server = await startRedisServer();
+    const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    redis.on('error', () => undefined); // it is stopped on purpose
+    const { app, url } = await startConsole(consoleConfig(h.prefix, server.url), redis);
+    try {
+      expect((await call(url, '/readyz')).status).toBe(200);
+      await server.stop();
+      const answer = await call(url, '/readyz');
+      expect(answer).toMatchObject({
+        status: 503,
+        body: { status: 'unavailable', reason: expect.stringContaining('Redis does not answer') },
+      });
+      expect((await call(url, '/healthz')).status).toBe(200);
+    } finally {
+      await app.close();
+      redis.disconnect();
+    }
+  });
+});
+
+describe('ferry serve', () => {
+  it('refuses a host other than loopback without a token', async () => {
+    const err: string[] = [];
+    const stderr = { write: (s: string) => err.push(s) } as unknown as NodeJS.WriteStream;
+    const env: NodeJS.ProcessEnv = { ...process.env, FERRY_PREFIX: h.prefix };
+    delete env.FERRY_OPERATOR_TOKEN;
+    delete env.FERRY_VIEWER_TOKEN;
+    expect(await main(['serve', '--host', '0.0.0.0'], { stderr, env })).toBe(2);
+    expect(err.join('')).toContain('will not listen on 0.0.0.0 without a token');
+  });
+});
