@@ -4,7 +4,7 @@
  * they are checked at start and its docs are generated from the declaration.
  */
 import type { Readable } from 'node:stream';
-import type { RowError, SourceRecord } from '../src/pipeline/types.js';
+import type { RowError, SourceRecord } from '../src/base/records.js';
 
 export interface OptionDeclaration {
   type: 'string' | 'integer' | 'boolean' | 'enum';

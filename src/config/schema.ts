@@ -4,7 +4,7 @@
  * that names its path, so a typo never silently falls back to a default.
  */
 import { z } from 'zod';
-import { LISTINGS } from '../interface/catalog.js';
+import { LISTINGS } from './listings.js';
 
 const positiveInt = z.number().int().positive();
 const millis = z.number().int().nonnegative();

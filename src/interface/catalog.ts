@@ -3,8 +3,8 @@
  * This table is the single source; client methods, simulator routes, the OpenAPI description and the
  * CLI listing are all derived from it.
  */
-export const LISTINGS = ['A', 'B'] as const;
-export type Listing = (typeof LISTINGS)[number];
+import type { Listing } from '../config/listings.js';
+
 export type HttpMethod = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
 
 /** What an operation does to its resource; decides default bindings and simulator behaviour. */

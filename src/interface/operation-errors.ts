@@ -1,5 +1,5 @@
 import { FerryError } from '../errors/index.js';
-import type { Listing } from './catalog.js';
+import type { Listing } from '../config/listings.js';
 
 /** An operation id that is not in the catalog at all. */
 export class UnknownOperationError extends FerryError {

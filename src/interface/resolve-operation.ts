@@ -1,4 +1,5 @@
-import { findOperation, type Listing, type Operation } from './catalog.js';
+import { findOperation, type Operation } from './catalog.js';
+import { type Listing } from '../config/listings.js';
 import { OperationNotInListingError, UnknownOperationError } from './operation-errors.js';
 
 /** The operation with this id, provided the configured listing has it; throws otherwise. */

@@ -5,18 +5,6 @@
  */
 import { hash } from 'node:crypto';
 
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of Object.keys(obj).sort()) {
-    if (obj[key] === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(obj[key])}`);
-  }
-  return `{${parts.join(',')}}`;
-}
-
 /** Content hash of an entity's canonical JSON: 128 bits, base64url (22 characters). */
 export function contentHash(json: string): string {
   return hash('sha256', json, 'base64url').slice(0, 22);

@@ -19,7 +19,8 @@ import { plansByInput, RecordBatches } from './planner/record-batches.js';
 import { StateBatches } from './planner/state-batches.js';
 import { readRecords, type SourceSpec } from './source/read-records.js';
 import { createStateStore } from './state-store.js';
-import type { OperationCount, Plan, PlanStage, RowError } from './types.js';
+import type { OperationCount, Plan, PlanStage } from './types.js';
+import type { RowError } from '../base/records.js';
 
 export { loadPipeline } from './definition/load-pipeline.js';
 export type { PipelineDefinition } from './definition/definition-types.js';

@@ -4,7 +4,8 @@
  */
 import { displayPath } from './display-path.js';
 import { rowErrorText } from './row-error-text.js';
-import type { Plan, RowError } from './types.js';
+import type { Plan } from './types.js';
+import type { RowError } from '../base/records.js';
 
 export interface PlanItemView {
   operationId: string;

@@ -3,26 +3,7 @@
  * SourceRecords; mapping gives Entities or RowErrors; change detection gives Changes; the planner
  * gives a Plan of DeliveryRequests that the queue carries and the worker sends.
  */
-
-/** Where a record came from: the file (or `stdin`, or a URL) and the physical line it starts on. */
-export interface SourceRef {
-  file: string;
-  line: number;
-}
-
-/** One record as a connector read it: header name -> raw string value. */
-export interface SourceRecord {
-  fields: Record<string, string>;
-  source: SourceRef;
-}
-
-/** A record that could not be read or mapped. Names the file, line and field, and what was expected. */
-export interface RowError {
-  file: string;
-  line: number;
-  field?: string;
-  message: string;
-}
+import type { RowError, SourceRef } from '../base/records.js';
 
 /** One item of the platform, as mapping made it from one or more records. */
 export interface Entity {

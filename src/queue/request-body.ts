@@ -7,7 +7,7 @@
  */
 import type { Binding } from '../interface/bindings.js';
 import type { CallRequest } from '../interface/client-types.js';
-import { canonicalJson } from '../pipeline/hashing.js';
+import { canonicalJson } from '../base/canonical-json.js';
 import type { DeliveryItem, StateItem } from '../pipeline/types.js';
 import { hashParts } from './hash.js';
 import { stateItem, type JobRequest } from './job-data.js';

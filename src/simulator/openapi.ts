@@ -4,7 +4,8 @@
  * idempotency header, the 207 results and the error body.
  */
 import type { Binding } from '../interface/bindings.js';
-import { operationsOfListing, type Listing, type Operation } from '../interface/catalog.js';
+import { operationsOfListing, type Operation } from '../interface/catalog.js';
+import { type Listing } from '../config/listings.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './reads.js';
 import { SCHEMA_OF, componentSchemas } from './openapi-schemas.js';
 

@@ -1,6 +1,7 @@
 /** Routes of the simulator, derived from the catalog and the bindings: never a second list of paths. */
 import type { Binding } from '../interface/bindings.js';
-import { operationsOfListing, type Listing, type Operation } from '../interface/catalog.js';
+import { operationsOfListing, type Operation } from '../interface/catalog.js';
+import { type Listing } from '../config/listings.js';
 
 export interface RouteMatch {
   operation: Operation;

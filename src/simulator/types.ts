@@ -1,6 +1,6 @@
 /** The simulator's public types: what startSimulator takes and what it hands back. */
 import type { BindingConfig } from '../config/schema.js';
-import type { Listing } from '../interface/catalog.js';
+import type { Listing } from '../config/listings.js';
 
 /** Fault injection; every share is drawn from one seeded PRNG, so a seed reproduces the outcomes. */
 export interface Faults {

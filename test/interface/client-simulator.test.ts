@@ -1,6 +1,7 @@
 /** Every operation of listing A and of listing B, through Ferry's client, against the simulator. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationsOfListing, type Listing } from '../../src/interface/catalog.js';
+import { operationsOfListing } from '../../src/interface/catalog.js';
+import { type Listing } from '../../src/config/listings.js';
 import { createInterfaceClient } from '../../src/interface/client.js';
 import type {
   CallRequest,

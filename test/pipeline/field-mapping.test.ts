@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RowError } from '../../src/pipeline/types.js';
+import type { RowError } from '../../src/base/records.js';
 import { configWith, definitionOf } from './helpers.js';
 import { FULL, mapOne, payloadOf, productPipeline } from './mapping-helpers.js';
 

@@ -5,7 +5,8 @@ import { configSchema, type FerryConfig } from '../../src/config/schema.js';
 import type { PipelineDefinition } from '../../src/pipeline/definition/definition-types.js';
 import { compilePipeline } from '../../src/pipeline/definition/load-pipeline.js';
 import { pipelineSchema } from '../../src/pipeline/definition/pipeline-schema.js';
-import type { DeliveryItem, Plan, SourceRecord } from '../../src/pipeline/types.js';
+import type { DeliveryItem, Plan } from '../../src/pipeline/types.js';
+import type { SourceRecord } from '../../src/base/records.js';
 
 export const testConfig: FerryConfig = configSchema.parse({});
 

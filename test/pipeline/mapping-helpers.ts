@@ -2,7 +2,7 @@
 import { KeyRegistry, type MappedEntity } from '../../src/pipeline/mapping/key-registry.js';
 import { mapRecord } from '../../src/pipeline/mapping/record-mapper.js';
 import type { PipelineDefinition } from '../../src/pipeline/definition/definition-types.js';
-import type { RowError } from '../../src/pipeline/types.js';
+import type { RowError } from '../../src/base/records.js';
 import { definitionOf, record } from './helpers.js';
 
 export function productPipeline(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KeyRegistry, type MappedEntity } from '../../src/pipeline/mapping/key-registry.js';
-import type { RowError } from '../../src/pipeline/types.js';
+import type { RowError } from '../../src/base/records.js';
 import { definitionOf } from './helpers.js';
 import { FULL, mapOne, payloadOf, productPipeline } from './mapping-helpers.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planSummary } from '../../src/pipeline/plan-report.js';
 import { rowErrorText } from '../../src/pipeline/row-error-text.js';
-import type { Plan, RowError } from '../../src/pipeline/types.js';
+import type { Plan } from '../../src/pipeline/types.js';
+import type { RowError } from '../../src/base/records.js';
 import { reportText } from '../../src/queue/runs/report-text.js';
 import type { RunReport } from '../../src/queue/runs/run-report.js';
 

@@ -1,4 +1,5 @@
-import { LISTINGS, OPERATIONS, type Listing } from '../../interface/catalog.js';
+import { OPERATIONS } from '../../interface/catalog.js';
+import { LISTINGS, type Listing } from '../../config/listings.js';
 import { UsageError } from '../../errors/index.js';
 import { JSON_OPTION, writeJson, type Command } from '../command.js';
 

@@ -5,7 +5,7 @@ import { connectorNames } from '../../../connectors/registry.js';
 import type { ReadMeta } from '../../../connectors/types.js';
 import { isFerryError, UsageError } from '../../errors/index.js';
 import { rowErrorText } from '../../pipeline/row-error-text.js';
-import type { RowError } from '../../pipeline/types.js';
+import type { RowError } from '../../base/records.js';
 import { flag, JSON_OPTION, stringList, stringOption, type Command } from '../command.js';
 
 const PROGRESS_EVERY_MS = 5_000;

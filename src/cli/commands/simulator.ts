@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { UsageError } from '../../errors/index.js';
-import { DEFAULT_CLI_PORT, simulatorOptionsFromArgs } from '../../simulator/cli-options.js';
+import { DEFAULT_CLI_PORT, simulatorOptionsFromArgs } from '../simulator-options.js';
 import { startSimulator } from '../../simulator/start-simulator.js';
 import { JSON_OPTION, writeJson, type Command, type OptionSpec } from '../command.js';
 

@@ -3,7 +3,8 @@
  * compiles its mapping. Operations outside the listing fail by name (resolveOperation throws).
  */
 import type { Binding } from '../../interface/bindings.js';
-import type { Listing, OperationKind } from '../../interface/catalog.js';
+import type { OperationKind } from '../../interface/catalog.js';
+import type { Listing } from '../../config/listings.js';
 import { resolveOperation } from '../../interface/resolve-operation.js';
 import { compileMapping } from '../mapping/compile-entity.js';
 import type { CompileContext } from '../mapping/field-types.js';

@@ -13,7 +13,7 @@ import { displayPath } from '../display-path.js';
 import { LookupFileError } from '../errors.js';
 import { rowErrorText } from '../row-error-text.js';
 import { localPath } from '../source/read-records.js';
-import type { RowError } from '../types.js';
+import type { RowError } from '../../base/records.js';
 import type { LookupTable } from './lookup-table.js';
 
 export interface LookupFilesContext {

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../hashing.js';
+import { canonicalJson } from '../../base/canonical-json.js';
 import type { MappingPlan } from './compile-entity.js';
 
 function asArray(value: unknown): unknown[] {

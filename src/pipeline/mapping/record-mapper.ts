@@ -4,7 +4,8 @@
  * when any of its entities fails, nothing is planned for it.
  */
 import type { EntityDefinition, PipelineDefinition } from '../definition/definition-types.js';
-import type { ChangeKind, RowError, SourceRecord, SourceRef } from '../types.js';
+import type { ChangeKind } from '../types.js';
+import type { RowError, SourceRecord, SourceRef } from '../../base/records.js';
 import { mapKey, mapPayload } from './compile-entity.js';
 import type { FieldIssue } from './field-types.js';
 import type { KeyRegistry, MappedEntity } from './key-registry.js';

@@ -1,4 +1,5 @@
-import { canonicalJson, sha256Hex } from '../hashing.js';
+import { sha256Hex } from '../hashing.js';
+import { canonicalJson } from '../../base/canonical-json.js';
 
 export interface IdempotencyInput {
   pipeline: string;

@@ -16,7 +16,7 @@ import { mapRecord } from '../mapping/record-mapper.js';
 import { stateInputIs } from '../state/state-format.js';
 import type { StateStore } from '../state-store.js';
 import { ReadAhead } from './read-ahead.js';
-import type { RowError, SourceRecord } from '../types.js';
+import type { RowError, SourceRecord } from '../../base/records.js';
 
 /** One record with its entities' keys and input fingerprints, per entity index. */
 interface Sighting {

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RedisClient } from '../../redis/connection.js';
-import type { RowError } from '../../pipeline/types.js';
+import type { RowError } from '../../base/records.js';
 import { toCsv } from '../csv.js';
 import type { DeadLetter } from '../dlq/dead-letter.js';
 import type { DeadLetterStore } from '../dlq/dead-letter-store.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Connector, ReadItem, ReadMeta } from '../../../connectors/types.js';
 import { validateConnectorOptions } from '../../../connectors/validate-options.js';
-import type { RowError, SourceRecord } from '../../../src/pipeline/types.js';
+import type { RowError, SourceRecord } from '../../../src/base/records.js';
 
 export interface Collected {
   records: SourceRecord[];

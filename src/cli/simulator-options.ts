@@ -1,9 +1,9 @@
 /** `ferry simulator` flags -> SimulatorOptions; a bad value is a UsageError naming the flag. */
-import type { ParsedArgs } from '../cli/command.js';
-import { stringOption } from '../cli/command.js';
+import type { ParsedArgs } from './command.js';
+import { stringOption } from './command.js';
 import { UsageError } from '../errors/index.js';
-import { LISTINGS, type Listing } from '../interface/catalog.js';
-import type { Faults, SimulatorOptions } from './types.js';
+import { LISTINGS, type Listing } from '../config/listings.js';
+import type { Faults, SimulatorOptions } from '../simulator/types.js';
 
 export const DEFAULT_CLI_PORT = 4010;
 

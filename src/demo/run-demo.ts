@@ -7,16 +7,16 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { PROJECT_ROOT } from '../../config/load-config.js';
-import type { FerryConfig } from '../../config/schema.js';
-import type { Logger } from '../../logging/logger.js';
-import { deleteKeysUnder } from '../../redis/delete-prefix.js';
-import { startSimulator, type RunningSimulator } from '../../simulator/start-simulator.js';
-import { connectDelivery } from '../connect.js';
-import { executeRun } from '../runs/execute-run.js';
-import { reportText } from '../runs/report-text.js';
-import type { RunReport } from '../runs/run-report.js';
-import { startDeliveryWorker } from '../worker/delivery-worker.js';
+import { PROJECT_ROOT } from '../config/load-config.js';
+import type { FerryConfig } from '../config/schema.js';
+import type { Logger } from '../logging/logger.js';
+import { deleteKeysUnder } from '../redis/delete-prefix.js';
+import { startSimulator, type RunningSimulator } from '../simulator/start-simulator.js';
+import { connectDelivery } from '../queue/connect.js';
+import { executeRun } from '../queue/runs/execute-run.js';
+import { reportText } from '../queue/runs/report-text.js';
+import type { RunReport } from '../queue/runs/run-report.js';
+import { startDeliveryWorker } from '../queue/worker/delivery-worker.js';
 import { demoRedis } from './demo-redis.js';
 
 /** The sample pipelines, in the order the demo runs them, with their files in examples/. */

@@ -1,0 +1,3 @@
+/** The listings of the interface (DESIGN.md): which operations an installation's platform has. */
+export const LISTINGS = ['A', 'B'] as const;
+export type Listing = (typeof LISTINGS)[number];
