@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'coverage/**', '.cache/**', '.bench-data/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'reports/**',
+      'coverage/**',
+      '.cache/**',
+      '.bench-data/**',
+      'dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

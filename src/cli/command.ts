@@ -30,10 +30,10 @@ export interface CommandContext {
   readonly stopSignal: AbortSignal;
 }
 
+/** A command's declaration and what it does; its summary is in commands/index.ts. */
 export interface Command {
   /** One or two words: `operations`, `config check`, `dlq list`. */
   name: string;
-  summary: string;
   /** The line after `Usage: ferry `, e.g. `call <operationId> [options]`. */
   usage: string;
   /** Longer help text: what it does, exit codes, examples. */
@@ -86,3 +86,6 @@ export function stringList(args: ParsedArgs, name: string): string[] {
 export function flag(args: ParsedArgs, name: string): boolean {
   return args.values[name] === true;
 }
+
+/** A command with its summary: what help and the generated docs show. */
+export type DescribedCommand = Command & { summary: string };

@@ -1,7 +1,8 @@
-import type { Command } from './command.js';
+import type { DescribedCommand } from './command.js';
+import type { CommandEntry } from './commands/index.js';
 import { COMMON_OPTIONS } from './command.js';
 
-export function commandHelp(command: Command): string {
+export function commandHelp(command: DescribedCommand): string {
   const options = { ...command.options, ...COMMON_OPTIONS };
   const rows = Object.entries(options).map(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.type === 'string' ? ` ${spec.placeholder ?? 'VALUE'}` : ''}`;
@@ -20,7 +21,7 @@ export function commandHelp(command: Command): string {
   ].join('\n');
 }
 
-export function globalHelp(commands: readonly Command[]): string {
+export function globalHelp(commands: readonly CommandEntry[]): string {
   const rows = commands.map((c) => `  ${c.name.padEnd(18)} ${c.summary}`);
   return [
     'Usage: ferry <command> [options]',

@@ -1,11 +1,15 @@
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/load-config.js';
 import type { FerryConfig } from '../config/schema.js';
 import { UsageError, isFerryError } from '../errors/index.js';
-import { createLogger, type Logger } from '../logging/logger.js';
-import { COMMON_OPTIONS, writeJson, type Command, type CommandContext } from './command.js';
-import { COMMANDS } from './commands/index.js';
+import type { Logger } from '../logging/logger.js';
+import {
+  COMMON_OPTIONS,
+  writeJson,
+  type CommandContext,
+  type DescribedCommand,
+} from './command.js';
+import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { commandHelp, globalHelp } from './help.js';
 
 export interface MainIo {
@@ -14,16 +18,20 @@ export interface MainIo {
   env?: NodeJS.ProcessEnv;
 }
 
-function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+function findCommand(argv: string[]): { entry: CommandEntry; rest: string[] } | undefined {
   const two = `${argv[0]} ${argv[1]}`;
   const byTwo = COMMANDS.find((c) => c.name === two);
-  if (byTwo) return { command: byTwo, rest: argv.slice(2) };
+  if (byTwo) return { entry: byTwo, rest: argv.slice(2) };
   const byOne = COMMANDS.find((c) => c.name === argv[0]);
-  return byOne ? { command: byOne, rest: argv.slice(1) } : undefined;
+  return byOne ? { entry: byOne, rest: argv.slice(1) } : undefined;
 }
 
-function subcommandsOf(word: string | undefined): Command[] {
+function subcommandsOf(word: string | undefined): CommandEntry[] {
   return COMMANDS.filter((c) => c.name.startsWith(`${word} `));
+}
+
+async function described(entry: CommandEntry): Promise<DescribedCommand> {
+  return { ...(await entry.load()), summary: entry.summary };
 }
 
 /** Runs one `ferry` invocation; resolves to the process exit code. */
@@ -42,7 +50,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     if (subs.length > 0) {
       stderr.write(`ferry ${argv[0]} needs a subcommand: ${subs.map((c) => c.name).join(', ')}\n`);
       if (argv.includes('--help') || argv.includes('-h')) {
-        stdout.write(subs.map((c) => commandHelp(c)).join('\n'));
+        const helps = await Promise.all(subs.map(async (c) => commandHelp(await described(c))));
+        stdout.write(helps.join('\n'));
         return 0;
       }
       return 2;
@@ -50,7 +59,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     stderr.write(`Unknown command "${argv[0]}". Run \`ferry --help\` to list the commands.\n`);
     return 2;
   }
-  const { command, rest } = found;
+  const { entry, rest } = found;
+  const command = await described(entry);
   const wantsJson = rest.includes('--json');
 
   const controller = new AbortController();
@@ -83,6 +93,11 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
         `ferry ${command.name} takes ${min === max ? min : `${min} to ${max}`} argument(s), got ${parsed.positionals.length}. Usage: ferry ${command.usage}`,
       );
     }
+    // Loaded only now: `--help` and bad usage need neither (and they weigh: zod, yaml, pino).
+    const [{ loadConfig }, { createLogger }] = await Promise.all([
+      import('../config/load-config.js'),
+      import('../logging/logger.js'),
+    ]);
     const ctx: CommandContext = {
       args: { values: parsed.values, positionals: parsed.positionals },
       stdout,

@@ -1,8 +1,8 @@
-import type { Command } from './command.js';
+import type { DescribedCommand } from './command.js';
 import { commandHelp } from './help.js';
 
 /** docs/CLI.md, generated from the commands' own declarations so it cannot drift from `--help`. */
-export function renderCliDocs(commands: readonly Command[]): string {
+export function renderCliDocs(commands: readonly DescribedCommand[]): string {
   const sections = commands.map(
     (c) => `## ferry ${c.name}\n\n\`\`\`text\n${commandHelp(c).trimEnd()}\n\`\`\`\n`,
   );

@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PROJECT_ROOT } from '../config/load-config.js';
-import { COMMANDS } from './commands/index.js';
+import { describedCommands } from './commands/index.js';
 import { renderCliDocs } from './render-cli-docs.js';
 
 const target = resolve(PROJECT_ROOT, 'docs/CLI.md');
-writeFileSync(target, renderCliDocs(COMMANDS));
+writeFileSync(target, renderCliDocs(await describedCommands()));
 console.log(`wrote ${target}`);

@@ -1,13 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import { formatIssues } from './format-issues.js';
 import { configSchema, type FerryConfig } from './schema.js';
 
-/** The project's root (where package.json is), for defaults that must work from any cwd. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The project's root (where package.json is), for defaults that must work from any cwd: found by
+ * walking up, so that it is the same from src/ (tsx) and from the compiled dist/src/.
+ */
+export const PROJECT_ROOT = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
 
 /** Environment variables that override the file (DESIGN.md, Environment), with the key each sets. */
 export const ENV_OVERRIDES = {

@@ -30,7 +30,6 @@ function printable(body: unknown): string {
 
 export const callCommand: Command = {
   name: 'call',
-  summary: 'Call one operation of the platform interface and print its answer.',
   usage:
     'call <operationId> [--path k=v]... [--query k=v]... [--body JSON|@file] [--idempotency-key K] [--json]',
   description: `

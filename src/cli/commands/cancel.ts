@@ -38,8 +38,6 @@ function outcomeText(o: CancelOutcome, timeoutS: number): string {
 
 export const cancelCommand: Command = {
   name: 'cancel',
-  summary:
-    'Stop a run: nothing more of it is sent; its pipeline is freed once its jobs in flight end.',
   usage: 'cancel <runId> [--dry-run] [--timeout S] [--json]',
   description: [
     'For a run that must not go on (a wrong export found mid-delivery, say). At once, no job of the',

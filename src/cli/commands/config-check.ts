@@ -3,8 +3,6 @@ import { JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const configCheckCommand: Command = {
   name: 'config check',
-  summary:
-    'Validate the configuration (file and environment) and report every bad key by its path.',
   usage: 'config check [--json]',
   description:
     'Reads FERRY_CONFIG (default config/default.yaml) and the environment overrides. Exit 0 when valid, 2 when not.',

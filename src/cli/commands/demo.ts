@@ -4,8 +4,6 @@ import { flag, stringOption, type Command } from '../command.js';
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary:
-    'Run Ferry end to end on this machine: simulator, queue, worker and the sample pipelines.',
   usage: 'demo [--once] [--port P]',
   description: [
     'Starts the simulator (on a free port, or --port), uses the Redis of REDIS_URL (or, when none',

@@ -10,7 +10,6 @@ import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-fil
 
 export const dlqExportCommand: Command = {
   name: 'dlq export',
-  summary: 'Write dead letters to a CSV file (one row per item) for the people who fix the data.',
   usage: 'dlq export [--run R] [--operation O] --csv FILE [--json]',
   description: [
     'Columns: deadLetterId, at, runId, pipeline, operation, key, file, line, status, code, message,',

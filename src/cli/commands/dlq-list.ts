@@ -7,7 +7,6 @@ import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-fil
 
 export const dlqListCommand: Command = {
   name: 'dlq list',
-  summary: 'List dead letters (by run, operation or item key).',
   usage: 'dlq list [--run R] [--operation O] [--key K] [--json]',
   description: [
     'Oldest first. With --json: an array of {id, at, runId, pipeline, operationId, keys, source',

@@ -10,7 +10,6 @@ import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../com
 
 export const dlqPurgeCommand: Command = {
   name: 'dlq purge',
-  summary: 'Delete dead letters for good (by id, a run, or all).',
   usage: 'dlq purge <ID>... | --run R | --all [--dry-run] [--json]',
   description: [
     'Removes the selected entries; their items stay undelivered (the next run of the pipeline',

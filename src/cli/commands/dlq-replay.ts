@@ -21,7 +21,6 @@ function replayText(report: ReplayReport): string {
 
 export const dlqReplayCommand: Command = {
   name: 'dlq replay',
-  summary: 'Send dead letters again, optionally with edited payloads; stale ones are skipped.',
   usage: 'dlq replay <ID>... | --run R | --all [--payloads FILE] [--dry-run] [--json]',
   description: [
     'Replays the selected dead letters as a run of their own (lane interactive), with a worker in',

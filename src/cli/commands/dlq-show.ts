@@ -7,7 +7,6 @@ import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const dlqShowCommand: Command = {
   name: 'dlq show',
-  summary: 'Show one dead letter: its items with file and line, the request, the answer.',
   usage: 'dlq show <ID> [--json]',
   description: [
     'With --json: the whole entry {id, runId, pipeline, operationId, pathParams, idempotencyKey,',

@@ -1,48 +1,141 @@
-import type { Command } from '../command.js';
-import { callCommand } from './call.js';
-import { cancelCommand } from './cancel.js';
-import { configCheckCommand } from './config-check.js';
-import { demoCommand } from './demo.js';
-import { dlqExportCommand } from './dlq-export.js';
-import { dlqListCommand } from './dlq-list.js';
-import { dlqPurgeCommand } from './dlq-purge.js';
-import { dlqReplayCommand } from './dlq-replay.js';
-import { dlqShowCommand } from './dlq-show.js';
-import { operationsCommand } from './operations.js';
-import { planCommand } from './plan.js';
-import { readCommand } from './read.js';
-import { runCommand } from './run.js';
-import { runsCommand } from './runs.js';
-import { schedulesPauseCommand, schedulesResumeCommand } from './schedules-pause.js';
-import { schedulesSyncCommand } from './schedules-sync.js';
-import { schedulesCommand } from './schedules.js';
-import { serveCommand } from './serve.js';
-import { simulatorCommand } from './simulator.js';
-import { statusCommand } from './status.js';
-import { workerCommand } from './worker.js';
+/**
+ * Every command of the `ferry` binary, in the order `ferry --help` lists them: its name and
+ * summary, and its module, loaded only when the command runs or shows its own help (so that
+ * `ferry --help` loads none of them, nor what they import).
+ */
+import type { Command, DescribedCommand } from '../command.js';
 
-/** Every command of the `ferry` binary, in the order `ferry --help` lists them. */
-export const COMMANDS: readonly Command[] = [
-  operationsCommand,
-  readCommand,
-  planCommand,
-  runCommand,
-  cancelCommand,
-  runsCommand,
-  workerCommand,
-  statusCommand,
-  serveCommand,
-  schedulesCommand,
-  schedulesSyncCommand,
-  schedulesPauseCommand,
-  schedulesResumeCommand,
-  dlqListCommand,
-  dlqShowCommand,
-  dlqReplayCommand,
-  dlqPurgeCommand,
-  dlqExportCommand,
-  callCommand,
-  configCheckCommand,
-  simulatorCommand,
-  demoCommand,
+export interface CommandEntry {
+  /** One or two words: `operations`, `config check`, `dlq list`. */
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'operations',
+    summary: 'List the operations of the platform interface (all 31, or those of one listing).',
+    load: async () => (await import('./operations.js')).operationsCommand,
+  },
+  {
+    name: 'read',
+    summary:
+      'Show what a connector reads from a file: encoding, delimiter, header, records and lines.',
+    load: async () => (await import('./read.js')).readCommand,
+  },
+  {
+    name: 'plan',
+    summary:
+      'Show what a pipeline would send for a file: operations, items, requests, rejected records.',
+    load: async () => (await import('./plan.js')).planCommand,
+  },
+  {
+    name: 'run',
+    summary:
+      'Plan a pipeline and deliver it through the queue; with --wait, follow it to its report.',
+    load: async () => (await import('./run.js')).runCommand,
+  },
+  {
+    name: 'cancel',
+    summary:
+      'Stop a run: nothing more of it is sent; its pipeline is freed once its jobs in flight end.',
+    load: async () => (await import('./cancel.js')).cancelCommand,
+  },
+  {
+    name: 'runs',
+    summary: 'List the most recent runs, newest first: status, time, items delivered and failed.',
+    load: async () => (await import('./runs.js')).runsCommand,
+  },
+  {
+    name: 'worker',
+    summary: 'Deliver queued runs: a long-running worker; start several to share the work.',
+    load: async () => (await import('./worker.js')).workerCommand,
+  },
+  {
+    name: 'status',
+    summary: 'Show the delivery queues per lane, the runs in progress and the dead-letter count.',
+    load: async () => (await import('./status.js')).statusCommand,
+  },
+  {
+    name: 'serve',
+    summary: 'Serve the operating console: JSON API, Prometheus metrics, health and readiness.',
+    load: async () => (await import('./serve.js')).serveCommand,
+  },
+  {
+    name: 'schedules',
+    summary: 'List the scheduled pipelines: cron, time zone, next run, paused, last run.',
+    load: async () => (await import('./schedules.js')).schedulesCommand,
+  },
+  {
+    name: 'schedules sync',
+    summary:
+      'Bring the schedules in Redis in step with the pipeline files (workers do it at start).',
+    load: async () => (await import('./schedules-sync.js')).schedulesSyncCommand,
+  },
+  {
+    name: 'schedules pause',
+    summary:
+      "Pause a pipeline's schedule (a maintenance window): no tick runs until it is resumed.",
+    load: async () => (await import('./schedules-pause.js')).schedulesPauseCommand,
+  },
+  {
+    name: 'schedules resume',
+    summary: "Resume a paused pipeline's schedule from its next tick.",
+    load: async () => (await import('./schedules-pause.js')).schedulesResumeCommand,
+  },
+  {
+    name: 'dlq list',
+    summary: 'List dead letters (by run, operation or item key).',
+    load: async () => (await import('./dlq-list.js')).dlqListCommand,
+  },
+  {
+    name: 'dlq show',
+    summary: 'Show one dead letter: its items with file and line, the request, the answer.',
+    load: async () => (await import('./dlq-show.js')).dlqShowCommand,
+  },
+  {
+    name: 'dlq replay',
+    summary: 'Send dead letters again, optionally with edited payloads; stale ones are skipped.',
+    load: async () => (await import('./dlq-replay.js')).dlqReplayCommand,
+  },
+  {
+    name: 'dlq purge',
+    summary: 'Delete dead letters for good (by id, a run, or all).',
+    load: async () => (await import('./dlq-purge.js')).dlqPurgeCommand,
+  },
+  {
+    name: 'dlq export',
+    summary: 'Write dead letters to a CSV file (one row per item) for the people who fix the data.',
+    load: async () => (await import('./dlq-export.js')).dlqExportCommand,
+  },
+  {
+    name: 'call',
+    summary: 'Call one operation of the platform interface and print its answer.',
+    load: async () => (await import('./call.js')).callCommand,
+  },
+  {
+    name: 'config check',
+    summary:
+      'Validate the configuration (file and environment) and report every bad key by its path.',
+    load: async () => (await import('./config-check.js')).configCheckCommand,
+  },
+  {
+    name: 'simulator',
+    summary: 'Serve a simulator of the platform interface (state, idempotency, faults) over HTTP.',
+    load: async () => (await import('./simulator.js')).simulatorCommand,
+  },
+  {
+    name: 'demo',
+    summary:
+      'Run Ferry end to end on this machine: simulator, queue, worker and the sample pipelines.',
+    load: async () => (await import('./demo.js')).demoCommand,
+  },
 ];
+
+/** Every command, loaded, with its summary (for the generated docs). */
+export async function describedCommands(): Promise<DescribedCommand[]> {
+  return await Promise.all(
+    COMMANDS.map(async (e) => ({ ...(await e.load()), summary: e.summary })),
+  );
+}

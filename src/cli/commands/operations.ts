@@ -5,7 +5,6 @@ import { JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const operationsCommand: Command = {
   name: 'operations',
-  summary: 'List the operations of the platform interface (all 31, or those of one listing).',
   usage: 'operations [--listing A|B] [--json]',
   description: 'With --json: an array of {id, group, method, path, listings}.',
   options: {

@@ -32,8 +32,6 @@ function describeSource(spec: SourceSpec): string {
 
 export const planCommand: Command = {
   name: 'plan',
-  summary:
-    'Show what a pipeline would send for a file: operations, items, requests, rejected records.',
   usage:
     'plan <pipeline> [--file F] [--lookup NAME=PATH]... [--json] [--show-items] [--allow-deletes N|all]',
   description: [

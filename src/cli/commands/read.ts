@@ -89,8 +89,6 @@ function errorLine(e: RowError): string {
 
 export const readCommand: Command = {
   name: 'read',
-  summary:
-    'Show what a connector reads from a file: encoding, delimiter, header, records and lines.',
   usage: 'read FILE [--connector NAME] [--option k=v]... [--limit N] [--json]',
   description: [
     'FILE is a path, - for stdin, an http(s) URL, or a folder (its files in name order, see --pattern).',

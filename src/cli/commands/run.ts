@@ -30,8 +30,6 @@ function laneOption(text: string | undefined): Lane | undefined {
 
 export const runCommand: Command = {
   name: 'run',
-  summary:
-    'Plan a pipeline and deliver it through the queue; with --wait, follow it to its report.',
   usage:
     'run <pipeline> [--file F] [--lookup NAME=PATH]... [--wait [--no-local-worker]] [--json] [--allow-deletes N|all] [--resend-all]',
   description: [

@@ -53,7 +53,6 @@ function table(lines: RunLine[]): string {
 
 export const runsCommand: Command = {
   name: 'runs',
-  summary: 'List the most recent runs, newest first: status, time, items delivered and failed.',
   usage: 'runs [--pipeline P] [--limit N] [--json]',
   description: [
     "Runs are kept for 30 days after they end (each run's full report is `ferry run --wait`'s, also",

@@ -6,10 +6,6 @@ function pauseOrResume(action: 'pause' | 'resume'): Command {
   const change = action === 'pause' ? pauseSchedule : resumeSchedule;
   return {
     name: `schedules ${action}`,
-    summary:
-      action === 'pause'
-        ? "Pause a pipeline's schedule (a maintenance window): no tick runs until it is resumed."
-        : "Resume a paused pipeline's schedule from its next tick.",
     usage: `schedules ${action} <pipeline> [--json]`,
     positionals: [1, 1],
     description: [

@@ -4,7 +4,6 @@ import { withScheduleQueue } from './schedules.js';
 
 export const schedulesSyncCommand: Command = {
   name: 'schedules sync',
-  summary: 'Bring the schedules in Redis in step with the pipeline files (workers do it at start).',
   usage: 'schedules sync [--json]',
   description: [
     'Puts a schedule in Redis for each pipeline file with a `schedule:` (unless paused) and',

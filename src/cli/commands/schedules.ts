@@ -48,7 +48,6 @@ function table(views: ScheduleView[]): string {
 
 export const schedulesCommand: Command = {
   name: 'schedules',
-  summary: 'List the scheduled pipelines: cron, time zone, next run, paused, last run.',
   usage: 'schedules [--json]',
   description: [
     'A pipeline file with `schedule: {cron: "0 2 * * *", tz: "Europe/Berlin"}` is run by the',

@@ -12,7 +12,6 @@ function isLoopback(host: string): boolean {
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Serve the operating console: JSON API, Prometheus metrics, health and readiness.',
   usage: 'serve [--host H] [--port P]',
   description: [
     'One long-running process that reads everything from Redis: run it beside any number of',

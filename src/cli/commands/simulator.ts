@@ -12,7 +12,6 @@ const text = (placeholder: string, description: string): OptionSpec => ({
 
 export const simulatorCommand: Command = {
   name: 'simulator',
-  summary: 'Serve a simulator of the platform interface (state, idempotency, faults) over HTTP.',
   usage: 'simulator [--port P] [--listing A|B] [--token T] [--seed N] [fault flags] [--json]',
   description: `
 Serves every operation of the listing with in-memory state until Ctrl-C (SIGINT) or SIGTERM, then

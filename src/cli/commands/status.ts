@@ -20,7 +20,6 @@ function dataLossLines(loss: DataLoss): string[] {
 
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'Show the delivery queues per lane, the runs in progress and the dead-letter count.',
   usage: 'status [--json]',
   description: [
     'With --json: {queues: {bulk|interactive: {waiting, active, delayed, failed}}, pausedForMs,',

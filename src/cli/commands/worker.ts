@@ -7,7 +7,6 @@ import { flag, positiveIntOption, stringList, type Command } from '../command.js
 
 export const workerCommand: Command = {
   name: 'worker',
-  summary: 'Deliver queued runs: a long-running worker; start several to share the work.',
   usage: 'worker [--concurrency N] [--lane bulk|interactive]... [--no-schedules]',
   description: [
     'Takes delivery jobs from the queues of both lanes (or the lanes given) and delivers them to',
