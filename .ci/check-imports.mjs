@@ -1,9 +1,11 @@
 // Fails when the project's own modules import each other in a cycle, or when a folder imports one
 // of a layer above its own (or a sibling of its layer): the layers of docs/ARCHITECTURE.md. Reads
-// the relative imports of every .ts file under src/ and connectors/ (static `import`/`export ...
-// from` and `import()`).
+// the relative imports of every .ts file under src/ and connectors/ with TypeScript's own scanner,
+// so side-effect imports (`import './x.js'`), `export ... from` and `import()` count, and imports
+// inside comments or strings do not.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const files = [];
@@ -25,7 +27,7 @@ const LAYERS = [
   ['src/config'],
   ['src/redis', 'src/interface', 'connectors'],
   ['src/pipeline', 'src/simulator'],
-  ['src/presets', 'src/queue'],
+  ['src/queue'],
   ['src/schedules'],
   ['src/serve', 'src/demo'],
   ['src/cli'],
@@ -36,18 +38,16 @@ function folderOf(file) {
   const parts = relative(root, file).split('/');
   return parts[0] === 'connectors' ? 'connectors' : parts.slice(0, 2).join('/');
 }
+const rel = (file) => relative(root, file);
 
-const importRe =
-  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
 const graph = new Map();
 for (const file of files) {
-  const text = readFileSync(file, 'utf8');
-  const deps = [];
-  for (const m of text.matchAll(importRe)) {
-    // `import type` edges vanish at run time, but a type cycle still couples modules: count them too.
-    const spec = m[1] ?? m[2];
-    deps.push(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
-  }
+  // `import type` edges vanish at run time, but a type cycle still couples modules: count them too.
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  const deps = importedFiles
+    .map((ref) => ref.fileName)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
   graph.set(file, deps);
 }
 
@@ -69,23 +69,30 @@ for (const file of graph.keys()) if (!state.has(file)) visit(file, []);
 const breaches = [];
 for (const [file, deps] of graph) {
   const from = folderOf(file);
+  const a = layerOf.get(from);
+  if (a === undefined) {
+    breaches.push(`${rel(file)}: ${from} has no layer in .ci/check-imports.mjs`);
+    continue;
+  }
+  const allowed = LAYERS.slice(0, a).flat().join(', ') || 'nothing outside itself';
   for (const dep of deps) {
     const to = folderOf(dep);
-    if (to === from || !graph.has(dep)) continue;
-    const [a, b] = [layerOf.get(from), layerOf.get(to)];
-    if (a === undefined)
-      breaches.push(`${relative(root, file)}: ${from} has no layer in .ci/check-imports.mjs`);
-    else if (b === undefined || b >= a) {
-      const allowed = LAYERS.slice(0, a).flat().join(', ');
-      breaches.push(
-        `${relative(root, file)} imports ${relative(root, dep)}: ${from} may import only from ${allowed} (docs/ARCHITECTURE.md, Layers)`,
-      );
-    }
+    if (to === from) continue;
+    const b = layerOf.get(to);
+    if (b !== undefined && b < a) continue;
+    const rule =
+      b === undefined
+        ? `${to} is in no layer`
+        : b === a
+          ? `${to} is in the same layer (${a + 1})`
+          : `${to} is in a higher layer (${b + 1} above ${a + 1})`;
+    breaches.push(
+      `${rel(file)} imports ${rel(dep)}: ${rule}; ${from} may import only ${allowed} (docs/ARCHITECTURE.md, Layers)`,
+    );
   }
 }
 
-for (const cycle of cycles)
-  console.error(`import cycle: ${cycle.map((f) => relative(root, f)).join(' -> ')}`);
+for (const cycle of cycles) console.error(`import cycle: ${cycle.map(rel).join(' -> ')}`);
 for (const breach of breaches) console.error(`layer breach: ${breach}`);
 if (cycles.length > 0 || breaches.length > 0) process.exit(1);
 console.log(`no import cycles and no layer breaches among ${files.length} modules`);

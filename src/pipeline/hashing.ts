@@ -1,7 +1,7 @@
 /**
- * Canonical JSON and the hashes change detection and idempotency keys are made of.
+ * The hashes change detection and idempotency keys are made of, taken of canonical JSON.
  * Payloads built by the mapper already have their keys in sorted order, so JSON.stringify of them
- * is canonical; canonicalJson() sorts for anything else (path parameters, edited payloads).
+ * is canonical; canonicalJson() (src/base) sorts for anything else (path parameters, edited payloads).
  */
 import { hash } from 'node:crypto';
 

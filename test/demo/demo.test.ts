@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { freePort } from '../helpers/redis-server.js';
 import { sharedPath } from '../helpers/shared.js';
-import { runFerry, spawnFerry, writeConfigFile } from './cli-process.js';
-import { tempDir, expectNothingOpen } from './delivery-fixtures.js';
+import { runFerry, spawnFerry, writeConfigFile } from '../queue/cli-process.js';
+import { tempDir, expectNothingOpen } from '../queue/delivery-fixtures.js';
 
 /** What the four sample files leave on the platform, from shared/fixtures/erp/expected.json. */
 const expected = JSON.parse(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { akeneoPrices } from '../../src/presets/akeneo-prices.js';
-import { lowestPerCurrency, parseAmount } from '../../src/presets/price-list.js';
+import { akeneoPrices } from '../../src/pipeline/presets/akeneo-prices.js';
+import { lowestPerCurrency, parseAmount } from '../../src/pipeline/presets/price-list.js';
 
 describe('lowestPerCurrency', () => {
   it('keeps the lowest amount of each currency, compared as decimals', () => {

@@ -3,7 +3,7 @@
  * and the two things the presets do with them: parse an export's amount, keep the lowest amount
  * per currency when several variants of one product are merged.
  */
-import { compareDecimals, parseDecimal } from '../pipeline/convert/decimal.js';
+import { compareDecimals, parseDecimal } from '../convert/decimal.js';
 
 export interface Price {
   amount: string;

@@ -3,7 +3,7 @@
  * akeneo-products.yaml; docs/PRESETS.md). Registered by name like the built-in ones: a pipeline
  * can only pick them, never carry code.
  */
-import { registerTransform, TransformRejection } from '../pipeline/transforms/registry.js';
+import { registerTransform, TransformRejection } from '../transforms/registry.js';
 
 const CURRENCY = /^[A-Z]{3}$/;
 

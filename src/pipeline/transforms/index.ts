@@ -1,6 +1,6 @@
 import './builtin.js';
 // What the presets (config/pipelines/shopify-products.yaml, akeneo-products.yaml) name.
-import '../../presets/index.js';
+import '../presets/index.js';
 
 export {
   computedFieldNames,
