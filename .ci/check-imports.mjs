@@ -2,12 +2,13 @@
 // of a layer above its own (or a sibling of its layer): the layers of docs/ARCHITECTURE.md. Reads
 // the relative imports of every .ts file under src/ and connectors/ with TypeScript's own scanner,
 // so side-effect imports (`import './x.js'`), `export ... from` and `import()` count, and imports
-// inside comments or strings do not.
+// inside comments or strings do not. `node .ci/check-imports.mjs [ROOT]` checks another tree laid
+// out the same way (the script's own test does).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const root = resolve(process.argv[2] ?? join(dirname(new URL(import.meta.url).pathname), '..'));
 const files = [];
 function walk(dir) {
   for (const name of readdirSync(dir)) {
@@ -33,10 +34,10 @@ const LAYERS = [
   ['src/cli'],
 ];
 const layerOf = new Map(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i])));
-/** The folder a file belongs to: `connectors`, or `src/<folder>`. */
+/** The folder a file belongs to: `src/<folder>`, else its top folder (`connectors`, `test`). */
 function folderOf(file) {
   const parts = relative(root, file).split('/');
-  return parts[0] === 'connectors' ? 'connectors' : parts.slice(0, 2).join('/');
+  return parts[0] === 'src' ? parts.slice(0, 2).join('/') : parts[0];
 }
 const rel = (file) => relative(root, file);
 
