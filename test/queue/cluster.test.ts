@@ -161,8 +161,8 @@ describe('Ferry on a Redis Cluster', () => {
     expect(rerun.enqueued).toBe(false);
 
     for (const w of [b, c]) w.child.kill('SIGTERM');
-    expect(await b.exited).toBe(0);
-    expect(await c.exited).toBe(0);
+    expect(await b.exited, b.stderr()).toBe(0);
+    expect(await c.exited, c.stderr()).toBe(0);
     await deleteKeysUnder(cluster, prefix);
     const left = await Promise.all((await masters(cluster)).map((m) => m.dbsize()));
     expect(left).toEqual([0, 0, 0]);
