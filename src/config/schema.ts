@@ -170,6 +170,8 @@ export const configSchema = z.strictObject({
         .int()
         .positive()
         .default(100 * 1024 * 1024),
+      /** Days an uploaded file is kept (under delivery.reportsDir/uploads) for its run's report. */
+      uploadRetentionDays: z.number().int().positive().default(7),
     })
     .prefault({}),
   log: z

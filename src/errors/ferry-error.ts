@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   'FERRY_REDIS_DATA_LOST',
   'FERRY_LOOKUP',
   'FERRY_INTERRUPTED',
+  'FERRY_UPLOAD_TOO_LARGE',
+  'FERRY_UNSUPPORTED_MEDIA_TYPE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -13,6 +13,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode | ConsoleCode, number>> = {
   FERRY_RUN_ACTIVE: 409,
   FERRY_RUN_FINISHED: 409,
   FERRY_REDIS_UNAVAILABLE: 503,
+  FERRY_UPLOAD_TOO_LARGE: 413,
+  FERRY_UNSUPPORTED_MEDIA_TYPE: 415,
 };
 
 /** Codes only the console gives (a request, not a command, went wrong). */

@@ -21,6 +21,7 @@ import { pipelineRoutes } from './routes/api-pipelines.js';
 import { queueRoutes } from './routes/api-queues.js';
 import { runRoutes } from './routes/api-runs.js';
 import { auditRoutes } from './routes/api-audit.js';
+import { activeRunIdOf, importRoutes } from './routes/api-imports.js';
 import { allows, tokenMatcher, type Principal, type Role } from './tokens.js';
 
 /** pino's level number for warn. */
@@ -103,7 +104,10 @@ export async function buildServer(options: {
 
   app.setErrorHandler((error, request, reply) => {
     if (isFerryError(error)) {
-      return reply.code(httpStatusOf(error.code)).send(errorBody(error.code, error.message));
+      const activeRunId = activeRunIdOf(error);
+      return reply
+        .code(httpStatusOf(error.code))
+        .send({ ...errorBody(error.code, error.message), ...(activeRunId ? { activeRunId } : {}) });
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status < 500) {
@@ -113,6 +117,8 @@ export async function buildServer(options: {
     return reply.code(500).send(errorBody('FERRY_INTERNAL', 'The console failed; see its log.'));
   });
 
+  // A scope of its own: its body parsers (multipart, any type as a stream) are for imports only.
+  await app.register(async (scope) => await importRoutes(scope, ctx));
   await app.register(async (scope) => {
     healthRoutes(scope, ctx);
     metricsRoutes(scope, ctx);

@@ -62,7 +62,7 @@ export const runsCommand: Command = {
     'started nothing (the previous run still going, a source that could not be read) shows as',
     'skipped, with the reason under NOTE.',
     '',
-    'With --json: [{runId, pipeline, kind, trigger, status, reason?, lateSeconds?, startedAt,',
+    'With --json: [{runId, pipeline, kind, trigger, startedBy?, status, reason?, lateSeconds?, startedAt,',
     'finishedAt?, seconds?, plannedItems, deliveredItems, failedItems, rejected}]. Exit 0; 1 when',
     'Redis does not answer; 2 bad usage.',
     '',

@@ -6,6 +6,8 @@ export interface RunLine {
   pipeline: string;
   kind: string;
   trigger: string;
+  /** Who started it, when a console token did. */
+  startedBy?: string;
   status: string;
   /** Why a skipped run started nothing. */
   reason?: string;
@@ -35,6 +37,7 @@ export function lineOf(run: RunRecord): RunLine {
     rejected: run.rejected,
   };
   if (run.reason) line.reason = run.reason;
+  if (run.startedBy) line.startedBy = run.startedBy;
   if (run.lateSeconds) line.lateSeconds = run.lateSeconds;
   if (run.finishedAt) {
     line.finishedAt = new Date(run.finishedAt).toISOString();

@@ -36,6 +36,8 @@ export interface RunRecord {
   lane: Lane;
   status: RunStatus;
   trigger: Trigger;
+  /** Who started it, when a console token did (the token's name). */
+  startedBy?: string;
   /** Why a skipped run started nothing. */
   reason?: string;
   /** For a schedule's run: the tick's time, and how long after it the run started. */
@@ -104,6 +106,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   };
   if (fields.file) run.file = fields.file;
   if (fields.reason) run.reason = fields.reason;
+  if (fields.startedBy) run.startedBy = fields.startedBy;
   if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
   if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
   if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);

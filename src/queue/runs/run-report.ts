@@ -28,6 +28,7 @@ export interface RunReport {
   pipeline: string;
   kind: RunRecord['kind'];
   trigger: RunRecord['trigger'];
+  startedBy?: string;
   status: RunRecord['status'];
   /** Why a skipped run started nothing. */
   reason?: string;
@@ -112,6 +113,7 @@ export async function buildRunReport(
   };
   if (run.file) report.file = run.file;
   if (run.reason) report.reason = run.reason;
+  if (run.startedBy) report.startedBy = run.startedBy;
   if (run.finishedAt) {
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;

@@ -50,6 +50,8 @@ export interface StartRunOptions {
   signal?: AbortSignal;
   /** What started the run (default cli), and for a schedule's tick its time and lateness. */
   trigger?: Trigger;
+  /** The console token's name that started it (an HTTP import). */
+  startedBy?: string;
   scheduledAt?: number;
   lateSeconds?: number;
 }
@@ -104,6 +106,7 @@ function runFields(
     releasedStage: -1,
   };
   if (options.sourceName) fields.file = options.sourceName;
+  if (options.startedBy) fields.startedBy = options.startedBy;
   if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
   if (options.lateSeconds !== undefined) fields.lateSeconds = options.lateSeconds;
   for (const s of stages) fields[`pending:${s.index}`] = s.jobs;

@@ -1,0 +1,145 @@
+/**
+ * `POST /api/pipelines/{name}/runs` (operator): an on-demand import. The file comes as the raw
+ * body or as a multipart part named `file`, is streamed to disk, and becomes a run of the
+ * pipeline (trigger http, started by the token's name): 202 with its runId, or with
+ * `?wait=true` 200 and the run's document once it ended. 404 unknown pipeline, 409 with
+ * `activeRunId` while the pipeline runs, 413 past serve.uploadMaxBytes, 415 for a type the
+ * pipeline's connector does not read.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import { connectorForMediaType, connectorForPath } from '../../../connectors/registry.js';
+import { isFerryError } from '../../errors/index.js';
+import { loadPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
+import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
+import { NotFoundError, RunActiveError } from '../../queue/errors.js';
+import { followRun } from '../../queue/runs/follow-run.js';
+import { buildRunReport } from '../../queue/runs/run-report.js';
+import { startRun } from '../../queue/runs/start-run.js';
+import { recordAudit } from '../audit.js';
+import type { ServeContext } from '../serve-context.js';
+import {
+  removeOldUploads,
+  saveUpload,
+  UnsupportedMediaTypeError,
+  UploadTooLargeError,
+  uploadsDir,
+} from '../uploads.js';
+
+function loadImportable(ctx: ServeContext, name: string): PipelineDefinition {
+  if (!pipelineNames(ctx.config).includes(name)) {
+    throw new NotFoundError(
+      'pipeline',
+      name,
+      `Pipelines: ${pipelineNames(ctx.config).join(', ')}.`,
+    );
+  }
+  return loadPipeline(name, ctx.config);
+}
+
+/** The extension the saved file gets, from its type; refused when the pipeline reads another. */
+function extensionFor(definition: PipelineDefinition, mediaType: string | undefined): string {
+  const type = (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
+  const given = connectorForMediaType(type);
+  const wanted =
+    definition.source.connector ?? connectorForPath(definition.source.file ?? '')?.name;
+  if (!given || (wanted && given.name !== wanted)) {
+    throw new UnsupportedMediaTypeError(
+      `Pipeline "${definition.name}" reads ${wanted ?? 'csv, json, xml or xlsx'}; a file of type ` +
+        `"${type || 'none'}" is not one it can read. Send it as ${
+          wanted === 'csv' ? 'text/csv' : wanted === 'xlsx' ? 'the XLSX type' : `a ${wanted} type`
+        }.`,
+      { pipeline: definition.name, contentType: type },
+    );
+  }
+  return given.extensions[0]!;
+}
+
+async function refuseWhileActive(ctx: ServeContext, pipeline: string): Promise<void> {
+  const active = await ctx.redis.get(ctx.keys.activeRun(pipeline));
+  if (active) throw new RunActiveError(pipeline, active);
+}
+
+export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Promise<void> {
+  const maxBytes = ctx.config.serve.uploadMaxBytes;
+  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1 } });
+  // Any other body is the file itself: handed over as a stream, never read whole.
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.post<{ Params: { name: string }; Querystring: { wait?: boolean } }>(
+    '/api/pipelines/:name/runs',
+    {
+      config: { access: 'operator' },
+      bodyLimit: maxBytes,
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { wait: { type: 'boolean', default: false } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.params;
+      const definition = loadImportable(ctx, name);
+      await refuseWhileActive(ctx, name);
+      let body: Readable;
+      let mediaType: string | undefined;
+      let fileName: string | undefined;
+      if (request.isMultipart()) {
+        const part = await request.file();
+        if (!part || part.fieldname !== 'file') {
+          throw new UnsupportedMediaTypeError(
+            'A multipart import needs its file in a part named "file".',
+          );
+        }
+        body = part.file;
+        mediaType = part.mimetype;
+        fileName = part.filename;
+      } else {
+        const declared = Number(request.headers['content-length'] ?? 0);
+        if (declared > maxBytes) throw new UploadTooLargeError(maxBytes);
+        body = request.body as Readable;
+        mediaType = request.headers['content-type'];
+      }
+      const extension = extensionFor(definition, mediaType);
+      const dir = uploadsDir(ctx.config.delivery.reportsDir);
+      await removeOldUploads(dir, ctx.config.serve.uploadRetentionDays);
+      const file = await saveUpload(body, dir, extension, maxBytes);
+      const started = await startRun({
+        config: ctx.config,
+        redis: ctx.redis,
+        logger: ctx.logger,
+        pipeline: name,
+        source: { file },
+        sourceName: fileName ?? file,
+        trigger: 'http',
+        startedBy: request.principal!.name,
+      });
+      await recordAudit(ctx.redis, ctx.keys, {
+        actor: request.principal!.name,
+        action: 'run.import',
+        target: started.runId,
+      });
+      if (!request.query.wait) {
+        const status = (await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, started.runId)).status;
+        return reply
+          .code(202)
+          .header('location', `/api/runs/${started.runId}`)
+          .send({ runId: started.runId, status });
+      }
+      // The client hanging up stops the waiting, not the run.
+      const gone = new AbortController();
+      request.raw.once('close', () => gone.abort());
+      await followRun(ctx.redis, ctx.keys, started.runId, () => undefined, gone.signal);
+      return await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, started.runId);
+    },
+  );
+}
+
+/** A RunActiveError's answer carries the active run's id (DESIGN.md, Imports). */
+export function activeRunIdOf(error: unknown): string | undefined {
+  return isFerryError(error) && error instanceof RunActiveError
+    ? String(error.details.runId)
+    : undefined;
+}

@@ -1,0 +1,205 @@
+/**
+ * HTTP imports (DESIGN.md, Imports): a file posted to `POST /api/pipelines/{name}/runs` as the raw
+ * body or a multipart part becomes a run (trigger http, started by the token's name); the errors
+ * the contract names (401/403, 404, 409 with activeRunId, 413, 415), over real TCP against real
+ * Redis and the simulator.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { FormData, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import type { FerryConfig } from '../../src/config/schema.js';
+import { deliveryKeys } from '../../src/queue/keys.js';
+import { followRun } from '../../src/queue/runs/follow-run.js';
+import { parseRun } from '../../src/queue/runs/run-record.js';
+import { startRun } from '../../src/queue/runs/start-run.js';
+import {
+  startDeliveryWorker,
+  type DeliveryWorker,
+} from '../../src/queue/worker/delivery-worker.js';
+import { buildServer } from '../../src/serve/server.js';
+import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
+import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+
+const VIEWER = 'viewer-token-0123456789';
+const OPERATOR = 'operator-token-0123456789';
+const ITEMS = readFileSync(join(PROJECT_ROOT, 'examples/items.csv'));
+
+const h = useDeliveryHarness('imports', { seed: 31 });
+const prefixes: string[] = [];
+afterAll(async () => {
+  for (const p of prefixes) await deleteKeys(p);
+});
+
+/** A console (and a worker) of its own prefix, so each test starts with no state. */
+async function consoleOf(serve: Partial<FerryConfig['serve']> = {}, withWorker = true) {
+  const prefix = uniquePrefix('imports');
+  prefixes.push(prefix);
+  const base = testConfig(prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
+  const config: FerryConfig = {
+    ...base,
+    serve: {
+      ...base.serve,
+      ...serve,
+      tokens: [
+        { name: 'night-viewer', role: 'viewer', token: VIEWER },
+        { name: 'alice', role: 'operator', token: OPERATOR },
+      ],
+    },
+  };
+  const app: FastifyInstance = await buildServer({ config, redis: h.redis, logger: quietLogger() });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const worker: DeliveryWorker | undefined = withWorker
+    ? await startDeliveryWorker({ config, logger: quietLogger() })
+    : undefined;
+  return {
+    config,
+    url,
+    async close() {
+      await app.close();
+      await worker?.close();
+    },
+  };
+}
+
+async function post(
+  url: string,
+  path: string,
+  body: Buffer | FormData | Readable,
+  headers: Record<string, string> = {},
+  token = OPERATOR,
+): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }> {
+  const res = await request(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    body,
+  });
+  return {
+    status: res.statusCode,
+    body: (await res.body.json()) as Record<string, unknown>,
+    headers: res.headers,
+  };
+}
+
+describe('an import', () => {
+  let c: Awaited<ReturnType<typeof consoleOf>>;
+  beforeAll(async () => (c = await consoleOf()));
+  afterAll(async () => await c.close());
+
+  it('answers 202 with the run it started, recorded as started by the token over HTTP', async () => {
+    const answer = await post(c.url, '/api/pipelines/catalog/runs', ITEMS, {
+      'content-type': 'text/csv',
+    });
+    expect(answer.status).toBe(202);
+    const runId = answer.body.runId as string;
+    expect(answer.headers.location).toBe(`/api/runs/${runId}`);
+    const run = parseRun(await h.redis.hgetall(deliveryKeys(c.config.redis.prefix).run(runId)));
+    expect(run).toMatchObject({ pipeline: 'catalog', trigger: 'http', startedBy: 'alice' });
+    expect(run!.rows).toBe(61);
+    const audit = await h.redis.lrange(deliveryKeys(c.config.redis.prefix).audit, 0, -1);
+    expect(audit.map((l) => JSON.parse(l) as unknown)).toContainEqual(
+      expect.objectContaining({ actor: 'alice', action: 'run.import', target: runId }),
+    );
+    await followRun(h.redis, deliveryKeys(c.config.redis.prefix), runId, () => undefined);
+  });
+
+  it('with ?wait=true answers once the run ended, with its document', async () => {
+    // The same file again: nothing changed, so the run ends as soon as it is planned.
+    const answer = await post(c.url, '/api/pipelines/catalog/runs?wait=true', ITEMS, {
+      'content-type': 'text/csv; charset=windows-1252',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ pipeline: 'catalog', trigger: 'http', rejected: 5 });
+    expect(['succeeded', 'partial']).toContain(answer.body.status);
+  });
+
+  it('takes the file from a multipart part named file', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([ITEMS], { type: 'text/csv' }), 'items-tonight.csv');
+    const answer = await post(c.url, '/api/pipelines/catalog/runs?wait=true', form);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ file: 'items-tonight.csv', trigger: 'http' });
+  });
+});
+
+describe('refusals', () => {
+  let c: Awaited<ReturnType<typeof consoleOf>>;
+  beforeAll(async () => (c = await consoleOf({ uploadMaxBytes: 1000 }, false)));
+  afterAll(async () => await c.close());
+
+  it('401 without a token, 403 for a viewer', async () => {
+    expect(
+      (await post(c.url, '/api/pipelines/catalog/runs', ITEMS, {}, 'nope-0123456789')).status,
+    ).toBe(401);
+    expect(
+      (
+        await post(
+          c.url,
+          '/api/pipelines/catalog/runs',
+          ITEMS,
+          { 'content-type': 'text/csv' },
+          VIEWER,
+        )
+      ).status,
+    ).toBe(403);
+  });
+
+  it('404 for an unknown pipeline', async () => {
+    const answer = await post(c.url, '/api/pipelines/nope/runs', ITEMS, {
+      'content-type': 'text/csv',
+    });
+    expect(answer).toMatchObject({ status: 404, body: { error: { code: 'FERRY_NOT_FOUND' } } });
+  });
+
+  it('415 for a type the pipeline does not read', async () => {
+    const answer = await post(c.url, '/api/pipelines/catalog/runs', Buffer.from('[]'), {
+      'content-type': 'application/json',
+    });
+    expect(answer).toMatchObject({
+      status: 415,
+      body: { error: { code: 'FERRY_UNSUPPORTED_MEDIA_TYPE' } },
+    });
+  });
+
+  it('413 past serve.uploadMaxBytes, whether the length is declared or not', async () => {
+    const declared = await post(c.url, '/api/pipelines/catalog/runs', ITEMS, {
+      'content-type': 'text/csv',
+    });
+    expect(declared).toMatchObject({
+      status: 413,
+      body: { error: { code: 'FERRY_UPLOAD_TOO_LARGE' } },
+    });
+    // Chunked, with no Content-Length: cut off while it streams to disk.
+    const streamed = await post(
+      c.url,
+      '/api/pipelines/catalog/runs',
+      Readable.from([ITEMS.subarray(0, 800), ITEMS.subarray(800)]),
+      { 'content-type': 'text/csv' },
+    );
+    expect(streamed).toMatchObject({
+      status: 413,
+      body: { error: { code: 'FERRY_UPLOAD_TOO_LARGE' } },
+    });
+  });
+
+  it('409 with the active run while the pipeline runs', async () => {
+    // No worker: the run waits in the queue, and holds the pipeline.
+    const waiting = await startRun({
+      config: c.config,
+      redis: h.redis,
+      logger: quietLogger(),
+      pipeline: 'catalog',
+      source: { file: join(PROJECT_ROOT, 'examples/items.csv') },
+    });
+    const answer = await post(c.url, '/api/pipelines/catalog/runs', ITEMS.subarray(0, 500), {
+      'content-type': 'text/csv',
+    });
+    expect(answer).toMatchObject({
+      status: 409,
+      body: { error: { code: 'FERRY_RUN_ACTIVE' }, activeRunId: waiting.runId },
+    });
+  });
+});
