@@ -94,7 +94,9 @@ export function readSource(
     for await (const source of openSources(spec, context)) {
       // A stop ends a read that waits for bytes (stdin, a slow URL), not only the next record.
       const stop = (): void => void source.stream.destroy(context.signal?.reason as Error);
-      context.signal?.addEventListener('abort', stop, { once: true });
+      // Stopped before the source opened: an abort listener added now would never fire.
+      if (context.signal?.aborted) stop();
+      else context.signal?.addEventListener('abort', stop, { once: true });
       try {
         const { connector: c, chosenBy } = await chooseConnector(source, given);
         const fileMeta: ReadMeta = many ? {} : meta;

@@ -25,6 +25,7 @@ export const ENV_OVERRIDES = {
   FERRY_LISTING: 'interface.listing',
   FERRY_LOG_LEVEL: 'log.level',
   FERRY_UPLOAD_MAX_BYTES: 'serve.uploadMaxBytes',
+  FERRY_WEBHOOK_SECRET: 'notifications.secret',
 } as const;
 
 export interface LoadedConfig {

@@ -174,6 +174,14 @@ export const configSchema = z.strictObject({
       uploadRetentionDays: z.number().int().positive().default(7),
     })
     .prefault({}),
+  notifications: z
+    .strictObject({
+      /** Signs every webhook body (HMAC-SHA256); FERRY_WEBHOOK_SECRET. Never logged. */
+      secret: z.string().min(16, 'expected a secret of at least 16 characters').optional(),
+      /** Tries of a webhook that does not answer 2xx, backing off exponentially. */
+      attempts: z.number().int().min(1).max(20).default(8),
+    })
+    .prefault({}),
   log: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -24,6 +24,8 @@ export const REDACT_PATHS = [
   'interface.auth',
   'auth',
   '*.auth',
+  'secret',
+  '*.secret',
 ];
 
 export interface LoggerOptions {

@@ -86,6 +86,20 @@ export class RunInterruptedError extends FerryError {
   }
 }
 
+/**
+ * A job whose worker stopped past its shutdown timeout while it was sending: nothing of it is
+ * settled or dead-lettered here; BullMQ retries it in another worker (idempotency keys make a
+ * request that did reach the platform count once).
+ */
+export class WorkerStoppedError extends FerryError {
+  readonly code = 'FERRY_WORKER_STOPPED';
+  constructor(jobId: string) {
+    super(`Job ${jobId} was left unfinished by a worker that stopped; another worker retries it.`, {
+      jobId,
+    });
+  }
+}
+
 /** A run that is over cannot be cancelled. Exit code 1. */
 export class RunFinishedError extends FerryError {
   readonly code = 'FERRY_RUN_FINISHED';

@@ -7,6 +7,8 @@ import { RunActiveError } from '../queue/errors.js';
 import type { DeliveryKeys } from '../queue/keys.js';
 import { recordSkippedRun } from '../queue/runs/record-skipped-run.js';
 import { laneOf, startRun } from '../queue/runs/start-run.js';
+import { parseRun } from '../queue/runs/run-record.js';
+import { notifyRunEnded } from '../queue/notify/notify-run.js';
 
 export interface TickContext {
   config: FerryConfig;
@@ -36,6 +38,8 @@ export async function recordSkip(ctx: TickContext, reason: string): Promise<stri
     ...ctx.timing,
   });
   ctx.logger.warn({ runId, reason }, 'scheduled run skipped');
+  const skipped = parseRun(await ctx.redis.hgetall(ctx.keys.run(runId)));
+  if (skipped) await notifyRunEnded(ctx, skipped);
   return runId;
 }
 

@@ -48,7 +48,14 @@ describe('ferry cancel', () => {
       });
       await until('the price stage under way', () => h.sim.state('prices').length >= 20);
 
-      const dry = await cancelRun({ redis: h.redis, keys, reportsDir: h.dir, runId, dryRun: true });
+      const dry = await cancelRun({
+        redis: h.redis,
+        keys,
+        notify: { config, redis: h.redis, keys, logger },
+        reportsDir: h.dir,
+        runId,
+        dryRun: true,
+      });
       expect(dry).toMatchObject({ runId, dryRun: true, status: 'running' });
       expect(dry.unsettledJobs).toBeGreaterThan(0);
       expect((await loadRun(h.redis, keys, runId)).status).toBe('running');
@@ -77,7 +84,13 @@ describe('ferry cancel', () => {
       expect(written.status).toBe('cancelled');
 
       await expect(
-        cancelRun({ redis: h.redis, keys, reportsDir: h.dir, runId }),
+        cancelRun({
+          redis: h.redis,
+          keys,
+          notify: { config, redis: h.redis, keys, logger },
+          reportsDir: h.dir,
+          runId,
+        }),
       ).rejects.toMatchObject({
         code: 'FERRY_RUN_FINISHED',
       });
@@ -123,6 +136,7 @@ describe('ferry cancel', () => {
       const first = await cancelRun({
         redis: h.redis,
         keys,
+        notify: { config, redis: h.redis, keys, logger },
         reportsDir: h.dir,
         runId,
         timeoutMs: 100,
@@ -133,7 +147,13 @@ describe('ferry cancel', () => {
         startRun({ config, redis: h.redis, logger, pipeline: 'stores', source: { file: stores } }),
       ).rejects.toMatchObject({ code: 'FERRY_RUN_ACTIVE' });
 
-      const second = await cancelRun({ redis: h.redis, keys, reportsDir: h.dir, runId });
+      const second = await cancelRun({
+        redis: h.redis,
+        keys,
+        notify: { config, redis: h.redis, keys, logger },
+        reportsDir: h.dir,
+        runId,
+      });
       expect(second.status).toBe('cancelled');
       const counts = second.report.operations['stores.put'];
       expect(counts?.delivered).toBe(h.sim.state('stores').length);

@@ -181,6 +181,9 @@ describe('ferry worker processes', () => {
     // Stopped before any of its requests was answered: nothing settled yet.
     expect(await settledItems(prefix, runId)).toBe(0);
 
+    // The abandoned requests still reach the platform: once they are applied, another worker's
+    // resend under the same idempotency key is answered as done (before, it is "in progress").
+    await until('the abandoned requests applied', () => sim.state('categories').length === 8);
     sim.setFaults({ latency: [5, 15] });
     const b = await startDeliveryWorker({ config, logger: quietLogger() });
     try {

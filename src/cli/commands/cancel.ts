@@ -69,14 +69,16 @@ export const cancelCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, stderr, config: getConfig, stopSignal }) {
+  async run({ args, stdout, stderr, config: getConfig, logger, stopSignal }) {
     const timeoutS = positiveIntOption(args, 'timeout') ?? CANCEL_TIMEOUT_MS / 1000;
     const config = getConfig();
     const redis = await connectDelivery(config.redis);
+    const keys = deliveryKeys(config.redis.prefix);
     try {
       const outcome = await cancelRun({
         redis,
-        keys: deliveryKeys(config.redis.prefix),
+        keys,
+        notify: { config, redis, keys, logger: logger() },
         reportsDir: config.delivery.reportsDir,
         runId: args.positionals[0] as string,
         dryRun: flag(args, 'dry-run'),

@@ -2,6 +2,7 @@ import { UsageError } from '../../errors/index.js';
 import { connectDelivery } from '../../queue/connect.js';
 import { LANES, type Lane } from '../../queue/keys.js';
 import { startDeliveryWorker } from '../../queue/worker/delivery-worker.js';
+import { startNotifyWorker } from '../../queue/notify/notify-worker.js';
 import { startScheduleWorker } from '../../schedules/schedule-worker.js';
 import { flag, positiveIntOption, stringList, type Command } from '../command.js';
 
@@ -19,6 +20,7 @@ export const workerCommand: Command = {
     'It also runs the pipelines that have a `schedule:` (docs/SCHEDULES.md): at start it brings the',
     "schedules in Redis in step with the pipeline files, then starts each tick's run; whatever the",
     'number of workers, each tick starts one run. --no-schedules leaves the ticks to other workers.',
+    "And it calls the pipelines' webhooks (`notify:`) when runs end, retrying those that fail.",
     '',
     'Exit codes: 0 stopped (jobs still running at the shutdown timeout go back to the queue for',
     'the other workers); 2 bad usage or config.',
@@ -60,6 +62,7 @@ export const workerCommand: Command = {
     const schedules = flag(args, 'no-schedules')
       ? undefined
       : await startScheduleWorker({ config, logger });
+    const notifications = startNotifyWorker({ config, logger });
     stderr.write(
       `ferry worker: delivering (${lanes.length > 0 ? lanes.join(', ') : LANES.join(', ')}); ` +
         'Ctrl-C or SIGTERM stops it gracefully.\n',
@@ -71,6 +74,7 @@ export const workerCommand: Command = {
     }
     stderr.write(`ferry worker: stopping; letting ${worker.active()} active job(s) finish...\n`);
     await schedules?.close();
+    await notifications.close();
     const drained = await worker.close();
     stderr.write(
       drained

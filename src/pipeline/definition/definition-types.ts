@@ -42,6 +42,8 @@ export interface PipelineDefinition {
   entities: EntityDefinition[];
   /** Operation ids per stage, in delivery order. */
   stages: string[][];
+  /** Webhooks and the run endings they are told of. */
+  notify: PipelineFile['notify'];
   /** The lookups read from files (DESIGN.md, Lookups from files), by name. */
   fileLookups: Readonly<Record<string, FileLookupSpec>>;
   /** The same pipeline compiled with its file lookups' tables (lookups/with-lookup-files.ts). */

@@ -115,6 +115,7 @@ export function compilePipeline(
     deletes: parsed.deletes,
     entities,
     stages: compileStages(parsed.stages, entities, ctx),
+    notify: parsed.notify,
     fileLookups,
     withLookupTables: (read) => compilePipeline(name, file, parsed, config, baseDir, read),
   };

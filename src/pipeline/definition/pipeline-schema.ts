@@ -4,6 +4,10 @@
  */
 import { z } from 'zod';
 import { scheduleSchema } from './schedule-schema.js';
+
+/** What a webhook can be told of (DESIGN.md's notifications). */
+export const NOTIFY_EVENTS = ['failed', 'guard_stopped', 'dead_letters', 'succeeded'] as const;
+export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 import { fieldSpecSchema } from './field-schema.js';
 
 export const CHANGE_KINDS = ['upsert', 'patch', 'delete'] as const;
@@ -113,6 +117,15 @@ export const pipelineSchema = z
     lookups: z
       .record(z.string(), z.union([fileLookupSchema, z.record(z.string(), z.string())]))
       .default({}),
+    /** Webhooks told when a run ends a certain way (queue/notify). */
+    notify: z
+      .array(
+        z.strictObject({
+          url: z.url({ protocol: /^https?$/ }),
+          on: z.array(z.enum(NOTIFY_EVENTS)).min(1),
+        }),
+      )
+      .default([]),
     /** Delivery order: each entry is a stage (an operation id or a list of them). */
     stages: z.array(z.union([z.string(), z.array(z.string()).min(1)])).optional(),
     entities: z.array(entitySchema).min(1).max(31),

@@ -18,7 +18,8 @@ import { RunFinishedError } from '../errors.js';
 import { LANES, type DeliveryKeys } from '../keys.js';
 import { openQueues, type DeliveryQueues } from '../queues.js';
 import { finishRun } from './finish-run.js';
-import { isFinished, type RunStatus } from './run-record.js';
+import { isFinished, parseRun, type RunStatus } from './run-record.js';
+import { notifyRunEnded, type NotifyContext } from '../notify/notify-run.js';
 import { buildRunReport, loadRun, type RunReport } from './run-report.js';
 
 /** KEYS: run hash. ARGV: now (ms). 1 when this call began the cancelling. */
@@ -60,6 +61,8 @@ export interface CancelRunOptions {
   onWaiting?: (inFlight: number) => void;
   /** Stops the wait (Ctrl-C): the run stays `cancelling`. */
   signal?: AbortSignal;
+  /** Who tells the pipeline's webhooks (`failed`) once the run is cancelled. */
+  notify: NotifyContext;
 }
 
 export interface CancelOutcome {
@@ -134,6 +137,8 @@ export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcom
       [runId, Date.now()],
     );
     const report = await finishRun(redis, keys, dlq, runId, options.reportsDir);
+    const ended = parseRun(await redis.hgetall(keys.run(runId)));
+    if (ended) await notifyRunEnded(options.notify, ended);
     return { ...outcome, status: report.status, inFlight: 0, report };
   } finally {
     await queues.close();

@@ -26,7 +26,9 @@ import { ERRORS_KEPT } from './run-report.js';
 import { newRunId, nextVersion } from './run-id.js';
 import { indexRun } from './run-index.js';
 import { lockPipeline } from './run-lock.js';
-import type { RunStatus, StageInfo, Trigger } from './run-record.js';
+import { parseRun, type RunStatus, type StageInfo, type Trigger } from './run-record.js';
+import { notify, notifyRunEnded } from '../notify/notify-run.js';
+import { MassDeleteGuardError } from '../../pipeline/errors.js';
 import { countRunEnd, itemsField } from '../metrics/metric-fields.js';
 import { releaseStage } from './release-stage.js';
 import { StageWriter } from './stage-writer.js';
@@ -152,6 +154,16 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   } catch (error) {
     await writer.discard(definition.stages.length);
     await lock.release();
+    if (error instanceof MassDeleteGuardError) {
+      const ctx = { config, redis, keys, logger: options.logger };
+      await notify(ctx, definition.name, 'guard_stopped', runId, {
+        event: 'guard_stopped',
+        pipeline: definition.name,
+        runId,
+        trigger: options.trigger ?? 'cli',
+        message: error.message,
+      });
+    }
     throw error;
   }
 
@@ -192,6 +204,8 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   if (!hasJobs) {
     await lock.release();
     options.logger.info({ runId, pipeline: definition.name }, 'nothing to send');
+    const ended = parseRun(await redis.hgetall(keys.run(runId)));
+    if (ended) await notifyRunEnded({ config, redis, keys, logger: options.logger }, ended);
     return { runId, plan, enqueued: false };
   }
   const queues = openQueues(redis, keys);

@@ -23,6 +23,11 @@ export interface DeliveryDeps {
   logger: Logger;
   /** Called in the process whose job finished a run (writes its report). */
   onRunFinished?: (runId: string) => Promise<void>;
+  /**
+   * Aborted when the worker stops past its shutdown timeout: its requests in flight were
+   * abandoned, and their jobs must be left to another worker, neither settled nor dead-lettered.
+   */
+  stopping?: AbortSignal;
 }
 
 export function bindingOf(deps: DeliveryDeps, operationId: string): Binding {

@@ -30,6 +30,8 @@ import type { DeliveryDeps } from './delivery-deps.js';
 import { processJob } from './process-job.js';
 import { createRateGate } from './rate-gate.js';
 import { startRequestMetrics } from '../metrics/request-metrics.js';
+import { notifyRunEnded } from '../notify/notify-run.js';
+import { parseRun } from '../runs/run-record.js';
 import { startSupervisor } from './supervisor.js';
 
 const SUPERVISE_MS = 2_000;
@@ -68,6 +70,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   await warnIfEvicting(redis, logger);
   const gate = createRateGate(redis, keys, delivery.ratePerSecond);
   const requestMetrics = startRequestMetrics(redis, keys.metrics);
+  const stopping = new AbortController();
   const deps: DeliveryDeps = {
     redis,
     keys,
@@ -84,9 +87,12 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     dlq: createDeadLetterStore(redis, keys),
     queues: openQueues(redis, keys),
     logger,
+    stopping: stopping.signal,
     onRunFinished: async (runId) => {
       const report = await finishRun(redis, keys, deps.dlq, runId, delivery.reportsDir);
       logger.info({ runId, status: report.status, report: report.files?.json }, 'run finished');
+      const run = parseRun(await redis.hgetall(keys.run(runId)));
+      if (run) await notifyRunEnded({ config, redis, keys, logger }, run);
     },
   };
   let active = 0;
@@ -157,10 +163,13 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       if (!drained) {
         logger.warn({ active }, 'shutdown timeout: leaving active jobs to the other workers');
       }
-      await Promise.all(workers.map((w) => w.close(!drained)));
+      // Forced either way: the jobs this process holds have ended or are left to others, and a
+      // graceful close() of a worker paused while it was still starting can wait for ever.
+      await Promise.all(workers.map((w) => w.close(true)));
       gate.close();
-      // Past the timeout, requests still in flight are abandoned: their jobs' locks lapse and
-      // another worker sends them again, under the same idempotency keys.
+      // Past the timeout, requests still in flight are abandoned, and their jobs left to another
+      // worker, which sends them again under the same idempotency keys.
+      if (!drained) stopping.abort();
       await deps.client.close(!drained);
       await requestMetrics.close();
       await deps.queues.close();

@@ -11,7 +11,7 @@ import type { Job } from 'bullmq';
 import type { StateItem } from '../../pipeline/types.js';
 import { buildDeadLetter, type DeadLetterContext } from '../dlq/build-dead-letter.js';
 import type { DeadLetter } from '../dlq/dead-letter.js';
-import { DeliveryDeferredError } from '../errors.js';
+import { DeliveryDeferredError, WorkerStoppedError } from '../errors.js';
 import {
   addToTally,
   type DeliveryJobData,
@@ -120,6 +120,8 @@ export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps):
     // Whatever happens next, what the platform confirmed is committed.
     await commitConfirmed(deps, data.pipeline, out.confirmed, tally);
   }
+  // Its requests were abandoned by a stopping worker: what failed did not fail on the platform.
+  if (deps.stopping?.aborted) throw new WorkerStoppedError(jobId);
 
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   const dlCtx: DeadLetterContext = {

@@ -64,6 +64,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
       const outcome = await cancelRun({
         redis: ctx.redis,
         keys: ctx.keys,
+        notify: ctx,
         runId,
         reportsDir: ctx.config.delivery.reportsDir,
         timeoutMs: CANCEL_WAIT_MS,
