@@ -21,6 +21,7 @@ import { pipelineRoutes } from './routes/api-pipelines.js';
 import { queueRoutes } from './routes/api-queues.js';
 import { runRoutes } from './routes/api-runs.js';
 import { auditRoutes } from './routes/api-audit.js';
+import { deadLetterRoutes } from './routes/api-dead-letters.js';
 import { activeRunIdOf, importRoutes } from './routes/api-imports.js';
 import { allows, tokenMatcher, type Principal, type Role } from './tokens.js';
 
@@ -126,6 +127,7 @@ export async function buildServer(options: {
     runRoutes(scope, ctx);
     queueRoutes(scope, ctx);
     auditRoutes(scope, ctx);
+    deadLetterRoutes(scope, ctx);
     scope.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   });
   return app;

@@ -1,0 +1,109 @@
+/**
+ * Dead letters: `GET /api/dead-letters` (the lines of `ferry dlq list --json`, filtered by
+ * pipeline, operation or item key, a page at a time), `GET /api/dead-letters/{id}` (the whole
+ * entry, as `ferry dlq show --json`), and an operator's `POST /api/dead-letters/{id}/replay`
+ * with an optional edited payload (as `ferry dlq replay`), answered once the replay ended.
+ */
+import type { FastifyInstance } from 'fastify';
+import { UsageError } from '../../errors/index.js';
+import { deadLetterRow } from '../../queue/dlq/dead-letter-views.js';
+import { EditedPayloads } from '../../queue/dlq/edited-payloads.js';
+import { replayDeadLetters } from '../../queue/dlq/replay.js';
+import { NotFoundError } from '../../queue/errors.js';
+import { recordAudit } from '../audit.js';
+import type { ServeContext } from '../serve-context.js';
+
+interface ReplayBody {
+  /** The new payload of the entry's one item. */
+  payload?: unknown;
+  /** New payloads by item key, for an entry of several items. */
+  payloads?: Record<string, unknown>;
+}
+
+export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void {
+  app.get<{
+    Querystring: {
+      pipeline?: string;
+      operation?: string;
+      key?: string;
+      cursor?: string;
+      limit?: number;
+    };
+  }>(
+    '/api/dead-letters',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            pipeline: { type: 'string' },
+            operation: { type: 'string' },
+            key: { type: 'string' },
+            cursor: { type: 'string', pattern: '^[0-9]+$' },
+            limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { pipeline, operation, key, limit = 100 } = request.query;
+      const all = (
+        await ctx.dlq.list({
+          ...(operation ? { operationId: operation } : {}),
+          ...(key ? { key } : {}),
+        })
+      ).filter((e) => pipeline === undefined || e.pipeline === pipeline);
+      const at = Number(request.query.cursor ?? 0);
+      const page = all.slice(at, at + limit);
+      const next = at + page.length;
+      return {
+        entries: page.map(deadLetterRow),
+        ...(next < all.length ? { nextCursor: String(next) } : {}),
+      };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/api/dead-letters/:id', async (request) => {
+    const entry = await ctx.dlq.get(request.params.id);
+    if (!entry) {
+      throw new NotFoundError('dead letter', request.params.id, 'See GET /api/dead-letters.');
+    }
+    return entry;
+  });
+
+  app.post<{ Params: { id: string }; Body: ReplayBody | undefined }>(
+    '/api/dead-letters/:id/replay',
+    { config: { access: 'operator' } },
+    async (request) => {
+      const { id } = request.params;
+      const entry = await ctx.dlq.get(id);
+      if (!entry) throw new NotFoundError('dead letter', id, 'See GET /api/dead-letters.');
+      const body = request.body ?? {};
+      let edits: Array<{ key: string; payload: unknown }> = [];
+      if (body.payload !== undefined) {
+        if (entry.items.length !== 1) {
+          throw new UsageError(
+            `Dead letter ${id} holds ${entry.items.length} items: give {payloads: {key: payload}}.`,
+          );
+        }
+        edits = [{ key: entry.items[0]!.key, payload: body.payload }];
+      } else if (body.payloads) {
+        edits = Object.entries(body.payloads).map(([key, payload]) => ({ key, payload }));
+      }
+      const report = await replayDeadLetters({
+        config: ctx.config,
+        logger: ctx.logger,
+        selection: { ids: [id] },
+        ...(edits.length > 0 ? { payloads: new EditedPayloads(edits) } : {}),
+        dryRun: false,
+        localWorker: false,
+      });
+      await recordAudit(ctx.redis, ctx.keys, {
+        actor: request.principal!.name,
+        action: edits.length > 0 ? 'dead-letter.replay-edited' : 'dead-letter.replay',
+        target: id,
+      });
+      return report;
+    },
+  );
+}

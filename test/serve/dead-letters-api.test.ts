@@ -1,0 +1,113 @@
+/**
+ * The console's dead letters: an item the platform refuses (a negative price) is listed (filtered
+ * by pipeline and key), shown whole, and replayed by an operator with an edited payload, which
+ * delivers it and is audited; a viewer may not replay.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { request } from 'undici';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FerryConfig } from '../../src/config/schema.js';
+import { deliveryKeys } from '../../src/queue/keys.js';
+import { followRun } from '../../src/queue/runs/follow-run.js';
+import { startRun } from '../../src/queue/runs/start-run.js';
+import {
+  startDeliveryWorker,
+  type DeliveryWorker,
+} from '../../src/queue/worker/delivery-worker.js';
+import { buildServer } from '../../src/serve/server.js';
+import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+
+const VIEWER = 'viewer-token-0123456789';
+const OPERATOR = 'operator-token-0123456789';
+const HEADER =
+  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
+  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
+const row = (no: string, price: string): string =>
+  `${no};Item ${no};;Acme;GEN;Gensere;;10;${price};NOK;No;000${no.slice(1)};;01.01.2026`;
+
+const h = useDeliveryHarness('console-dlq', { seed: 51 });
+let config: FerryConfig;
+let app: FastifyInstance;
+let url: string;
+let worker: DeliveryWorker;
+
+beforeAll(async () => {
+  const base = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
+  config = {
+    ...base,
+    serve: {
+      ...base.serve,
+      tokens: [
+        { name: 'night-viewer', role: 'viewer', token: VIEWER },
+        { name: 'alice', role: 'operator', token: OPERATOR },
+      ],
+    },
+  };
+  worker = await startDeliveryWorker({ config, logger: quietLogger() });
+  const file = join(h.dir, 'items.csv');
+  writeFileSync(
+    file,
+    [HEADER, row('A100', '100,00'), row('A200', '-12,00'), ''].join('\r\n'),
+    'latin1',
+  );
+  const { runId } = await startRun({
+    config,
+    redis: h.redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    source: { file },
+  });
+  await followRun(h.redis, deliveryKeys(h.prefix), runId, () => undefined);
+  app = await buildServer({ config, redis: h.redis, logger: quietLogger() });
+  url = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await app.close();
+  await worker.close();
+});
+
+async function call(path: string, token: string, body?: unknown) {
+  const res = await request(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
+}
+
+it('lists, shows and replays a dead letter with an edited payload', async () => {
+  const list = await call('/api/dead-letters?pipeline=catalog&key=A200', VIEWER);
+  expect(list.status).toBe(200);
+  const entries = list.body.entries as Array<{ id: string; keys: string[] }>;
+  expect(entries).toHaveLength(1);
+  expect(entries[0]!.keys).toEqual(['A200']);
+  expect((await call('/api/dead-letters?pipeline=stores', VIEWER)).body).toEqual({ entries: [] });
+
+  const id = entries[0]!.id;
+  const shown = await call(`/api/dead-letters/${id}`, VIEWER);
+  expect(shown.body).toMatchObject({
+    id,
+    pipeline: 'catalog',
+    operationId: 'products.prices.patch',
+  });
+  const payload = (shown.body.items as Array<{ payload: Record<string, unknown> }>)[0]!.payload;
+  expect(JSON.stringify(payload)).toContain('-12.00');
+  expect(JSON.stringify(shown.body)).not.toContain('dev-token');
+  expect((await call('/api/dead-letters/nope', VIEWER)).status).toBe(404);
+
+  expect((await call(`/api/dead-letters/${id}/replay`, VIEWER, {})).status).toBe(403);
+  const fixed = JSON.parse(JSON.stringify(payload).replace('-12.00', '12.00')) as unknown;
+  const replay = await call(`/api/dead-letters/${id}/replay`, OPERATOR, { payload: fixed });
+  expect(replay.status).toBe(200);
+  expect(replay.body).toMatchObject({ delivered: 1, failed: 0 });
+  expect((await call('/api/dead-letters?pipeline=catalog', VIEWER)).body).toEqual({ entries: [] });
+  expect((await call('/api/audit', VIEWER)).body).toEqual([
+    expect.objectContaining({ actor: 'alice', action: 'dead-letter.replay-edited', target: id }),
+  ]);
+});
