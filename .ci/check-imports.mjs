@@ -29,6 +29,7 @@ const LAYERS = [
   ['src/redis', 'src/interface', 'connectors'],
   ['src/pipeline', 'src/simulator'],
   ['src/queue'],
+  ['src/export', 'src/reconcile'],
   ['src/schedules'],
   ['src/serve', 'src/demo'],
   ['src/cli'],
