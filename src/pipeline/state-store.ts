@@ -7,14 +7,17 @@
 import type { RedisClient } from '../redis/connection.js';
 import { runCommitScript } from './state/commit-script.js';
 import {
+  decodeOrigin,
   decodeState,
   encodeItem,
   itemVerdict,
   type ItemVerdict,
   liveCountKey,
+  originKey,
   stateDeleted,
   stateKey,
   stateVersion,
+  type StateOrigin,
 } from './state/state-format.js';
 import type { EntityState, StateItem } from './types.js';
 
@@ -52,8 +55,22 @@ export interface StateStore {
   count(pipeline: string, resource: string): Promise<number>;
   /** Every live entity, in batches (for deletes by absence). */
   scanLive(pipeline: string, resource: string): AsyncIterable<LiveBatch>;
-  /** Advances state for confirmed items, atomically per item, unless an item is stale. */
-  commit<T extends StateItem>(pipeline: string, items: readonly T[]): Promise<CommitResult<T>>;
+  /**
+   * Advances state for confirmed items, atomically per item, unless an item is stale; with
+   * `runId`, records that this run committed them (their origin).
+   */
+  commit<T extends StateItem>(
+    pipeline: string,
+    items: readonly T[],
+    runId?: string,
+  ): Promise<CommitResult<T>>;
+  /** Which run committed `version` of an entity, and when; none when it was not recorded. */
+  origin(
+    pipeline: string,
+    resource: string,
+    key: string,
+    version: number,
+  ): Promise<StateOrigin | undefined>;
   /** What state says of each item about to be sent, index for index. */
   verdicts(pipeline: string, items: readonly StateItem[]): Promise<ItemVerdict[]>;
 }
@@ -111,22 +128,32 @@ export function createStateStore(redis: RedisClient, prefix: string): StateStore
       } while (cursor !== '0');
     },
 
-    async commit<T extends StateItem>(pipeline: string, items: readonly T[]) {
+    async commit<T extends StateItem>(pipeline: string, items: readonly T[], runId = '') {
       const committed: T[] = [];
       const stale: T[] = [];
       for (const [resource, list] of byResource(items)) {
-        const keys: [string, string] = [
+        const keys: [string, string, string] = [
           stateKey(prefix, pipeline, resource),
           liveCountKey(prefix, pipeline, resource),
+          originKey(prefix, pipeline, resource),
         ];
         for (let i = 0; i < list.length; i += COMMIT_CHUNK) {
           const chunk = list.slice(i, i + COMMIT_CHUNK);
           const args = chunk.flatMap((item) => [item.key, String(item.version), encodeItem(item)]);
-          const results = await runCommitScript(redis, keys, args);
+          const results = await runCommitScript(redis, keys, runId, args);
           chunk.forEach((item, j) => (results[j] === 1 ? committed : stale).push(item));
         }
       }
       return { committed, stale };
+    },
+
+    async origin(pipeline, resource, key, version) {
+      const [item, run] = await redis.hmget(
+        originKey(prefix, pipeline, resource),
+        `k:${key}`,
+        `v:${version}`,
+      );
+      return decodeOrigin(version, item ?? null, run ?? null);
     },
 
     async verdicts(pipeline, items) {

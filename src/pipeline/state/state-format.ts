@@ -18,6 +18,39 @@ export function liveCountKey(prefix: string, pipeline: string, resource: string)
   return `${stateKey(prefix, pipeline, resource)}:live`;
 }
 
+/**
+ * Which run committed an entity's state, and when (commit-script.ts writes it): the hash
+ * `<prefix>:state-origin:{<pipeline>}:<resource>` (the state hash's slot), with `v:<version>` ->
+ * `<runId>|<first commit ms>|<last commit ms>` for the run that owns a version, and `k:<key>` ->
+ * `<version>|<runId>|<ms>` for an item another run committed (a replay). State committed before
+ * origins were kept has none.
+ */
+export function originKey(prefix: string, pipeline: string, resource: string): string {
+  return `${prefix}:state-origin:{${pipeline}}:${resource}`;
+}
+
+export interface StateOrigin {
+  runId: string;
+  /** When it was committed: a replayed item's own time, else the run's first and last commit. */
+  firstAt: number;
+  lastAt: number;
+}
+
+/** The origin of `version` of an entity, from its `k:` and `v:` fields (either may be null). */
+export function decodeOrigin(
+  version: number,
+  itemField: string | null,
+  versionField: string | null,
+): StateOrigin | undefined {
+  if (itemField) {
+    const [v, runId, at] = itemField.split('|');
+    if (Number(v) === version && runId) return { runId, firstAt: Number(at), lastAt: Number(at) };
+  }
+  if (!versionField) return undefined;
+  const [runId, first, last] = versionField.split('|');
+  return runId ? { runId, firstAt: Number(first), lastAt: Number(last) } : undefined;
+}
+
 function encodeLive(
   version: number,
   hash: string,

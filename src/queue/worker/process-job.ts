@@ -61,15 +61,16 @@ async function sendAll(
 
 async function commitConfirmed(
   deps: DeliveryDeps,
-  pipeline: string,
+  data: DeliveryJobData,
   confirmed: Outcomes['confirmed'],
   tally: Tally,
 ): Promise<void> {
   if (confirmed.length === 0) return;
   const opOf = new Map(confirmed.map((c) => [c.item, c.operationId]));
   const { committed, stale } = await deps.state.commit(
-    pipeline,
+    data.pipeline,
     confirmed.map((c) => c.item),
+    data.runId,
   );
   for (const item of committed) addToTally(tally, opOf.get(item) ?? '', 'delivered', 1);
   for (const item of stale) addToTally(tally, opOf.get(item) ?? '', 'stale', 1);
@@ -118,7 +119,7 @@ export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps):
     await sendAll(classified.send, sendCtx, out);
   } finally {
     // Whatever happens next, what the platform confirmed is committed.
-    await commitConfirmed(deps, data.pipeline, out.confirmed, tally);
+    await commitConfirmed(deps, data, out.confirmed, tally);
   }
   // Its requests were abandoned by a stopping worker: what failed did not fail on the platform.
   if (deps.stopping?.aborted) throw new WorkerStoppedError(jobId);
