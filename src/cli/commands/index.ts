@@ -110,6 +110,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./dlq-export.js')).dlqExportCommand,
   },
   {
+    name: 'trace',
+    summary:
+      'Why an entity is (not) on the platform: its state, the changes runs planned, its dead letters.',
+    load: async () => (await import('./trace.js')).traceCommand,
+  },
+  {
     name: 'call',
     summary: 'Call one operation of the platform interface and print its answer.',
     load: async () => (await import('./call.js')).callCommand,

@@ -1,13 +1,15 @@
 /**
  * Writes a run's jobs to Redis as the planner produces them, so a plan of a million rows is never
  * held in memory: each job's requests go into the run's payload hash (where the worker reads them)
- * and its id onto its stage's list (until the stage is released). Both expire unless the run
- * starts, so a `ferry run` killed while planning leaves nothing behind for long.
+ * and its id onto its stage's list (until the stage is released), and each item's change into the
+ * run's changes (run-changes.ts). They expire unless the run starts, so a `ferry run` killed while
+ * planning leaves nothing behind for long.
  */
 import type { RedisClient } from '../../redis/connection.js';
 import type { JobPayload, StagedJob } from '../job-data.js';
 import { encodeJobPayload } from '../job-payload-codec.js';
 import type { DeliveryKeys } from '../keys.js';
+import { addChangeFields, runChangesKey } from './run-changes.js';
 
 const CHUNK = 200;
 /** The keys of a run that never started expire after this. */
@@ -48,7 +50,10 @@ export class StageWriter {
 
   /** The run starts: its keys no longer expire. */
   async keep(): Promise<void> {
-    const multi = this.redis.multi().persist(this.keys.runPayloads(this.runId));
+    const multi = this.redis
+      .multi()
+      .persist(this.keys.runPayloads(this.runId))
+      .persist(runChangesKey(this.keys, this.runId));
     for (const stage of this.totals.keys()) multi.persist(this.keys.runStage(this.runId, stage));
     await multi.exec();
   }
@@ -57,7 +62,8 @@ export class StageWriter {
   async discard(stageCount: number): Promise<void> {
     await Promise.allSettled(this.writes);
     const lists = Array.from({ length: stageCount }, (_, s) => this.keys.runStage(this.runId, s));
-    await this.redis.del(this.keys.runPayloads(this.runId), ...lists);
+    const changes = runChangesKey(this.keys, this.runId);
+    await this.redis.del(this.keys.runPayloads(this.runId), changes, ...lists);
   }
 
   private write(): void {
@@ -76,6 +82,8 @@ export class StageWriter {
       ),
     );
     multi.expire(payloads, PLANNING_TTL_S);
+    const changes = runChangesKey(this.keys, this.runId);
+    multi.hset(changes, addChangeFields({}, jobs)).expire(changes, PLANNING_TTL_S);
     const byStage = new Map<number, string[]>();
     for (const job of jobs) byStage.set(job.stage, [...(byStage.get(job.stage) ?? []), job.id]);
     for (const [stage, ids] of byStage) {

@@ -1,0 +1,122 @@
+/**
+ * The console's entity trace: `GET /api/entities/{pipeline}/{key}` answers a viewer the document
+ * `ferry trace --json` prints (a key with leading zeros is its own key), 401 without a token, 404
+ * for a pipeline with no file; the OpenAPI description lists it.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { request } from 'undici';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FerryConfig } from '../../src/config/schema.js';
+import { deliveryKeys } from '../../src/queue/keys.js';
+import { followRun } from '../../src/queue/runs/follow-run.js';
+import { startRun } from '../../src/queue/runs/start-run.js';
+import {
+  startDeliveryWorker,
+  type DeliveryWorker,
+} from '../../src/queue/worker/delivery-worker.js';
+import { buildServer } from '../../src/serve/server.js';
+import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+
+const VIEWER = 'viewer-token-0123456789';
+const HEADER =
+  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
+  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
+const row = (no: string, price: string): string =>
+  `${no};Item ${no};;Acme;GEN;Gensere;;10;${price};NOK;No;;;01.01.2026`;
+
+const h = useDeliveryHarness('console-entities', { seed: 52 });
+let config: FerryConfig;
+let app: FastifyInstance;
+let url: string;
+let worker: DeliveryWorker;
+let runId: string;
+
+beforeAll(async () => {
+  const base = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
+  config = {
+    ...base,
+    serve: { ...base.serve, tokens: [{ name: 'night-viewer', role: 'viewer', token: VIEWER }] },
+  };
+  worker = await startDeliveryWorker({ config, logger: quietLogger() });
+  const file = join(h.dir, 'items.csv');
+  writeFileSync(
+    file,
+    [HEADER, row('00042', '42,00'), row('A200', '-12,00'), ''].join('\r\n'),
+    'latin1',
+  );
+  ({ runId } = await startRun({
+    config,
+    redis: h.redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    source: { file },
+  }));
+  await followRun(h.redis, deliveryKeys(h.prefix), runId, () => undefined);
+  app = await buildServer({ config, redis: h.redis, logger: quietLogger() });
+  url = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await app.close();
+  await worker.close();
+});
+
+async function get(path: string, token?: string) {
+  const res = await request(`${url}${path}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
+}
+
+it("answers a viewer a key's trace; leading zeros are part of the key", async () => {
+  const found = await get('/api/entities/catalog/00042', VIEWER);
+  expect(found.status).toBe(200);
+  expect(found.body).toMatchObject({
+    pipeline: 'catalog',
+    key: '00042',
+    state: { resource: 'products', deleted: false, committed: { runId } },
+    changes: [
+      { runId, operationId: 'products.put', change: 'upsert', outcome: 'delivered' },
+      { runId, operationId: 'products.prices.patch', change: 'upsert', outcome: 'delivered' },
+    ],
+    deadLetters: [],
+  });
+  const other = await get('/api/entities/catalog/42', VIEWER);
+  expect(other.status).toBe(200);
+  expect(other.body).toEqual({
+    pipeline: 'catalog',
+    key: '42',
+    states: [],
+    changes: [],
+    runsSearched: 1,
+    deadLetters: [],
+  });
+});
+
+it('lists the dead letters of a key, and a key written with reserved characters', async () => {
+  const failed = await get('/api/entities/catalog/A200?runs=5', VIEWER);
+  expect(failed.status).toBe(200);
+  expect(failed.body.deadLetters).toEqual([
+    expect.objectContaining({ runId, operationId: 'products.prices.patch', keys: ['A200'] }),
+  ]);
+  const odd = await get(`/api/entities/catalog/${encodeURIComponent('A 1/2')}`, VIEWER);
+  expect(odd).toMatchObject({ status: 200, body: { key: 'A 1/2', states: [] } });
+});
+
+it('refuses a request without a token, and an unknown pipeline', async () => {
+  const anonymous = await get('/api/entities/catalog/00042');
+  expect(anonymous.status).toBe(401);
+  expect(anonymous.body).toMatchObject({ error: { code: 'FERRY_UNAUTHORIZED' } });
+  const unknown = await get('/api/entities/nightly-nope/00042', VIEWER);
+  expect(unknown.status).toBe(404);
+  expect(unknown.body).toMatchObject({ error: { code: 'FERRY_NOT_FOUND' } });
+  expect((await get('/api/entities/catalog/00042?runs=0', VIEWER)).status).toBe(400);
+});
+
+it('is described in the OpenAPI document', async () => {
+  const spec = await get('/api/openapi.json', VIEWER);
+  const paths = spec.body.paths as Record<string, unknown>;
+  expect(Object.keys(paths)).toContain('/api/entities/{pipeline}/{key}');
+});
