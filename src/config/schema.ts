@@ -172,6 +172,10 @@ export const configSchema = z.strictObject({
         .default(100 * 1024 * 1024),
       /** Days an uploaded file is kept (under delivery.reportsDir/uploads) for its run's report. */
       uploadRetentionDays: z.number().int().positive().default(7),
+      /** Hours a browser session of the console lasts after its last use. */
+      sessionHours: z.number().positive().max(720).default(12),
+      /** Failed or not, logins one client address may try per minute. */
+      loginAttemptsPerMinute: z.number().int().positive().default(10),
     })
     .prefault({}),
   notifications: z

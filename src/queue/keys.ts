@@ -36,6 +36,8 @@ export interface DeliveryKeys {
   readonly metrics: string;
   /** Operator actions in the console, newest first (JSON each). */
   readonly audit: string;
+  /** Items delivered in one minute (minutes since the epoch), for the console's chart. */
+  throughput(minute: number): string;
   run(runId: string): string;
   runErrors(runId: string): string;
   runStage(runId: string, stage: number): string;
@@ -72,6 +74,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     sourceValidators: `${base}:schedules:validators`,
     metrics: `${base}:metrics`,
     audit: `${base}:audit`,
+    throughput: (minute) => `${base}:throughput:${minute}`,
     run: (id) => `${base}:run:${id}`,
     runErrors: (id) => `${base}:run:${id}:errors`,
     runStage: (id, stage) => `${base}:run:${id}:stage:${stage}`,

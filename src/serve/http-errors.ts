@@ -15,10 +15,17 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode | ConsoleCode, number>> = {
   FERRY_REDIS_UNAVAILABLE: 503,
   FERRY_UPLOAD_TOO_LARGE: 413,
   FERRY_UNSUPPORTED_MEDIA_TYPE: 415,
+  FERRY_CSRF: 403,
+  FERRY_LOGIN_RATE_LIMITED: 429,
 };
 
 /** Codes only the console gives (a request, not a command, went wrong). */
-export type ConsoleCode = 'FERRY_UNAUTHORIZED' | 'FERRY_FORBIDDEN' | 'FERRY_INTERNAL';
+export type ConsoleCode =
+  | 'FERRY_UNAUTHORIZED'
+  | 'FERRY_FORBIDDEN'
+  | 'FERRY_CSRF'
+  | 'FERRY_LOGIN_RATE_LIMITED'
+  | 'FERRY_INTERNAL';
 
 export interface ErrorBody {
   error: { code: string; message: string };

@@ -1,4 +1,5 @@
 /** What every route of the console works with. */
+import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
 import type { RedisClient } from '../redis/connection.js';
@@ -11,4 +12,6 @@ export interface ServeContext {
   keys: DeliveryKeys;
   dlq: DeadLetterStore;
   logger: Logger;
+  /** The delivery lanes and the schedule queue, opened once with the server. */
+  queues: readonly Queue[];
 }

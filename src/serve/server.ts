@@ -1,20 +1,33 @@
 /**
  * The console's HTTP server (fastify): every route says who may call it (`config.access`:
- * public, viewer or operator; viewer when unsaid), checked before the route runs, so a viewer
- * gets 403 on anything that changes state whichever way it asks. It reads and writes only Redis:
- * any number of consoles can run beside the workers, and a restart loses nothing.
+ * public, viewer or operator; viewer when unsaid), checked before the route runs (access.ts), so
+ * a viewer gets 403 on anything that changes state whichever way it asks: the API, a page or the
+ * queue board. It reads and writes only Redis: any number of consoles can run beside the workers,
+ * and a restart loses nothing (sessions included).
  */
-import swagger from '@fastify/swagger';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import { Queue } from 'bullmq';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
 import { isFerryError } from '../errors/index.js';
 import type { RedisClient } from '../redis/connection.js';
 import { createDeadLetterStore } from '../queue/dlq/dead-letter-store.js';
-import { deliveryKeys } from '../queue/keys.js';
+import { deliveryKeys, LANES, queueName, SCHEDULE_QUEUE } from '../queue/keys.js';
+import { installAccessChecks } from './access.js';
 import { errorBody, httpStatusOf } from './http-errors.js';
+import { messagePage } from './pages/error-page.js';
+import { loginPage } from './pages/login-page.js';
+import { mountQueueBoard } from './queue-board.js';
 import type { ServeContext } from './serve-context.js';
+import { createSessionStore } from './sessions.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { pipelineRoutes } from './routes/api-pipelines.js';
@@ -22,21 +35,14 @@ import { queueRoutes } from './routes/api-queues.js';
 import { runRoutes } from './routes/api-runs.js';
 import { auditRoutes } from './routes/api-audit.js';
 import { deadLetterRoutes } from './routes/api-dead-letters.js';
+import { entityRoutes } from './routes/api-entities.js';
 import { activeRunIdOf, importRoutes } from './routes/api-imports.js';
-import { allows, tokenMatcher, type Principal, type Role } from './tokens.js';
+import { loginRoutes, safeNext } from './routes/login.js';
+import { pageRoutes } from './routes/pages.js';
+import { tokenMatcher } from './tokens.js';
 
 /** pino's level number for warn. */
 const WARN = 40;
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Who may call the route (default viewer). */
-    access?: Role | 'public';
-  }
-  interface FastifyRequest {
-    principal?: Principal;
-  }
-}
 
 export async function buildServer(options: {
   config: FerryConfig;
@@ -45,12 +51,19 @@ export async function buildServer(options: {
 }): Promise<FastifyInstance> {
   const { config, redis, logger } = options;
   const keys = deliveryKeys(config.redis.prefix);
+  const queues = [...LANES.map(queueName), SCHEDULE_QUEUE].map((name) => {
+    const queue = new Queue(name, { connection: redis, prefix: keys.bullPrefix });
+    // Redis down is /readyz's to report; the connection itself reconnects.
+    queue.on('error', () => undefined);
+    return queue;
+  });
   const ctx: ServeContext = {
     config,
     redis,
     keys,
     dlq: createDeadLetterStore(redis, keys),
     logger,
+    queues,
   };
   // Quiet: a line per request would drown the workers' logs; warnings and errors still show.
   const app = Fastify({
@@ -59,9 +72,22 @@ export async function buildServer(options: {
       { level: logger.levelVal > WARN ? logger.level : 'warn' },
     ) as FastifyBaseLogger,
   });
+  app.addHook('onClose', async () => {
+    await Promise.all(queues.map((q) => q.close()));
+  });
   const who = tokenMatcher(config.serve.tokens);
+  const sessions = createSessionStore(redis, config.redis.prefix, config.serve.sessionHours);
 
   await app.register(helmet);
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: 'FERRY_LOGIN_RATE_LIMITED',
+      message: `Too many login attempts from this address: try again in ${Math.ceil(context.ttl / 1000)} s.`,
+    }),
+  });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -76,46 +102,34 @@ export async function buildServer(options: {
       security: [{ bearer: [] }],
     },
   });
-
-  app.addHook('onRequest', async (request, reply) => {
-    const access = request.routeOptions.config.access ?? 'viewer';
-    if (access === 'public') return;
-    const header = request.headers.authorization ?? '';
-    const token = /^Bearer (.+)$/i.exec(header)?.[1];
-    const principal = token ? who(token) : undefined;
-    if (!principal) {
-      return reply
-        .code(401)
-        .send(
-          errorBody('FERRY_UNAUTHORIZED', 'Send Authorization: Bearer <token> with a known token.'),
-        );
-    }
-    if (!allows(principal.role, access)) {
-      return reply
-        .code(403)
-        .send(
-          errorBody(
-            'FERRY_FORBIDDEN',
-            `This needs an operator token; "${principal.name}" is a viewer.`,
-          ),
-        );
-    }
-    request.principal = principal;
-  });
+  // The pages' forms (login) post url-encoded fields.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  installAccessChecks(app, who, sessions, (p) =>
+    config.serve.tokens.some((t) => t.name === p.name && t.role === p.role),
+  );
 
   app.setErrorHandler((error, request, reply) => {
-    if (isFerryError(error)) {
-      const activeRunId = activeRunIdOf(error);
+    const failure = describeFailure(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'console request failed');
+    if (failure.code === 'FERRY_LOGIN_RATE_LIMITED' && request.method === 'POST') {
       return reply
-        .code(httpStatusOf(error.code))
-        .send({ ...errorBody(error.code, error.message), ...(activeRunId ? { activeRunId } : {}) });
+        .code(429)
+        .type('text/html; charset=utf-8')
+        .send(loginPage(safeNext((request.body as { next?: unknown })?.next), failure.message));
     }
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status && status < 500) {
-      return reply.code(status).send(errorBody('FERRY_USAGE', (error as Error).message));
+    if (wantsPage(request)) {
+      return reply
+        .code(failure.status)
+        .type('text/html; charset=utf-8')
+        .send(messagePage(pageTitle(failure.status), failure.message, request.principal));
     }
-    request.log.error({ err: error }, 'console request failed');
-    return reply.code(500).send(errorBody('FERRY_INTERNAL', 'The console failed; see its log.'));
+    return reply
+      .code(failure.status)
+      .send({ ...errorBody(failure.code, failure.message), ...failure.extra });
   });
 
   // A scope of its own: its body parsers (multipart, any type as a stream) are for imports only.
@@ -128,7 +142,57 @@ export async function buildServer(options: {
     queueRoutes(scope, ctx);
     auditRoutes(scope, ctx);
     deadLetterRoutes(scope, ctx);
+    entityRoutes(scope, ctx);
+    loginRoutes(scope, ctx, who, sessions);
+    pageRoutes(scope, ctx);
     scope.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   });
+  await mountQueueBoard(app, ctx, queues);
   return app;
+}
+
+interface Failure {
+  status: number;
+  code: string;
+  message: string;
+  extra: Record<string, unknown>;
+}
+
+/** The answer an error gets: decided by its stable code, never by its message. */
+function describeFailure(error: unknown): Failure {
+  if (isFerryError(error)) {
+    const activeRunId = activeRunIdOf(error);
+    return {
+      status: httpStatusOf(error.code),
+      code: error.code,
+      message: error.message,
+      extra: activeRunId ? { activeRunId } : {},
+    };
+  }
+  const { statusCode, code } = error as { statusCode?: number; code?: string };
+  if (code === 'FERRY_LOGIN_RATE_LIMITED') {
+    return { status: 429, code, message: (error as Error).message, extra: {} };
+  }
+  if (statusCode && statusCode < 500) {
+    return {
+      status: statusCode,
+      code: 'FERRY_USAGE',
+      message: (error as Error).message,
+      extra: {},
+    };
+  }
+  return {
+    status: 500,
+    code: 'FERRY_INTERNAL',
+    message: 'The console failed; see its log.',
+    extra: {},
+  };
+}
+
+function wantsPage(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.page === true && request.method === 'GET';
+}
+
+function pageTitle(status: number): string {
+  return status === 404 ? 'Not found' : status < 500 ? 'Cannot show this' : 'Something failed';
 }

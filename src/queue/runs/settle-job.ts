@@ -12,21 +12,35 @@ import type { RunStatus } from './run-record.js';
 
 /**
  * KEYS: run hash, settled set, the pipeline's active-run key, active-runs set, payload hash,
- * metrics hash. ARGV: job id, stage, now (ms), run id, pipeline, then (field, increment) pairs;
- * `op:<operation>:<outcome>` fields also count into the metrics (metrics/metric-fields.ts).
+ * metrics hash, this minute's throughput counter. ARGV: job id, stage, now (ms), run id,
+ * pipeline, then (field, increment) pairs; `op:<operation>:<outcome>` fields also count into the
+ * metrics (metrics/metric-fields.ts), and the delivered ones into the installation's items per
+ * minute (kept two hours) and the run's items per 10 s (`tl:<n>`, for the charts of the console).
  * Returns {0} already settled (or the run is over), {1} stage still running (or the run is being
  * cancelled: a job in flight still counts what it delivered, and goes no further), {2, n} stage n
  * is due, {3, status} finished.
  */
+/** How long the per-minute throughput counters live: the console charts the last hour. */
+const THROUGHPUT_KEPT_SECONDS = 2 * 3600;
+/** Width of a run's timeline buckets (`tl:<n>` fields of the run hash). */
+export const TIMELINE_BUCKET_MS = 10_000;
+
 const SETTLE = luaScript(
   `local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'running' and status ~= 'cancelling' then return {0} end
 if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0} end
 redis.call('HDEL', KEYS[5], ARGV[1])
+local delivered = 0
 for i = 6, #ARGV, 2 do
   redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
   local op, outcome = string.match(ARGV[i], '^op:(.+):(%a+)$')
   if op then redis.call('HINCRBY', KEYS[6], 'items|' .. ARGV[5] .. '|' .. op .. '|' .. outcome, ARGV[i + 1]) end
+  if outcome == 'delivered' then delivered = delivered + tonumber(ARGV[i + 1]) end
+end
+if delivered > 0 then
+  redis.call('INCRBY', KEYS[7], delivered)
+  redis.call('EXPIRE', KEYS[7], ${THROUGHPUT_KEPT_SECONDS})
+  redis.call('HINCRBY', KEYS[1], 'tl:' .. math.floor(tonumber(ARGV[3]) / ${TIMELINE_BUCKET_MS}), delivered)
 end
 local stage = tonumber(ARGV[2])
 local pending = redis.call('HINCRBY', KEYS[1], 'pending:' .. stage, -1)
@@ -48,7 +62,7 @@ redis.call('SREM', KEYS[4], ARGV[4])
 redis.call('HINCRBY', KEYS[6], 'runs|' .. ARGV[5] .. '|' .. status, 1)
 if status == 'succeeded' then redis.call('HSET', KEYS[6], 'lastSuccess|' .. ARGV[5], ARGV[3]) end
 return {3, status}`,
-  6,
+  7,
 );
 
 export type SettleResult =
@@ -84,6 +98,7 @@ export async function settleJob(
   keys: DeliveryKeys,
   input: SettleInput,
 ): Promise<SettleResult> {
+  const now = Date.now();
   const reply = (await runLua(
     redis,
     SETTLE,
@@ -94,11 +109,12 @@ export async function settleJob(
       keys.activeRuns,
       keys.runPayloads(input.runId),
       keys.metrics,
+      keys.throughput(Math.floor(now / 60_000)),
     ],
     [
       input.jobId,
       input.stage,
-      Date.now(),
+      now,
       input.runId,
       input.pipeline,
       ...tallyFields(input.tally, input.deadLetters),

@@ -2,15 +2,17 @@
  * Dead letters: `GET /api/dead-letters` (the lines of `ferry dlq list --json`, filtered by
  * pipeline, operation or item key, a page at a time), `GET /api/dead-letters/{id}` (the whole
  * entry, as `ferry dlq show --json`), and an operator's `POST /api/dead-letters/{id}/replay`
- * with an optional edited payload (as `ferry dlq replay`), answered once the replay ended.
+ * with an optional edited payload (as `ferry dlq replay`), answered once the replay ended; and
+ * an operator's `POST /api/dead-letters/replay` of a selection `{ids}` (the console's list).
  */
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors/index.js';
 import { deadLetterRow } from '../../queue/dlq/dead-letter-views.js';
 import { EditedPayloads } from '../../queue/dlq/edited-payloads.js';
-import { replayDeadLetters } from '../../queue/dlq/replay.js';
+import { replayDeadLetters, type ReplayReport } from '../../queue/dlq/replay.js';
 import { NotFoundError } from '../../queue/errors.js';
 import { recordAudit } from '../audit.js';
+import { findDeadLetters } from '../find-dead-letters.js';
 import type { ServeContext } from '../serve-context.js';
 
 interface ReplayBody {
@@ -47,12 +49,7 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
     },
     async (request) => {
       const { pipeline, operation, key, limit = 100 } = request.query;
-      const all = (
-        await ctx.dlq.list({
-          ...(operation ? { operationId: operation } : {}),
-          ...(key ? { key } : {}),
-        })
-      ).filter((e) => pipeline === undefined || e.pipeline === pipeline);
+      const all = await findDeadLetters(ctx, { pipeline, operation, key });
       const at = Number(request.query.cursor ?? 0);
       const page = all.slice(at, at + limit);
       const next = at + page.length;
@@ -90,20 +87,55 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
       } else if (body.payloads) {
         edits = Object.entries(body.payloads).map(([key, payload]) => ({ key, payload }));
       }
-      const report = await replayDeadLetters({
-        config: ctx.config,
-        logger: ctx.logger,
-        selection: { ids: [id] },
-        ...(edits.length > 0 ? { payloads: new EditedPayloads(edits) } : {}),
-        dryRun: false,
-        localWorker: false,
-      });
-      await recordAudit(ctx.redis, ctx.keys, {
-        actor: request.principal!.name,
-        action: edits.length > 0 ? 'dead-letter.replay-edited' : 'dead-letter.replay',
-        target: id,
-      });
-      return report;
+      return await replayAudited(ctx, request.principal!.name, [id], edits);
     },
   );
+
+  app.post<{ Body: { ids: string[] } }>(
+    '/api/dead-letters/replay',
+    {
+      config: { access: 'operator' },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['ids'],
+          properties: {
+            ids: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string' } },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { ids } = request.body;
+      const missing = [];
+      for (const id of ids) if (!(await ctx.dlq.get(id))) missing.push(id);
+      if (missing.length > 0) {
+        throw new NotFoundError('dead letter', missing.join(', '), 'See GET /api/dead-letters.');
+      }
+      return await replayAudited(ctx, request.principal!.name, ids, []);
+    },
+  );
+}
+
+/** Replays (as `ferry dlq replay`), answered once the replay ended, and writes the audit line. */
+async function replayAudited(
+  ctx: ServeContext,
+  actor: string,
+  ids: string[],
+  edits: Array<{ key: string; payload: unknown }>,
+): Promise<ReplayReport> {
+  const report = await replayDeadLetters({
+    config: ctx.config,
+    logger: ctx.logger,
+    selection: { ids },
+    ...(edits.length > 0 ? { payloads: new EditedPayloads(edits) } : {}),
+    dryRun: false,
+    localWorker: false,
+  });
+  await recordAudit(ctx.redis, ctx.keys, {
+    actor,
+    action: edits.length > 0 ? 'dead-letter.replay-edited' : 'dead-letter.replay',
+    target: ids.join(','),
+  });
+  return report;
 }

@@ -1,7 +1,5 @@
 /** `GET /api/queues`: each queue's jobs by state (the delivery lanes and the schedule ticks). */
-import { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { LANES, queueName, SCHEDULE_QUEUE } from '../../queue/keys.js';
 import type { ServeContext } from '../serve-context.js';
 
 export const QUEUE_STATES = [
@@ -19,35 +17,26 @@ export interface QueueView {
 }
 
 export async function readQueues(ctx: ServeContext): Promise<QueueView[]> {
-  const views: QueueView[] = [];
-  for (const name of [...LANES.map(queueName), SCHEDULE_QUEUE]) {
-    const queue = new Queue(name, { connection: ctx.redis, prefix: ctx.keys.bullPrefix });
-    try {
-      const counts = await queue.getJobCounts(
-        'waiting',
-        'active',
-        'delayed',
-        'completed',
-        'failed',
-      );
-      // BullMQ keeps a paused queue's jobs waiting: they are its paused ones.
-      const paused = (await queue.isPaused()) ? (counts.waiting ?? 0) : 0;
-      views.push({
-        queue: name,
+  return await Promise.all(
+    ctx.queues.map(async (queue): Promise<QueueView> => {
+      const [counts, isPaused] = await Promise.all([
+        queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'),
+        queue.isPaused(),
+      ]);
+      return {
+        queue: queue.name,
         counts: {
           waiting: counts.waiting ?? 0,
           active: counts.active ?? 0,
           delayed: counts.delayed ?? 0,
           completed: counts.completed ?? 0,
           failed: counts.failed ?? 0,
-          paused,
+          // BullMQ keeps a paused queue's jobs waiting: they are its paused ones.
+          paused: isPaused ? (counts.waiting ?? 0) : 0,
         },
-      });
-    } finally {
-      await queue.close();
-    }
-  }
-  return views;
+      };
+    }),
+  );
 }
 
 export function queueRoutes(app: FastifyInstance, ctx: ServeContext): void {

@@ -5,15 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { cancelRun } from '../../queue/runs/cancel-run.js';
-import { lineOf } from '../../queue/runs/run-line.js';
-import { parseRun } from '../../queue/runs/run-record.js';
 import { buildRunReport } from '../../queue/runs/run-report.js';
 import { recordAudit } from '../audit.js';
+import { readRunPage } from '../read-runs.js';
 import type { ServeContext } from '../serve-context.js';
 
 /** How long a cancel waits for the run's jobs in flight before answering "cancelling". */
 const CANCEL_WAIT_MS = 10_000;
-const PAGE = 100;
 
 export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
   app.get<{ Querystring: { pipeline?: string; limit?: number; cursor?: string } }>(
@@ -30,25 +28,12 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         },
       },
     },
-    async (request) => {
-      const { pipeline, limit = 50 } = request.query;
-      // The cursor is the position in the run index (newest first) where the next page starts.
-      let at = Number(request.query.cursor ?? 0);
-      const runs = [];
-      for (;;) {
-        const ids = await ctx.redis.zrevrange(ctx.keys.runIndex, at, at + PAGE - 1);
-        for (const id of ids) {
-          at += 1;
-          const run = parseRun(await ctx.redis.hgetall(ctx.keys.run(id)));
-          if (!run || (pipeline !== undefined && run.pipeline !== pipeline)) continue;
-          runs.push(lineOf(run));
-          if (runs.length === limit) break;
-        }
-        if (runs.length === limit || ids.length < PAGE) break;
-      }
-      const more = runs.length === limit && (await ctx.redis.zcard(ctx.keys.runIndex)) > at;
-      return { runs, ...(more ? { nextCursor: String(at) } : {}) };
-    },
+    async (request) =>
+      await readRunPage(ctx, {
+        pipeline: request.query.pipeline,
+        limit: request.query.limit ?? 50,
+        cursor: request.query.cursor,
+      }),
   );
 
   app.get<{ Params: { runId: string } }>(

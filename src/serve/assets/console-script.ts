@@ -1,0 +1,146 @@
+/**
+ * The console's browser script (served as /assets/console.js; plain JavaScript, no build step):
+ * live refresh of a page's <main> by polling the page itself, uPlot charts drawn from the JSON a
+ * page embeds, and the operator's buttons and forms, sent with the session's CSRF token.
+ */
+export const CONSOLE_SCRIPT = `
+(function () {
+  'use strict';
+  var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || '';
+
+  function charts(root) {
+    root.querySelectorAll('[data-chart]').forEach(function (el) {
+      var data = JSON.parse(document.getElementById(el.getAttribute('data-chart')).textContent);
+      el.innerHTML = '';
+      if (!window.uPlot || data.x.length === 0) {
+        el.innerHTML = '<p class="muted">' + (data.empty || 'No data yet.') + '</p>';
+        return;
+      }
+      var opts = {
+        width: Math.max(320, el.clientWidth - 8), height: 200,
+        series: [{}].concat(data.series.map(function (s) {
+          return { label: s.label, stroke: s.color, fill: s.fill, width: 2 };
+        })),
+        axes: [{}, { label: data.yLabel || '' }],
+        scales: { x: { time: true } }
+      };
+      new window.uPlot(opts, [data.x].concat(data.ys), el);
+    });
+  }
+
+  function busy(root) {
+    var active = document.activeElement;
+    var chosen = Array.prototype.some.call(root.querySelectorAll('input[type=file]'), function (f) {
+      return f.files && f.files.length > 0;
+    });
+    return chosen || root.querySelector('[data-keep]:focus-within, [data-editing]') ||
+      (active && root.contains(active) && /INPUT|TEXTAREA|SELECT/.test(active.tagName));
+  }
+
+  function live() {
+    var main = document.querySelector('main[data-live]');
+    if (!main) return;
+    var every = Number(main.getAttribute('data-live')) || 2000;
+    setInterval(function () {
+      if (document.hidden || busy(main)) return;
+      fetch(location.href, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
+        .then(function (res) { return res.ok ? res.text() : null; })
+        .then(function (text) {
+          if (!text || busy(main)) return;
+          var next = new DOMParser().parseFromString(text, 'text/html').querySelector('main');
+          if (next && next.innerHTML !== main.innerHTML) { main.innerHTML = next.innerHTML; charts(main); }
+        })
+        .catch(function () {});
+    }, every);
+  }
+
+  function show(el, ok, text, link) {
+    var out = el.closest('[data-action-scope]') || document;
+    var place = out.querySelector('[data-result]');
+    if (!place) { if (!ok) alert(text); return; }
+    place.className = 'result notice ' + (ok ? 'ok' : 'bad');
+    place.textContent = text + ' ';
+    if (link) { var a = document.createElement('a'); a.href = link.href; a.textContent = link.text; place.appendChild(a); }
+  }
+
+  function send(el, url, body, headers) {
+    el.disabled = true;
+    var h = Object.assign({ 'x-csrf-token': csrf, accept: 'application/json' }, headers || {});
+    return fetch(url, { method: 'POST', body: body, headers: h, credentials: 'same-origin' })
+      .then(function (res) {
+        return res.text().then(function (text) {
+          var doc = null; try { doc = JSON.parse(text); } catch (e) { doc = null; }
+          return { ok: res.ok, status: res.status, doc: doc };
+        });
+      })
+      .finally(function () { el.disabled = false; });
+  }
+
+  function describe(r) {
+    if (!r.ok) return (r.doc && r.doc.error ? r.doc.error.message : 'Failed (HTTP ' + r.status + ').');
+    var d = r.doc || {};
+    if (d.entries && d.runs) {
+      return 'Replayed ' + d.entries.length + ' dead letter(s): ' + d.delivered + ' delivered, ' +
+        d.failed + ' failed again' + (d.stale ? ', ' + d.stale + ' stale' : '') + '.';
+    }
+    if (d.status && d.runId) return 'Run ' + d.runId + ' is ' + d.status + '.';
+    return d.message || 'Done.';
+  }
+
+  document.addEventListener('click', function (event) {
+    var el = event.target.closest('button[data-post]');
+    if (!el) return;
+    event.preventDefault();
+    if (el.getAttribute('data-confirm') && !confirm(el.getAttribute('data-confirm'))) return;
+    var body, headers = {};
+    var from = el.getAttribute('data-payload-from');
+    var picks = el.getAttribute('data-ids-from');
+    if (from) {
+      var text = document.getElementById(from).value;
+      try { body = JSON.stringify({ payload: JSON.parse(text) }); }
+      catch (e) { show(el, false, 'The payload is not valid JSON: ' + e.message); return; }
+      headers['content-type'] = 'application/json';
+    } else if (picks) {
+      var ids = Array.prototype.map.call(document.querySelectorAll(picks + ':checked'), function (c) { return c.value; });
+      if (ids.length === 0) { show(el, false, 'Select at least one dead letter first.'); return; }
+      body = JSON.stringify({ ids: ids });
+      headers['content-type'] = 'application/json';
+    }
+    send(el, el.getAttribute('data-post'), body, headers).then(function (r) {
+      var next = r.ok && el.getAttribute('data-then');
+      var runId = r.doc && (r.doc.runId || (r.doc.runs && r.doc.runs[0] && r.doc.runs[0].runId));
+      show(el, r.ok, describe(r), runId ? { href: '/runs/' + encodeURIComponent(runId), text: 'Open run ' + runId } : null);
+      if (next === 'reload') setTimeout(function () { location.reload(); }, 600);
+      else if (next === 'run' && runId) location.href = '/runs/' + encodeURIComponent(runId);
+      else if (next) location.href = next;
+    });
+  });
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (!form.hasAttribute('data-upload')) return;
+    event.preventDefault();
+    var button = form.querySelector('button');
+    var data = new FormData(form);
+    send(button, form.getAttribute('action'), data).then(function (r) {
+      var runId = r.doc && r.doc.runId;
+      show(button, r.ok, r.ok ? 'Import started: run ' + runId + '.' : describe(r),
+        runId ? { href: '/runs/' + encodeURIComponent(runId), text: 'Follow it' } : null);
+    });
+  });
+
+  document.addEventListener('change', function (event) {
+    var all = event.target.closest('input[data-select-all]');
+    if (!all) return;
+    document.querySelectorAll(all.getAttribute('data-select-all')).forEach(function (c) { c.checked = all.checked; });
+  });
+
+  document.addEventListener('input', function (event) {
+    var area = event.target.closest('textarea[data-keep]');
+    if (area) area.setAttribute('data-editing', '');
+  });
+
+  charts(document);
+  live();
+})();
+`;

@@ -1,0 +1,31 @@
+/** Small pieces the pages share: a status badge, a time as "3 min ago", a count. */
+import { html, type SafeHtml } from './html.js';
+
+export function badge(status: string, label = status.replace('_', ' ')): SafeHtml {
+  return html`<span class="badge ${status}">${label}</span>`;
+}
+
+/** "12 s ago", "5 min ago", "3 h ago", "2 d ago", or "in 4 h" for a time to come. */
+export function ago(at: number, now: number): string {
+  const seconds = Math.round((now - at) / 1000);
+  const span = Math.abs(seconds);
+  const text =
+    span < 60
+      ? `${span} s`
+      : span < 3600
+        ? `${Math.floor(span / 60)} min`
+        : span < 86_400
+          ? `${Math.floor(span / 3600)} h`
+          : `${Math.floor(span / 86_400)} d`;
+  return seconds >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+/** A time with its age, the exact time in the tooltip. */
+export function when(iso: string | undefined, now: number): SafeHtml {
+  if (!iso) return html`<span class="muted">—</span>`;
+  return html`<span title="${iso}">${ago(Date.parse(iso), now)}</span>`;
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}

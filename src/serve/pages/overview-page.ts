@@ -1,0 +1,163 @@
+/**
+ * `/`: the state of the installation at a glance. Each pipeline with its last run (status, age,
+ * items) and its run in progress, the queues by lane, the items delivered per minute over the
+ * last hour, and the latest operator actions.
+ */
+import { itemTotals, type RunRecord } from '../../queue/runs/run-record.js';
+import type { Overview, PipelineCard } from '../read-overview.js';
+import { chart } from './chart.js';
+import { ago, badge, count, when } from './format.js';
+import { html, type SafeHtml } from './html.js';
+
+function lastRunCell(card: PipelineCard, now: number): SafeHtml {
+  const run = card.lastRun;
+  if (!run) return html`${badge('never', 'never run')}`;
+  const totals = itemTotals(run.operations);
+  const at = run.finishedAt ?? run.createdAt;
+  return html`<a href="/runs/${run.id}">${badge(run.status)}</a>
+    <span title="${new Date(at).toISOString()}">${ago(at, now)}</span>
+    <div class="muted">
+      ${count(totals.delivered)}
+      delivered${totals.failed ? html`, <b>${count(totals.failed)} failed</b>` : ''}${run.rejected ? `, ${count(run.rejected)} rows rejected` : ''}${run.reason ? html` · ${run.reason}` : ''}
+    </div>`;
+}
+
+function activeCell(run: RunRecord | undefined, now: number): SafeHtml {
+  if (!run) return html`<span class="muted">idle</span>`;
+  const totals = itemTotals(run.operations);
+  const done = totals.delivered + totals.failed + totals.skipped + totals.stale;
+  const share = totals.planned > 0 ? Math.floor((done / totals.planned) * 100) : 0;
+  return html`<a href="/runs/${run.id}">${badge(run.status)}</a> ${share}%
+    <div class="muted">
+      ${count(done)} of ${count(totals.planned)} · started ${ago(run.createdAt, now)}
+    </div>`;
+}
+
+function scheduleCell(card: PipelineCard, now: number): SafeHtml {
+  const { schedule, nextRunAt, paused } = card.view;
+  if (!schedule) return html`<span class="muted">on demand</span>`;
+  return html`<code>${schedule.cron}</code> <span class="muted">${schedule.tz}</span>
+    ${paused ? badge('paused') : ''}
+    <div class="muted">${nextRunAt && !paused ? html`next ${when(nextRunAt, now)}` : ''}</div>`;
+}
+
+export function overviewBody(o: Overview): SafeHtml {
+  const failing = o.pipelines.filter((c) =>
+    ['partial', 'failed', 'guard_stopped'].includes(c.lastRun?.status ?? ''),
+  );
+  const lanes = o.queues.filter((q) => q.queue.startsWith('delivery-'));
+  const thisHour = o.throughput.reduce((n, p) => n + p.delivered, 0);
+  return html`<h1>Overview</h1>
+    <p class="muted">
+      As of ${new Date(o.now).toISOString().replace('T', ' ').slice(0, 19)} UTC · refreshes every
+      few seconds.
+    </p>
+    ${
+      failing.length > 0
+        ? html`<div class="notice warn">
+            ${failing.length} pipeline(s) need a look:
+            ${failing.map(
+              (c, i) =>
+                html`${i ? ', ' : ''}<a href="/runs/${c.lastRun!.id}">${c.view.name}</a>
+                  (${c.lastRun!.status.replace('_', ' ')})`,
+            )}
+          </div>`
+        : ''
+    }
+    <h2>Pipelines</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>Pipeline</th>
+          <th>Schedule</th>
+          <th>Last run</th>
+          <th>Now</th>
+          <th class="num">Dead letters</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${o.pipelines.map(
+          (c) =>
+            html`<tr>
+              <td>
+                <a href="/pipelines/${c.view.name}"><b>${c.view.name}</b></a>
+                <div class="muted">${c.view.description ?? ''}</div>
+                ${c.view.problem ? html`<div class="notice bad">${c.view.problem}</div>` : ''}
+              </td>
+              <td>${scheduleCell(c, o.now)}</td>
+              <td>${lastRunCell(c, o.now)}</td>
+              <td>${activeCell(c.active, o.now)}</td>
+              <td class="num">
+                ${
+                  c.deadLetters > 0
+                    ? html`<a href="/dead-letters?pipeline=${c.view.name}"
+                        >${badge('dead', count(c.deadLetters))}</a
+                      >`
+                    : '0'
+                }
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    <h2>Queues</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>Lane</th>
+          <th class="num">Waiting</th>
+          <th class="num">Active</th>
+          <th class="num">Delayed</th>
+          <th class="num">Failed</th>
+          <th class="num">Paused</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${lanes.map(
+          (q) =>
+            html`<tr>
+              <td>${q.queue.replace('delivery-', '')}</td>
+              <td class="num">${count(q.counts.waiting)}</td>
+              <td class="num">${count(q.counts.active)}</td>
+              <td class="num">${count(q.counts.delayed)}</td>
+              <td class="num">${count(q.counts.failed)}</td>
+              <td class="num">${count(q.counts.paused)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    <p class="muted">
+      Jobs by state in each delivery lane; the <a href="/queues">queue board</a> shows the jobs
+      themselves.
+    </p>
+    <h2>
+      Items delivered per minute, last hour <span class="muted">(${count(thisHour)} in all)</span>
+    </h2>
+    <div class="card">
+      ${chart('throughput', {
+        x: o.throughput.map((p) => p.at),
+        ys: [o.throughput.map((p) => p.delivered)],
+        series: [{ label: 'delivered', color: '#1d5fd1', fill: 'rgba(29,95,209,.12)' }],
+        yLabel: 'items / min',
+      })}
+    </div>
+    <h2>Latest operator actions</h2>
+    ${
+      o.audit.length === 0
+        ? html`<p class="muted">None yet.</p>`
+        : html`<table>
+              <tbody>
+                ${o.audit.map(
+                  (a) =>
+                    html`<tr>
+                      <td>${when(a.at, o.now)}</td>
+                      <td>${a.actor}</td>
+                      <td><code>${a.action}</code></td>
+                      <td>${a.target}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            <p><a href="/audit">The whole audit trail</a></p>`
+    }`;
+}

@@ -1,0 +1,115 @@
+/**
+ * `/pipelines/{name}`: one pipeline. Its schedule (pause and resume for an operator's maintenance
+ * window), an upload form that imports a file now (as `POST /api/pipelines/{name}/runs`), and its
+ * latest runs.
+ */
+import type { RunLine } from '../../queue/runs/run-line.js';
+import type { PipelineView } from '../routes/api-pipelines.js';
+import type { Principal } from '../tokens.js';
+import { badge, count, when } from './format.js';
+import { html, type SafeHtml } from './html.js';
+
+export function pipelineBody(
+  view: PipelineView,
+  runs: RunLine[],
+  principal: Principal,
+  uploadMaxBytes: number,
+  now: number,
+): SafeHtml {
+  const operator = principal.role === 'operator';
+  const name = encodeURIComponent(view.name);
+  return html`<h1>${view.name}</h1>
+    ${view.description ? html`<p>${view.description}</p>` : ''}
+    ${view.problem ? html`<div class="notice bad">${view.problem}</div>` : ''}
+    <div class="card" data-action-scope>
+      <h3>Schedule</h3>
+      ${
+        view.schedule
+          ? html`<p>
+                <code>${view.schedule.cron}</code> in ${view.schedule.tz}
+                ${view.paused ? badge('paused') : ''}
+                ${view.nextRunAt && !view.paused ? html`· next run ${when(view.nextRunAt, now)}` : ''}
+              </p>
+              ${
+                operator
+                  ? html`<p class="bar">
+                      ${
+                        view.paused
+                          ? html`<button
+                              class="primary"
+                              data-post="/api/pipelines/${name}/schedule/resume"
+                              data-then="reload"
+                            >
+                              Resume the schedule
+                            </button>`
+                          : html`<button
+                              data-post="/api/pipelines/${name}/schedule/pause"
+                              data-confirm="Pause the schedule of ${view.name}? No tick starts a run until it is resumed."
+                              data-then="reload"
+                            >
+                              Pause the schedule
+                            </button>`
+                      }
+                    </p>`
+                  : ''
+              }`
+          : html`<p class="muted">Runs on demand only (no schedule in its pipeline file).</p>`
+      }
+      <div data-result></div>
+    </div>
+    ${
+      operator && view.direction === 'import'
+        ? html`<div class="card" data-action-scope data-keep>
+            <h3>Import a file now</h3>
+            <p class="muted">
+              The file is read by the pipeline's connector and delivered at once (lane
+              ${view.lane}); at most ${count(Math.floor(uploadMaxBytes / 1024 / 1024))} MiB.
+            </p>
+            <form
+              data-upload
+              action="/api/pipelines/${name}/runs"
+              method="post"
+              enctype="multipart/form-data"
+              class="inline"
+            >
+              <input type="file" name="file" required />
+              <button class="primary" type="submit">Import</button>
+            </form>
+            <div data-result></div>
+          </div>`
+        : ''
+    }
+    <h2>Latest runs</h2>
+    ${
+      runs.length === 0
+        ? html`<p class="muted">No run yet.</p>`
+        : html`<table>
+              <thead>
+                <tr>
+                  <th>Run</th>
+                  <th>Status</th>
+                  <th>Started</th>
+                  <th class="num">Delivered</th>
+                  <th class="num">Failed</th>
+                  <th>Trigger</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${runs.map(
+                  (r) =>
+                    html`<tr>
+                      <td><a href="/runs/${r.runId}">${r.runId}</a></td>
+                      <td>
+                        ${badge(r.status)}${r.reason ? html`<div class="muted">${r.reason}</div>` : ''}
+                      </td>
+                      <td>${when(r.startedAt, now)}</td>
+                      <td class="num">${count(r.deliveredItems)}</td>
+                      <td class="num">${count(r.failedItems)}</td>
+                      <td>${r.trigger}${r.startedBy ? ` (${r.startedBy})` : ''}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            <p><a href="/runs?pipeline=${name}">All runs of ${view.name}</a></p>`
+    }`;
+}

@@ -1,0 +1,205 @@
+/**
+ * `/runs/{runId}`: one run. Its status and origin, progress while it runs (with a cancel for an
+ * operator), items per operation, stages, a chart of items delivered over time, the rows the
+ * source got wrong (file:line:field), its dead letters, and its report to download.
+ */
+import type { RunReport } from '../../queue/runs/run-report.js';
+import type { TimelinePoint } from '../../queue/runs/run-timeline.js';
+import type { Principal } from '../tokens.js';
+import { chart } from './chart.js';
+import { badge, count, when } from './format.js';
+import { html, type SafeHtml } from './html.js';
+
+/** Row errors shown on the page; the whole list is in the failures CSV. */
+const ERRORS_SHOWN = 200;
+
+function totals(report: RunReport) {
+  const sum = { planned: 0, delivered: 0, failed: 0, stale: 0, skipped: 0 };
+  for (const row of Object.values(report.operations)) {
+    for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += row[k];
+  }
+  return sum;
+}
+
+export function runBody(
+  report: RunReport,
+  timeline: TimelinePoint[],
+  principal: Principal,
+  now: number,
+): SafeHtml {
+  const t = totals(report);
+  const running = report.status === 'running' || report.status === 'cancelling';
+  const done = t.delivered + t.failed + t.stale + t.skipped;
+  const operator = principal.role === 'operator';
+  const base = `/runs/${encodeURIComponent(report.runId)}`;
+  return html`<p class="muted">
+      <a href="/runs?pipeline=${report.pipeline}">Runs of ${report.pipeline}</a>
+    </p>
+    <h1>${report.runId} ${badge(report.status)}</h1>
+    ${report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
+    <div class="card" data-action-scope>
+      <dl class="kv">
+        <dt>Pipeline</dt>
+        <dd>
+          <a href="/pipelines/${report.pipeline}">${report.pipeline}</a> (version ${report.version})
+        </dd>
+        <dt>Started</dt>
+        <dd>
+          ${when(report.startedAt, now)} by
+          ${report.trigger}${report.startedBy ? ` (${report.startedBy})` : ''}${report.kind === 'replay' ? ', a replay of dead letters' : ''}
+        </dd>
+        <dt>Finished</dt>
+        <dd>
+          ${report.finishedAt ? html`${when(report.finishedAt, now)} after ${report.seconds?.toFixed(1)} s` : html`<span class="muted">not yet</span>`}
+        </dd>
+        <dt>Source</dt>
+        <dd>
+          ${report.file ?? html`<span class="muted">the pipeline's own source</span>`} ·
+          ${count(report.rows)} rows read, ${count(report.rejected)} rejected
+        </dd>
+        <dt>Items</dt>
+        <dd>
+          ${count(done)} of ${count(t.planned)} settled: ${count(t.delivered)} delivered,
+          ${count(t.failed)} failed, ${count(t.skipped)} unchanged, ${count(t.stale)} stale
+        </dd>
+      </dl>
+      ${
+        running && operator
+          ? html`<p class="bar">
+              <button
+                class="danger"
+                data-post="/api/runs/${report.runId}/cancel"
+                data-confirm="Cancel run ${report.runId}? Nothing more of it is sent; requests in flight finish."
+                data-then="reload"
+              >
+                Cancel this run
+              </button>
+            </p>`
+          : ''
+      }
+      <div data-result></div>
+    </div>
+    <h2>Items delivered over time</h2>
+    <div class="card">
+      ${chart('timeline', {
+        x: timeline.map((p) => p.at),
+        ys: [timeline.map((p) => p.delivered)],
+        series: [{ label: 'delivered per 10 s', color: '#17803d', fill: 'rgba(23,128,61,.12)' }],
+        yLabel: 'items / 10 s',
+        empty: 'Nothing delivered yet.',
+      })}
+    </div>
+    <h2>Operations</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>Operation</th>
+          <th class="num">Planned</th>
+          <th class="num">Delivered</th>
+          <th class="num">Failed</th>
+          <th class="num">Unchanged</th>
+          <th class="num">Stale</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${Object.entries(report.operations).map(
+          ([id, c]) =>
+            html`<tr>
+              <td><code>${id}</code></td>
+              <td class="num">${count(c.planned)}</td>
+              <td class="num">${count(c.delivered)}</td>
+              <td class="num">${c.failed ? html`<b>${count(c.failed)}</b>` : '0'}</td>
+              <td class="num">${count(c.skipped)}</td>
+              <td class="num">${count(c.stale)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    <h2>Stages</h2>
+    <table>
+      <thead>
+        <tr>
+          <th>Stage</th>
+          <th>Operations</th>
+          <th class="num">Jobs</th>
+          <th class="num">Requests</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${report.stages.map(
+          (s) =>
+            html`<tr>
+              <td>${s.index + 1}</td>
+              <td>${s.operationIds.map((id, i) => html`${i ? ', ' : ''}<code>${id}</code>`)}</td>
+              <td class="num">${count(s.jobs)}</td>
+              <td class="num">${count(s.requests)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    <h2>Rejected rows <span class="muted">(${count(report.rejected)})</span></h2>
+    ${
+      report.errors.length === 0
+        ? html`<p class="muted">Every row of the source was read and mapped.</p>`
+        : html`<table>
+              <thead>
+                <tr>
+                  <th>Where</th>
+                  <th>Field</th>
+                  <th>Problem</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${report.errors.slice(0, ERRORS_SHOWN).map(
+                  (e) =>
+                    html`<tr>
+                      <td class="mono">${e.file}:${e.line}</td>
+                      <td><code>${e.field ?? ''}</code></td>
+                      <td>${e.message}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            ${report.errors.length > ERRORS_SHOWN ? html`<p class="muted">The first ${ERRORS_SHOWN} are shown; the failures CSV has them all.</p>` : ''}`
+    }
+    <h2>Dead letters <span class="muted">(${count(report.deadLetters.length)})</span></h2>
+    ${
+      report.deadLetters.length === 0
+        ? html`<p class="muted">None.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>Dead letter</th>
+                <th>Operation</th>
+                <th>Keys</th>
+                <th>Status</th>
+                <th>Error</th>
+                <th>Source</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${report.deadLetters.map(
+                (d) =>
+                  html`<tr>
+                    <td><a href="/dead-letters/${d.id}">${d.id}</a></td>
+                    <td><code>${d.operationId}</code></td>
+                    <td class="mono">${d.keys.join(', ')}</td>
+                    <td>${d.status ?? '—'}</td>
+                    <td>
+                      <code>${d.errorCode}</code>
+                      <div>${d.message}</div>
+                    </td>
+                    <td class="mono">${d.source.map((s) => `${s.file}:${s.line}`).join(', ')}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    <h2>Report</h2>
+    <p class="bar">
+      <a class="button" href="${base}/report.json" download>Report (JSON)</a>
+      <a class="button" href="${base}/failures.csv" download
+        >Rejected rows and dead letters (CSV)</a
+      >
+    </p>`;
+}

@@ -1,0 +1,75 @@
+/** `/runs`: the latest runs, newest first, a page at a time, filtered by pipeline. */
+import type { RunPage } from '../read-runs.js';
+import { badge, count, when } from './format.js';
+import { html, type SafeHtml } from './html.js';
+
+export function runsBody(
+  page: RunPage,
+  filter: { pipeline?: string | undefined; pipelines: string[] },
+  now: number,
+): SafeHtml {
+  const next = page.nextCursor
+    ? `/runs?cursor=${page.nextCursor}${filter.pipeline ? `&pipeline=${encodeURIComponent(filter.pipeline)}` : ''}`
+    : undefined;
+  return html`<h1>Runs</h1>
+    <form class="inline" method="get" action="/runs">
+      <label for="pipeline">Pipeline</label>
+      <select id="pipeline" name="pipeline">
+        <option value="">all</option>
+        ${filter.pipelines.map(
+          (p) =>
+            html`<option value="${p}" ${p === filter.pipeline ? 'selected' : ''}>${p}</option>`,
+        )}
+      </select>
+      <button type="submit">Show</button>
+    </form>
+    ${
+      page.runs.length === 0
+        ? html`<p class="muted">
+            No run yet${filter.pipeline ? html` of ${filter.pipeline}` : ''}.
+          </p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Status</th>
+                <th>Started</th>
+                <th class="num">Seconds</th>
+                <th class="num">Planned</th>
+                <th class="num">Delivered</th>
+                <th class="num">Failed</th>
+                <th class="num">Rejected rows</th>
+                <th>Trigger</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${page.runs.map(
+                (r) =>
+                  html`<tr>
+                    <td>
+                      <a href="/runs/${r.runId}">${r.runId}</a>
+                      <div class="muted">
+                        ${r.pipeline}${r.kind === 'replay' ? ' · replay' : ''}
+                      </div>
+                    </td>
+                    <td>
+                      ${badge(r.status)}${r.reason ? html`<div class="muted">${r.reason}</div>` : ''}
+                    </td>
+                    <td>${when(r.startedAt, now)}</td>
+                    <td class="num">${r.seconds !== undefined ? r.seconds.toFixed(1) : ''}</td>
+                    <td class="num">${count(r.plannedItems)}</td>
+                    <td class="num">${count(r.deliveredItems)}</td>
+                    <td class="num">
+                      ${r.failedItems ? html`<b>${count(r.failedItems)}</b>` : '0'}
+                    </td>
+                    <td class="num">${count(r.rejected)}</td>
+                    <td>
+                      ${r.trigger}${r.startedBy ? html` <span class="muted">by ${r.startedBy}</span>` : ''}${r.lateSeconds ? html`<div class="muted">${r.lateSeconds} s late</div>` : ''}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    ${next ? html`<p><a class="button" href="${next}">Older runs</a></p>` : ''}`;
+}

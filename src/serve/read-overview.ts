@@ -1,0 +1,56 @@
+/**
+ * What the overview shows, read from Redis in a handful of round trips: each pipeline with its
+ * last run and its run in progress, the queues by lane, the items delivered per minute over the
+ * last hour, the dead letters by pipeline and the latest operator actions.
+ */
+import { readThroughput, type ThroughputPoint } from '../queue/metrics/throughput.js';
+import type { RunRecord } from '../queue/runs/run-record.js';
+import { readAudit, type AuditEntry } from './audit.js';
+import { readRuns } from './read-runs.js';
+import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
+import { readQueues, type QueueView } from './routes/api-queues.js';
+import type { ServeContext } from './serve-context.js';
+
+export interface PipelineCard {
+  view: PipelineView;
+  lastRun?: RunRecord;
+  /** Its run in progress, if any. */
+  active?: RunRecord;
+  deadLetters: number;
+}
+
+export interface Overview {
+  now: number;
+  pipelines: PipelineCard[];
+  queues: QueueView[];
+  throughput: ThroughputPoint[];
+  audit: AuditEntry[];
+}
+
+export async function readOverview(ctx: ServeContext): Promise<Overview> {
+  const now = Date.now();
+  const [views, queues, throughput, audit, activeIds, letters] = await Promise.all([
+    readPipelines(ctx),
+    readQueues(ctx),
+    readThroughput(ctx.redis, ctx.keys, now),
+    readAudit(ctx.redis, ctx.keys, 5),
+    ctx.redis.smembers(ctx.keys.activeRuns),
+    ctx.dlq.list(),
+  ]);
+  const lastIds = views.flatMap((v) => (v.lastRun ? [v.lastRun.runId] : []));
+  const records = await readRuns(ctx, [...lastIds, ...activeIds]);
+  const byId = new Map(records.flatMap((r) => (r ? [[r.id, r] as const] : [])));
+  const deadLetters = new Map<string, number>();
+  for (const letter of letters) {
+    deadLetters.set(letter.pipeline, (deadLetters.get(letter.pipeline) ?? 0) + 1);
+  }
+  const pipelines = views.map((view): PipelineCard => {
+    const card: PipelineCard = { view, deadLetters: deadLetters.get(view.name) ?? 0 };
+    const last = view.lastRun && byId.get(view.lastRun.runId);
+    if (last) card.lastRun = last;
+    const active = activeIds.map((id) => byId.get(id)).find((r) => r?.pipeline === view.name);
+    if (active) card.active = active;
+    return card;
+  });
+  return { now, pipelines, queues, throughput, audit };
+}
