@@ -295,3 +295,20 @@ it('limits login attempts per address (the last, 429, tells when to retry)', asy
   expect(last!.text).toMatch(/Too many login attempts from this address: try again in \d+ s/);
   expect(last!.headers['content-type']).toContain('text/html');
 });
+
+it('charts every delivered item: the overview per minute, the run per 10 s', async () => {
+  const auth = { authorization: `Bearer ${VIEWER}` };
+  const report = JSON.parse((await call(`/api/runs/${runId}`, { headers: auth })).text) as {
+    operations: Record<string, { delivered: number }>;
+  };
+  const delivered = Object.values(report.operations).reduce((n, o) => n + o.delivered, 0);
+  expect(delivered).toBeGreaterThan(0);
+  const chartSum = async (path: string, id: string): Promise<number> => {
+    const text = (await call(path, { headers: auth })).text;
+    const json = new RegExp(`id="${id}">([^<]*)</script>`).exec(text)?.[1];
+    const data = JSON.parse(json!) as { ys: number[][] };
+    return data.ys[0]!.reduce((n, y) => n + y, 0);
+  };
+  expect(await chartSum('/', 'throughput-data')).toBe(delivered);
+  expect(await chartSum(`/runs/${runId}`, 'timeline-data')).toBe(delivered);
+});

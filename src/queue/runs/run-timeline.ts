@@ -14,7 +14,8 @@ export interface TimelinePoint {
 
 /**
  * Every bucket from the run's start to its end (or now, while it runs), those without deliveries
- * as zeros; empty when nothing was delivered.
+ * as zeros, and a zero on either side (so that a run of a few seconds still draws a line); empty
+ * when nothing was delivered.
  */
 export async function readRunTimeline(
   redis: RedisClient,
@@ -35,7 +36,7 @@ export async function readRunTimeline(
     last = Math.max(last, n);
   }
   const points: TimelinePoint[] = [];
-  for (let n = first; n <= last; n++) {
+  for (let n = first - 1; n <= last + 1; n++) {
     points.push({ at: (n * TIMELINE_BUCKET_MS) / 1000, delivered: counts.get(n) ?? 0 });
   }
   return points;

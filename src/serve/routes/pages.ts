@@ -11,10 +11,12 @@ import { deadLetterRow, deadLettersCsv } from '../../queue/dlq/dead-letter-views
 import { NotFoundError } from '../../queue/errors.js';
 import { buildRunReport, failuresCsv } from '../../queue/runs/run-report.js';
 import { readRunTimeline } from '../../queue/runs/run-timeline.js';
+import { traceEntity, tracedPipeline, TRACED_RUNS } from '../../queue/trace/entity-trace.js';
 import { CONSOLE_CSS } from '../assets/console-css.js';
 import { CONSOLE_SCRIPT } from '../assets/console-script.js';
 import { readAudit } from '../audit.js';
 import { auditBody } from '../pages/audit-page.js';
+import { entitiesBody } from '../pages/entities-page.js';
 import { deadLetterBody, deadLettersBody } from '../pages/dead-letters-page.js';
 import { findDeadLetters, type DeadLetterSearch } from '../find-dead-letters.js';
 import type { SafeHtml } from '../pages/html.js';
@@ -162,6 +164,25 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
       pipelineBody(view, runs, request.principal!, ctx.config.serve.uploadMaxBytes, Date.now()),
     );
   });
+
+  app.get<{ Querystring: { pipeline?: string; key?: string } }>(
+    '/entities',
+    pageConfig,
+    async (request, reply) => {
+      const pipelines = pipelineNames(ctx.config);
+      const pipeline = request.query.pipeline || pipelines[0];
+      const key = request.query.key?.trim() || undefined;
+      const trace =
+        pipeline && key
+          ? await traceEntity(ctx, tracedPipeline(ctx.config, pipeline), key, TRACED_RUNS)
+          : undefined;
+      return send(
+        reply,
+        { title: key ? `Trace ${key}` : 'Entity trace', section: 'entities' },
+        entitiesBody(pipelines, { pipeline, key }, trace, Date.now()),
+      );
+    },
+  );
 
   app.get('/audit', pageConfig, async (_request, reply) =>
     send(

@@ -1,0 +1,152 @@
+/**
+ * `/entities`: type a key and see why it is (or is not) on the platform: the verdict in plain
+ * words, its committed state per resource with the run that delivered it, the changes recent runs
+ * planned for it and what came of each, and its dead letters.
+ */
+import type { EntityTrace } from '../../queue/trace/entity-trace.js';
+import { traceVerdict } from '../../queue/trace/entity-trace-text.js';
+import { badge, when } from './format.js';
+import { html, type SafeHtml } from './html.js';
+
+export function entitiesBody(
+  pipelines: string[],
+  asked: { pipeline?: string | undefined; key?: string | undefined },
+  trace: EntityTrace | undefined,
+  now: number,
+): SafeHtml {
+  return html`<h1>Entity trace</h1>
+    <p class="muted">
+      Why is this product not on the shop? Give its pipeline and key (as the export writes it:
+      leading zeros count).
+    </p>
+    <form class="inline" method="get" action="/entities">
+      <select name="pipeline" aria-label="Pipeline">
+        ${pipelines.map(
+          (p) => html`<option value="${p}" ${p === asked.pipeline ? 'selected' : ''}>${p}</option>`,
+        )}
+      </select>
+      <input
+        type="search"
+        name="key"
+        placeholder="Key, e.g. 000123"
+        value="${asked.key ?? ''}"
+        required
+      />
+      <button class="primary" type="submit">Trace</button>
+    </form>
+    ${trace ? traceSection(trace, now) : ''}`;
+}
+
+function traceSection(trace: EntityTrace, now: number): SafeHtml {
+  return html`<div class="card">
+      <h3>${trace.pipeline} · <span class="mono">${trace.key}</span></h3>
+      ${traceVerdict(trace).map((line) => html`<p>${line}</p>`)}
+    </div>
+    <h2>Committed state</h2>
+    ${
+      trace.states.length === 0
+        ? html`<p class="muted">
+            Ferry holds no state for this key: no run of ${trace.pipeline} delivered it.
+          </p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>Entity</th>
+                <th>Resource</th>
+                <th>State</th>
+                <th>Hash</th>
+                <th>Version</th>
+                <th>Delivered by</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${trace.states.map(
+                (s) =>
+                  html`<tr>
+                    <td>${s.entity}</td>
+                    <td>${s.resource}</td>
+                    <td>
+                      ${s.deleted ? badge('cancelled', 'deleted') : badge('succeeded', 'present')}
+                    </td>
+                    <td class="mono">${s.hash ? s.hash.slice(0, 16) : '—'}</td>
+                    <td>${s.version}</td>
+                    <td>
+                      ${s.committed ? html`<a href="/runs/${s.committed.runId}">${s.committed.runId}</a> ${when(s.committed.to, now)}` : html`<span class="muted">not recorded</span>`}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    <h2>Changes planned by the last ${trace.runsSearched} runs</h2>
+    ${
+      trace.changes.length === 0
+        ? html`<p class="muted">None of them planned a change for this key.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Started</th>
+                <th>Operation</th>
+                <th>Change</th>
+                <th>Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${trace.changes.map(
+                (c) =>
+                  html`<tr>
+                    <td><a href="/runs/${c.runId}">${c.runId}</a> ${badge(c.runStatus)}</td>
+                    <td>${when(c.startedAt, now)}</td>
+                    <td><code>${c.operationId}</code></td>
+                    <td>${c.change}</td>
+                    <td>
+                      ${badge(outcomeClass(c.outcome), c.outcome.replace('_', ' '))}${c.deadLetterId ? html` <a href="/dead-letters/${c.deadLetterId}">${c.deadLetterId}</a>` : ''}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    <h2>Dead letters</h2>
+    ${
+      trace.deadLetters.length === 0
+        ? html`<p class="muted">None.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>Dead letter</th>
+                <th>When</th>
+                <th>Operation</th>
+                <th>Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${trace.deadLetters.map(
+                (d) =>
+                  html`<tr>
+                    <td><a href="/dead-letters/${d.id}">${d.id}</a></td>
+                    <td>${when(d.at, now)}</td>
+                    <td><code>${d.operationId}</code></td>
+                    <td><code>${d.errorCode}</code> ${d.message}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }`;
+}
+
+function outcomeClass(outcome: EntityTrace['changes'][number]['outcome']): string {
+  switch (outcome) {
+    case 'delivered':
+    case 'replayed':
+      return 'succeeded';
+    case 'dead_lettered':
+    case 'not_delivered':
+      return 'failed';
+    case 'pending':
+      return 'running';
+    default:
+      return 'skipped';
+  }
+}
