@@ -86,6 +86,7 @@ export function simulatorOptionsFromArgs(args: ParsedArgs): SimulatorOptions {
     token: nonEmpty(args, 'token'),
     idempotencyHeader: nonEmpty(args, 'idempotency-header'),
     seed: integer(args, 'seed', 0, 2 ** 32 - 1),
+    ordersPerMinute: integer(args, 'orders-per-minute', 0, 1_000_000),
     faults: Object.fromEntries(Object.entries(faults).filter(([, v]) => v !== undefined)),
     oauth: clientId && clientSecret ? { clientId, clientSecret } : undefined,
   };

@@ -4,6 +4,8 @@ import type { Listing } from '../config/listings.js';
 import type { OAuthClient } from './auth.js';
 import { DEFAULT_FAULTS, mergeFaults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
+import { OrderArrivals } from './order-arrivals.js';
+import { OrderBook } from './order-book.js';
 import { mulberry32, type Random } from './prng.js';
 import { RateLimiter } from './rate-limiter.js';
 import { buildRouter, type Router } from './router.js';
@@ -17,6 +19,12 @@ export interface SimContext {
   readonly bindings: Map<string, Binding>;
   readonly router: Router;
   readonly state: SimState;
+  /** The orders (seeded, then added), with the Z-reports and revenue of their closed days. */
+  readonly orders: OrderBook;
+  /** `ordersPerMinute`: adds orders to `orders` while the simulator runs. */
+  readonly arrivals: OrderArrivals;
+  /** Now, in epoch ms: orders' createdAt and which days are closed. */
+  readonly clock: () => number;
   readonly idempotency: IdempotencyStore;
   /** Fingerprints of writes applied without an idempotency key (to count duplicates). */
   readonly keylessApplied: Set<string>;
@@ -41,12 +49,17 @@ export function createContext(options: SimulatorOptions, closing: AbortSignal): 
   const listing = options.listing ?? 'A';
   const bindings = resolveBindings(options.bindings);
   const faults = mergeFaults(DEFAULT_FAULTS, options.faults ?? {});
+  const clock = options.clock ?? Date.now;
+  const orders = new OrderBook(seed, clock);
   return {
     listing,
     seed,
     bindings,
     router: buildRouter(listing, bindings),
     state: new SimState(),
+    orders,
+    arrivals: new OrderArrivals(options.ordersPerMinute ?? 0, (count) => orders.add(count)),
+    clock,
     idempotency: new IdempotencyStore(options.idempotencyCapacity ?? DEFAULT_IDEMPOTENCY_CAPACITY),
     keylessApplied: new Set(),
     stats: new SimStatsRecorder(seed),
@@ -67,9 +80,14 @@ export function applyFaults(ctx: SimContext, patch: unknown): Faults {
   return ctx.faults;
 }
 
-/** Back to the start: empty state and stats, a fresh PRNG, the start faults and token. */
+/**
+ * Back to the start: empty state and stats, the seeded orders (arrivals count again from now), a
+ * fresh PRNG, the start faults and token.
+ */
 export function resetContext(ctx: SimContext, options: SimulatorOptions): void {
   ctx.state.reset();
+  ctx.orders.reset();
+  ctx.arrivals.start();
   ctx.idempotency.clear();
   ctx.keylessApplied.clear();
   ctx.stats.reset();

@@ -1,6 +1,7 @@
 /**
  * Admin endpoints under /__sim (no token, not counted as interface requests):
- * GET stats, GET state/<resource>, GET requests[?limit=N], POST reset, GET|POST faults, POST token.
+ * GET stats, GET state/<resource>, GET requests[?limit=N], POST reset, GET|POST faults, POST token,
+ * POST orders.
  */
 import type { IncomingMessage } from 'node:http';
 import { InvalidFaultsError } from './faults.js';
@@ -10,6 +11,8 @@ import type { Faults, RunningSimulator } from './types.js';
 
 export const ADMIN_PREFIX = '/__sim/';
 const MAX_ADMIN_BODY = 1024 * 1024;
+/** Most orders one `POST /__sim/orders` adds. */
+export const MAX_ORDERS_ADDED = 100_000;
 
 async function jsonBody(req: IncomingMessage): Promise<{ value?: unknown; error?: SimResponse }> {
   const raw = await readBody(req, MAX_ADMIN_BODY);
@@ -50,6 +53,16 @@ export async function handleAdmin(
       return errorResponse(400, 'VALIDATION_FAILED', e.message);
     }
   }
+  if (route === 'POST orders') {
+    const { value, error } = await jsonBody(req);
+    if (error) return error;
+    const count = (value as { count?: unknown } | null)?.count;
+    if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_ORDERS_ADDED) {
+      const message = `the body must be {"count": N} with N an integer from 1 to ${MAX_ORDERS_ADDED}`;
+      return errorResponse(400, 'VALIDATION_FAILED', message);
+    }
+    return jsonResponse(201, { ids: sim.addOrders(count as number) });
+  }
   if (route === 'POST token') {
     const { value, error } = await jsonBody(req);
     if (error) return error;
@@ -63,8 +76,8 @@ export async function handleAdmin(
   const state = /^GET state\/([A-Za-z]+)$/.exec(route);
   if (state) {
     const resource = state[1]!;
-    if (!isStateResource(resource)) {
-      const message = `no resource "${resource}"; one of ${STATE_RESOURCES.join(', ')}`;
+    if (resource !== 'orders' && !isStateResource(resource)) {
+      const message = `no resource "${resource}"; one of ${STATE_RESOURCES.join(', ')}, orders`;
       return errorResponse(404, 'NOT_FOUND', message);
     }
     return jsonResponse(200, sim.state(resource));

@@ -168,7 +168,7 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     return;
   }
   if (!isWrite) {
-    const response = executeRead(match, url.searchParams, ctx.state, ctx.seed);
+    const response = executeRead(match, url.searchParams, ctx);
     log(ex, response.status);
     send(ex.res, response);
     return;

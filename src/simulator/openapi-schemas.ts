@@ -163,10 +163,16 @@ export function componentSchemas(): Record<string, Schema> {
     BatchResults: object({ results: { type: 'array', items: ref('ItemResult') } }, ['results']),
     Order: object(
       {
+        id: {
+          type: 'string',
+          pattern: '^\\d{10}$',
+          description: 'Grows with every new order; zero-padded, so string order is numeric order.',
+        },
         externalId: str,
         createdAt: dateTime,
         storeExternalId: str,
-        status: str,
+        customer: object({ externalId: str, name: str, email: str }, ['externalId', 'name']),
+        status: { type: 'string', enum: ['placed', 'paid', 'shipped', 'delivered', 'cancelled'] },
         currency: str,
         total: decimal,
         lines: {
@@ -177,7 +183,17 @@ export function componentSchemas(): Record<string, Schema> {
           ),
         },
       },
-      ['externalId', 'createdAt', 'currency', 'total', 'lines'],
+      [
+        'id',
+        'externalId',
+        'createdAt',
+        'storeExternalId',
+        'customer',
+        'status',
+        'currency',
+        'total',
+        'lines',
+      ],
     ),
     ZReport: object(
       {

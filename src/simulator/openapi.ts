@@ -6,7 +6,7 @@
 import type { Binding } from '../interface/bindings.js';
 import { operationsOfListing, type Operation } from '../interface/catalog.js';
 import { type Listing } from '../config/listings.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './reads.js';
+import { orderOfItems, readParamDocs } from './read-params.js';
 import { SCHEMA_OF, componentSchemas } from './openapi-schemas.js';
 
 export interface OpenApiOptions {
@@ -82,14 +82,7 @@ function parameters(operation: Operation, binding: Binding, idempotencyHeader: s
     schema: { type: 'string' },
   }));
   if (operation.kind === 'read' && operation.resource !== 'ageGroupCode') {
-    params.push(
-      { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-      {
-        name: 'pageSize',
-        in: 'query',
-        schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-      },
-    );
+    for (const doc of readParamDocs(operation.resource)) params.push({ ...doc, in: 'query' });
   }
   if (operation.kind === 'delete') {
     params.push({
@@ -128,8 +121,15 @@ function responses(operation: Operation): Doc {
       required: ['items', 'page', 'pageSize', 'total'],
     };
     return {
-      '200': answer('OK', single ? ref('AgeGroupCode') : page),
-      ...(single ? {} : { '400': error('VALIDATION_FAILED: bad page or pageSize') }),
+      '200': single
+        ? answer('OK', ref('AgeGroupCode'))
+        : answer(
+            `OK. ${orderOfItems(operation.resource)} total counts the items that match.`,
+            page,
+          ),
+      ...(single
+        ? {}
+        : { '400': error('VALIDATION_FAILED: a bad or unknown query parameter, named') }),
       ...COMMON_ERRORS,
     };
   }

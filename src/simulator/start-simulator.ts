@@ -55,13 +55,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     listing: ctx.listing,
     stats: () => ctx.stats.snapshot(),
     state(resource) {
+      if (resource === 'orders') return ctx.orders.all();
       if (!isStateResource(resource)) {
         throw new Error(
-          `no simulator resource "${resource}"; one of ${STATE_RESOURCES.join(', ')}`,
+          `no simulator resource "${resource}"; one of ${STATE_RESOURCES.join(', ')}, orders`,
         );
       }
       return ctx.state.all(resource);
     },
+    addOrders: (count) => ctx.orders.add(count),
     requests: (limit) => ctx.stats.requests(limit),
     reset: () => resetContext(ctx, options),
     setFaults: (partial) => applyFaults(ctx, partial),
@@ -107,11 +109,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     });
   });
   url = serverUrl(host, (server.address() as AddressInfo).port);
+  ctx.arrivals.start();
 
   let closed: Promise<void> | undefined;
   function close(): Promise<void> {
     closed ??= new Promise<void>((resolve) => {
       closing.abort();
+      ctx.arrivals.stop();
       server.close(() => resolve());
       server.closeAllConnections();
     });

@@ -1,19 +1,29 @@
 /**
- * Seeded synthetic data for the read operations whose data Ferry never writes: orders, z-reports,
- * revenue statistics, microshops and the age group code. Item i of a data set is computed from
- * (seed, data set, i) alone, so pages are cheap and the same seed always gives the same data.
- * Money is integer øre formatted as decimal strings; dates count from a fixed day.
+ * Seeded synthetic data: the contents of the orders (the seeded initial set and the ones added
+ * later), the microshops and the age group code. Item i of a data set is computed from
+ * (seed, data set, i) alone, so the same seed always gives the same data. Money is integer øre
+ * formatted as decimal strings; the seeded orders' dates count from a fixed day.
  */
 import { deriveSeed, intBetween, mulberry32, type Random } from './prng.js';
 
-const BASE_DAY = Date.UTC(2024, 0, 1);
+export const BASE_DAY = Date.UTC(2024, 0, 1);
 const DAY_MS = 86_400_000;
 const STORES = ['S001', 'S002', 'S003', 'S004'];
 const ORDER_STATUSES = ['placed', 'paid', 'shipped', 'delivered', 'cancelled'];
 const WORDS = ['Nord', 'Fjell', 'Kyst', 'Skog', 'By', 'Vidde', 'Fjord', 'Dal'];
+const FIRST_NAMES = ['Kari', 'Ola', 'Ingrid', 'Lars', 'Nora', 'Jonas', 'Sofie', 'Emil'];
+const LAST_NAMES = ['Hansen', 'Johansen', 'Olsen', 'Larsen', 'Berg', 'Haugen', 'Dahl', 'Lie'];
+const CUSTOMERS = 200;
 
-function money(ore: number): string {
+/** Øre as a decimal string: 129900 -> "1299.00". */
+export function money(ore: number): string {
   return `${Math.floor(ore / 100)}.${String(ore % 100).padStart(2, '0')}`;
+}
+
+/** A decimal string with two decimals as øre: "1299.00" -> 129900. */
+export function ore(decimal: string): number {
+  const [whole, fraction = '0'] = decimal.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
 }
 
 function day(offset: number): string {
@@ -24,7 +34,43 @@ function pick<T>(random: Random, values: readonly T[]): T {
   return values[Math.floor(random() * values.length)]!;
 }
 
-function order(random: Random, i: number) {
+export interface OrderLine {
+  productExternalId: string;
+  quantity: number;
+  unitPrice: string;
+  lineTotal: string;
+}
+
+export interface Order {
+  /** Decimal digits, zero-padded to ORDER_ID_WIDTH: string order is numeric order. */
+  id: string;
+  externalId: string;
+  createdAt: string;
+  storeExternalId: string;
+  customer: { externalId: string; name: string; email: string };
+  status: string;
+  currency: string;
+  lines: OrderLine[];
+  total: string;
+}
+
+export const ORDER_ID_WIDTH = 10;
+
+export function orderId(sequence: number): string {
+  return String(sequence).padStart(ORDER_ID_WIDTH, '0');
+}
+
+/** The time of seeded order i: one per three hours from BASE_DAY, so strictly increasing. */
+function seededTime(random: Random, i: number): number {
+  return BASE_DAY + i * 3 * 3_600_000 + intBetween(random, 0, 3_599_999);
+}
+
+/**
+ * Order i (id i + 1). Its contents come from (seed, i); its time is `createdAtMs` when given (an
+ * order added while the simulator runs), else the seeded time.
+ */
+export function syntheticOrder(seed: number, i: number, createdAtMs?: number): Order {
+  const random = mulberry32(deriveSeed(seed, 'orders', i));
   let totalOre = 0;
   const lines = Array.from({ length: intBetween(random, 1, 4) }, () => {
     const quantity = intBetween(random, 1, 5);
@@ -37,39 +83,25 @@ function order(random: Random, i: number) {
       lineTotal: money(unitPrice * quantity),
     };
   });
-  const placedAt = BASE_DAY + i * 3 * 3_600_000 + intBetween(random, 0, 3_599_999);
+  const placedAt = seededTime(random, i);
+  const customer = intBetween(random, 1, CUSTOMERS);
+  const first = pick(random, FIRST_NAMES);
+  const last = pick(random, LAST_NAMES);
+  const id = orderId(i + 1);
   return {
-    externalId: `ORD-${100_000 + i}`,
-    createdAt: new Date(placedAt).toISOString(),
+    id,
+    externalId: `ORD-${id}`,
+    createdAt: new Date(createdAtMs ?? placedAt).toISOString(),
     storeExternalId: pick(random, STORES),
+    customer: {
+      externalId: `CUST-${String(customer).padStart(4, '0')}`,
+      name: `${first} ${last}`,
+      email: `${first}.${last}${customer}@example.com`.toLowerCase(),
+    },
     status: pick(random, ORDER_STATUSES),
     currency: 'NOK',
     lines,
     total: money(totalOre),
-  };
-}
-
-function zReport(random: Random, i: number) {
-  const gross = intBetween(random, 500_000, 25_000_000);
-  const vat = Math.round(gross * 0.2);
-  return {
-    externalId: `Z-${day(i)}-${STORES[i % STORES.length]}`,
-    date: day(i),
-    storeExternalId: STORES[i % STORES.length],
-    receipts: intBetween(random, 20, 600),
-    grossSales: money(gross),
-    vat: money(vat),
-    netSales: money(gross - vat),
-    currency: 'NOK',
-  };
-}
-
-function revenue(random: Random, i: number) {
-  return {
-    date: day(i),
-    orders: intBetween(random, 10, 400),
-    revenue: money(intBetween(random, 1_000_000, 50_000_000)),
-    currency: 'NOK',
   };
 }
 
@@ -85,27 +117,14 @@ function microshop(random: Random, i: number) {
   };
 }
 
-interface DataSet {
-  total: number;
-  item(random: Random, i: number): unknown;
-}
+export const MICROSHOPS = 12;
 
-/** Read resources served from synthetic data, with their sizes. */
-export const SYNTHETIC: Readonly<Record<string, DataSet>> = {
-  orders: { total: 240, item: order },
-  zReports: { total: 120, item: zReport },
-  revenue: { total: 90, item: revenue },
-  microshops: { total: 12, item: microshop },
-};
-
-export function syntheticItems(seed: number, resource: string, offset: number, limit: number) {
-  const set = SYNTHETIC[resource];
-  if (!set) return { items: [], total: 0 };
+export function syntheticMicroshops(seed: number, offset: number, limit: number) {
   const items: unknown[] = [];
-  for (let i = offset; i < Math.min(set.total, offset + limit); i++) {
-    items.push(set.item(mulberry32(deriveSeed(seed, resource, i)), i));
+  for (let i = offset; i < Math.min(MICROSHOPS, offset + limit); i++) {
+    items.push(microshop(mulberry32(deriveSeed(seed, 'microshops', i)), i));
   }
-  return { items, total: set.total };
+  return { items, total: MICROSHOPS };
 }
 
 export function syntheticAgeGroupCode(seed: number) {

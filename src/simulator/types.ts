@@ -37,6 +37,13 @@ export interface SimulatorOptions {
   bindings?: Record<string, BindingConfig>;
   /** Idempotency answers kept (oldest dropped first). Default 50,000. */
   idempotencyCapacity?: number;
+  /** Orders added per minute while the simulator runs, on top of the seeded set. Default 0. */
+  ordersPerMinute?: number;
+  /**
+   * Now, in epoch ms (default Date.now): the createdAt of added orders, and which days are closed
+   * (Z-reports, revenue). Tests pass their own to close a day without waiting for midnight.
+   */
+  clock?: () => number;
 }
 
 export interface SimStats {
@@ -82,11 +89,14 @@ export interface RunningSimulator {
   readonly listing: Listing;
   stats(): SimStats;
   /** The items held for a resource (products, categories, stores, users, campaigns, ageGroups,
-   * discountCodes, prices, customers, partners); throws for another name. */
+   * discountCodes, prices, customers, partners, orders); throws for another name. */
   state(resource: string): unknown[];
+  /** Adds `count` orders now (as `POST /__sim/orders`); answers their ids, ascending. */
+  addOrders(count: number): string[];
   /** The last interface requests (at most `limit`, at most 10,000), oldest first. */
   requests(limit?: number): RequestRecord[];
-  /** Back to the state at start: empty state, stats, idempotency store and log; start faults and token. */
+  /** Back to the state at start: empty state, the seeded orders, stats, idempotency store and log;
+   * start faults and token. */
   reset(): void;
   setFaults(partial: Partial<Faults>): Faults;
   faults(): Faults;

@@ -64,9 +64,15 @@ describe('ferry simulator', () => {
     expect(await run.exited).toBe(0);
   });
 
-  it('prints {url, port, listing} with --json', async () => {
-    const run = ferry(['simulator', '--port', '0', '--json']);
+  it('prints {url, port, listing} with --json, and adds orders at --orders-per-minute', async () => {
+    const run = ferry(['simulator', '--port', '0', '--json', '--orders-per-minute', '60000']);
     const text = await stdoutWith(run, '}\n');
+    const orders = async () => {
+      const res = await request(`${(JSON.parse(text) as { url: string }).url}/__sim/state/orders`);
+      return ((await res.body.json()) as { id: string }[]).length;
+    };
+    // 240 seeded orders, then about 1,000 a second.
+    await vi.waitUntil(async () => (await orders()) > 260, { timeout: 20_000, interval: 50 });
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);
     expect(run.output().stdout).toBe(text);
@@ -86,6 +92,7 @@ describe('ferry simulator', () => {
       ['--listing', 'C'],
       ['--port', '70000'],
       ['--rate-limit', '-1'],
+      ['--orders-per-minute', 'many'],
     ] as const) {
       const run = ferry(['simulator', flag, value]);
       expect([flag, await run.exited]).toEqual([flag, 2]);

@@ -12,11 +12,14 @@ const text = (placeholder: string, description: string): OptionSpec => ({
 
 export const simulatorCommand: Command = {
   name: 'simulator',
-  usage: 'simulator [--port P] [--listing A|B] [--token T] [--seed N] [fault flags] [--json]',
+  usage:
+    'simulator [--port P] [--listing A|B] [--token T] [--seed N] [--orders-per-minute N] [fault flags] [--json]',
   description: `
 Serves every operation of the listing with in-memory state until Ctrl-C (SIGINT) or SIGTERM, then
-exits 0. Admin endpoints: GET /__sim/stats, GET /__sim/state/<resource>, GET /__sim/requests,
-POST /__sim/reset, POST /__sim/faults; the interface as OpenAPI at /openapi.json and /openapi.yaml.
+exits 0. Admin endpoints: GET /__sim/stats, GET /__sim/state/<resource> (orders too),
+GET /__sim/requests, POST /__sim/reset, POST /__sim/faults, POST /__sim/orders {"count": N}; the
+interface as OpenAPI at /openapi.json and /openapi.yaml. Orders start as a seeded set of 240 and
+keep arriving at --orders-per-minute; Z-reports and revenue cover the closed (past, UTC) days.
 Fault shares are drawn from one PRNG seeded by --seed, so a seed reproduces the outcomes.
 See docs/SIMULATOR.md. Exit 2 on a bad flag value or a port in use.
 
@@ -28,6 +31,7 @@ Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50`,
     token: text('T', 'Bearer token every request must carry (default dev-token).'),
     'idempotency-header': text('NAME', 'Idempotency header name (default Idempotency-Key).'),
     seed: text('N', 'Seed of the fault PRNG and the synthetic data (default random, shown).'),
+    'orders-per-minute': text('N', 'New orders added per minute while it runs (default 0).'),
     'fail-rate': text('X', 'Share of requests answered 500, 502 or 503 (0 to 1).'),
     'rate-limit': text('N', 'Most requests per second; above it 429 with Retry-After.'),
     'retry-after': text('seconds|date', 'Format of the 429 Retry-After header (default seconds).'),
