@@ -105,3 +105,54 @@ describe('rate limit', () => {
     }
   });
 });
+
+describe('faults on reads', () => {
+  const READS = [
+    '/external/api/orders',
+    '/external/api/reports/z-report',
+    '/external/api/statistics/revenue',
+    PRODUCTS,
+    '/external/api/stores',
+    '/external/api/microshops',
+  ];
+
+  it('answers reads 500, 502 or 503 with --fail-rate and resets them with --reset-rate', async () => {
+    const failing = await start(2, { failRate: 1 });
+    for (const path of READS) {
+      const answer = await call(failing, 'GET', path);
+      expect([path, [500, 502, 503].includes(answer.status)]).toEqual([path, true]);
+      expect(answer.body).toMatchObject({ error: { code: 'INTERNAL' } });
+    }
+    expect(failing.stats().faults.failed).toBe(READS.length);
+
+    const resetting = await start(2, { resetRate: 1 });
+    for (const path of READS)
+      expect([path, await outcome(resetting, 'GET', path)]).toEqual([path, 0]);
+    expect(resetting.stats().faults.reset).toBe(READS.length);
+  });
+
+  it('rate-limits reads and fails a share of them with the seed deciding which', async () => {
+    const limited = await start(2, { rateLimit: 1 });
+    const statuses = await Promise.all(READS.map((path) => outcome(limited, 'GET', path)));
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(READS.length - 2);
+
+    const reads = async (sim: RunningSimulator) => {
+      const out: number[] = [];
+      for (let i = 0; i < 30; i++) out.push(await outcome(sim, 'GET', READS[i % READS.length]!));
+      return out;
+    };
+    const a = await reads(await start(9, { failRate: 0.4, resetRate: 0.2 }));
+    expect(await reads(await start(9, { failRate: 0.4, resetRate: 0.2 }))).toEqual(a);
+    expect(a).toEqual(expect.arrayContaining([0, 200]));
+    expect(a.some((s) => [500, 502, 503].includes(s))).toBe(true);
+  });
+
+  it('adds --latency to reads', async () => {
+    const sim = await start(2, { latency: [300, 300] });
+    const started = performance.now();
+    expect((await call(sim, 'GET', '/external/api/orders')).status).toBe(200);
+    // A lower bound only: the injected delay cannot be skipped, however fast the machine.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(sim.requests()).toMatchObject([{ operationId: 'orders.get', status: 200 }]);
+  });
+});

@@ -77,6 +77,48 @@ for (const listing of ['A', 'B'] as const) {
       for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref);
     });
 
+    it('documents the query parameters of every list read, and the simulator takes them', async () => {
+      const EXAMPLE: Record<string, string> = {
+        page: '2',
+        pageSize: '10',
+        sinceId: '0000000005',
+        createdAfter: '2024-01-02T00:00:00Z',
+        createdBefore: '2024-01-20',
+        from: '2024-01-03',
+        to: '2024-01-09',
+      };
+      const FILTERS: Record<string, string[]> = {
+        'orders.get': ['sinceId', 'createdAfter', 'createdBefore'],
+        'reports.zReport.get': ['from', 'to'],
+        'statistics.revenue.get': ['from', 'to'],
+      };
+      const reads = operationsOf(doc).filter(
+        ({ method, id }) => method === 'GET' && id !== 'ageGroupCode.get',
+      );
+      const ids = reads.map((r) => r.id);
+      expect(ids).toEqual(
+        expect.arrayContaining(['orders.get', 'reports.zReport.get', 'microshops.get']),
+      );
+      if (listing === 'A') {
+        expect(ids).toEqual(
+          expect.arrayContaining(['products.get', 'stores.get', 'statistics.revenue.get']),
+        );
+      }
+      for (const { id, path, op } of reads) {
+        const params = op.parameters as { name: string; in: string; description: string }[];
+        expect([id, params.map((p) => p.name)]).toEqual([
+          id,
+          ['page', 'pageSize', ...(FILTERS[id] ?? [])],
+        ]);
+        for (const param of params) {
+          expect(param.in).toBe('query');
+          expect(param.description).not.toBe('');
+          const answer = await call(sim, 'GET', `${path}?${param.name}=${EXAMPLE[param.name]}`);
+          expect([id, param.name, answer.status]).toEqual([id, param.name, 200]);
+        }
+      }
+    });
+
     it('serves the same document as YAML', async () => {
       const answer = await call(sim, 'GET', '/openapi.yaml', { token: null });
       expect(answer.status).toBe(200);

@@ -54,6 +54,42 @@ describe('reads', () => {
     });
   });
 
+  it('answers products and stores as the writes left them, page by page', async () => {
+    const fresh = await startSimulator({ seed: 5 });
+    try {
+      const STORES = '/external/api/stores';
+      const stores = Array.from({ length: 12 }, (_, i) => ({
+        externalId: `st-${i}`,
+        name: `Store ${i}`,
+        address: { street: 'Gate 1', postalCode: '0150', city: 'Oslo', country: 'NO' },
+        active: true,
+      }));
+      expect((await call(fresh, 'PUT', STORES, { body: stores })).status).toBe(200);
+      const patch = [{ externalId: 'st-3', name: 'Renamed', active: false }];
+      expect((await call(fresh, 'PATCH', STORES, { body: patch })).status).toBe(200);
+      expect((await call(fresh, 'DELETE', STORES, { body: [{ externalId: 'st-7' }] })).status).toBe(
+        200,
+      );
+      await call(fresh, 'PUT', PRODUCTS, { body: [product('p1'), product('p2')] });
+      await call(fresh, 'PATCH', PRODUCTS, { body: [{ externalId: 'p2', name: 'Edited' }] });
+
+      const read: Record<string, unknown>[] = [];
+      for (let n = 1; n <= 3; n++)
+        read.push(...(await page(fresh, `${STORES}?page=${n}&pageSize=5`)).items);
+      const expected = stores.filter((s) => s.externalId !== 'st-7');
+      expected[3] = { ...expected[3]!, name: 'Renamed', active: false };
+      // The patched store keeps its place; the deleted one is gone.
+      expect(read).toEqual(expected);
+      expect(read).toEqual(fresh.state('stores'));
+      expect((await page(fresh, `${STORES}?pageSize=5`)).total).toBe(11);
+      expect((await page(fresh, `${PRODUCTS}?pageSize=1&page=2`)).items).toEqual([
+        product('p2', { name: 'Edited' }),
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('answers 400 for a bad page or pageSize', async () => {
     for (const query of ['page=0', 'page=x', 'pageSize=501', 'pageSize=0', 'pageSize=2.5']) {
       const answer = await call(sim, 'GET', `/external/api/orders?${query}`);
@@ -61,7 +97,7 @@ describe('reads', () => {
     }
   });
 
-  it('serves seeded synthetic orders, z-reports, revenue and microshops', async () => {
+  it('serves seeded orders, z-reports, revenue and microshops', async () => {
     for (const path of [
       '/external/api/orders',
       '/external/api/reports/z-report',
