@@ -9,7 +9,16 @@ export interface MassDeleteDetails {
   maxShare: number;
   rows: number;
   minRows: number;
+  /** The deletes per delete operation. */
+  operations: Record<string, number>;
+  /** Some of the keys it would delete (at most DELETE_SAMPLE), in state's order. */
+  sample: { operationId: string; key: string }[];
+  /** The run the guard stopped, once recorded (ferry run, a schedule's tick). */
+  runId?: string;
 }
+
+/** Keys of the deletes a guard stop shows. */
+export const DELETE_SAMPLE = 20;
 
 function percent(share: number): string {
   return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
@@ -23,7 +32,7 @@ export class MassDeleteGuardError extends FerryError {
   readonly code = 'FERRY_MASS_DELETE_GUARD';
 
   constructor(details: MassDeleteDetails) {
-    const { pipeline, deletes, inState, maxShare, rows, minRows } = details;
+    const { pipeline, deletes, inState, maxShare, rows, minRows, runId } = details;
     const share = inState > 0 ? deletes / inState : 1;
     const why =
       rows < minRows
@@ -32,7 +41,8 @@ export class MassDeleteGuardError extends FerryError {
     super(
       `Plan of pipeline "${pipeline}" stopped by the mass-delete guard: it would delete ${deletes} of ` +
         `the ${inState} entities in state; ${why}. Nothing was sent. If the export is complete and ` +
-        `these deletes are meant, allow them for this run with --allow-deletes ${deletes}.`,
+        `these deletes are meant, allow them for this run with --allow-deletes ${deletes}.` +
+        (runId ? ` The stop is recorded as run ${runId}.` : ''),
       { ...details },
     );
   }

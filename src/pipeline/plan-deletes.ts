@@ -9,7 +9,7 @@ import type {
   OperationRef,
   PipelineDefinition,
 } from './definition/definition-types.js';
-import { MassDeleteGuardError } from './errors.js';
+import { DELETE_SAMPLE, MassDeleteGuardError, type MassDeleteDetails } from './errors.js';
 import type { KeyRegistry } from './mapping/key-registry.js';
 import { stateDeleted } from './state/state-format.js';
 import type { StateStore } from './state-store.js';
@@ -69,6 +69,19 @@ export async function scanDeletes(
   return scan;
 }
 
+/** The deletes a scan found, per operation, and a few of their keys. */
+function wantedDeletes(scan: DeleteScan): Pick<MassDeleteDetails, 'operations' | 'sample'> {
+  const operations: Record<string, number> = {};
+  const sample: MassDeleteDetails['sample'] = [];
+  for (const { entity, keys } of scan.candidates) {
+    const operationId = (entity.operations.delete as OperationRef).operation.id;
+    operations[operationId] = (operations[operationId] ?? 0) + keys.length;
+    for (const key of keys.slice(0, DELETE_SAMPLE - sample.length))
+      sample.push({ operationId, key });
+  }
+  return { operations, sample };
+}
+
 /** Throws MassDeleteGuardError when the deletes exceed the pipeline's guard and are not allowed. */
 export function checkGuard(
   definition: PipelineDefinition,
@@ -88,6 +101,7 @@ export function checkGuard(
     maxShare,
     rows,
     minRows,
+    ...wantedDeletes(scan),
   });
 }
 

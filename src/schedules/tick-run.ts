@@ -9,6 +9,7 @@ import { recordSkippedRun } from '../queue/runs/record-skipped-run.js';
 import { laneOf, startRun } from '../queue/runs/start-run.js';
 import { parseRun } from '../queue/runs/run-record.js';
 import { notifyRunEnded } from '../queue/notify/notify-run.js';
+import { MassDeleteGuardError } from '../pipeline/errors.js';
 
 export interface TickContext {
   config: FerryConfig;
@@ -67,7 +68,9 @@ export async function startOrSkip(
     return { runId: started.runId };
   } catch (error) {
     if (!isFerryError(error)) throw error;
-    await recordSkip(ctx, skipReason(error));
+    // startRun recorded the guard's stop as a run of its own (guard_stopped).
+    const recorded = error instanceof MassDeleteGuardError && error.details.runId !== undefined;
+    if (!recorded) await recordSkip(ctx, skipReason(error));
     return { refused: error };
   }
 }

@@ -7,6 +7,15 @@ const SHOWN = 10;
 
 export function reportText(report: RunReport): string {
   const lines = [`Run ${report.runId} (${report.pipeline}): ${report.status}`];
+  const wanted = report.wantedDeletes;
+  if (wanted) {
+    const ops = Object.entries(wanted.operations).map(([id, n]) => `${n} ${id}`);
+    const keys = wanted.sample.map((s) => s.key);
+    lines.push(
+      `  stopped by the mass-delete guard, nothing sent: it would delete ${wanted.deletes} of the ` +
+        `${wanted.inState} entities in state (${ops.join(', ')}), e.g. ${keys.join(', ')}.`,
+    );
+  }
   if (report.status === 'running') {
     lines.push('  enqueued; `ferry worker` delivers it, `ferry status` shows its progress.');
   }

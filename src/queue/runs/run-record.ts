@@ -2,6 +2,7 @@
  * A run as kept in Redis: one hash per run (`<prefix>:{q}:run:<id>`). Counts are hash fields that
  * workers increment as jobs settle (`op:<operationId>:<count>`), so a run's progress is one HGETALL.
  */
+import type { MassDeleteDetails } from '../../pipeline/errors.js';
 import type { Lane } from '../keys.js';
 
 export const COUNT_NAMES = ['planned', 'delivered', 'failed', 'stale', 'skipped'] as const;
@@ -12,15 +13,22 @@ export type OperationCounts = Record<CountName, number>;
  * running -> succeeded (every planned item delivered, no row rejected) or partial; or, when an
  * operator cancels it, running -> cancelling (nothing more is sent; its jobs in flight finish)
  * -> cancelled (cancel-run.ts). A schedule's tick that started nothing is recorded as skipped,
- * with its reason.
+ * with its reason; a run the mass-delete guard stopped before sending anything as guard_stopped,
+ * with the deletes it wanted.
  */
 export type RunStatus =
-  'running' | 'cancelling' | 'succeeded' | 'partial' | 'cancelled' | 'skipped';
+  'running' | 'cancelling' | 'succeeded' | 'partial' | 'cancelled' | 'skipped' | 'guard_stopped';
 export type RunKind = 'run' | 'replay';
 
 /** What started a run (DESIGN.md, Schedules). */
 export const TRIGGERS = ['cli', 'schedule', 'http', 'replay'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
+
+/**
+ * The deletes a run stopped by the mass-delete guard wanted: how many of the entities in state,
+ * against which limits, per delete operation, and a sample of their keys (at most 20).
+ */
+export type WantedDeletes = Omit<MassDeleteDetails, 'pipeline' | 'runId'>;
 
 export interface StageInfo {
   index: number;
@@ -58,6 +66,8 @@ export interface RunRecord {
   operations: Record<string, OperationCounts>;
   /** Dead-letter entries written by this run. */
   deadLetters: number;
+  /** For a run the mass-delete guard stopped: the deletes it wanted. */
+  wantedDeletes?: WantedDeletes;
 }
 
 /** Whether a run in this status is over: nothing of it is in flight, its pipeline is free. */
@@ -110,6 +120,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
   if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
   if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);
+  if (fields.wantedDeletes) run.wantedDeletes = JSON.parse(fields.wantedDeletes) as WantedDeletes;
   return run;
 }
 

@@ -46,6 +46,8 @@ export interface RunReport {
   deadLettered: number;
   deadLetters: DeadLetterSummary[];
   stages: RunRecord['stages'];
+  /** For a run the mass-delete guard stopped: the deletes it wanted (counts, a sample of keys). */
+  wantedDeletes?: RunRecord['wantedDeletes'];
   files?: { json: string; csv: string };
 }
 
@@ -114,6 +116,7 @@ export async function buildRunReport(
   if (run.file) report.file = run.file;
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;
+  if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;
   if (run.finishedAt) {
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;
