@@ -20,10 +20,16 @@ export interface DeliveryKeys {
   readonly versions: string;
   /** Run ids by start time. */
   readonly runIndex: string;
+  /** Set once the per-pipeline run indexes hold the runs recorded before they existed. */
+  readonly pipelineRunIndexesFilled: string;
   /** Ids of the runs that have not finished. */
   readonly activeRuns: string;
   readonly dlqEntries: string;
   readonly dlqIndex: string;
+  /** Set once the dead letters written before the by-sets existed are in them. */
+  readonly dlqIndexed: string;
+  /** Dead-letter ids by time, of one pipeline, run, operation or item key. */
+  dlqBy(dimension: 'pipeline' | 'run' | 'operation' | 'key', value: string): string;
   /** The installation's epoch {id, createdAt}: a Redis that lost its data no longer has it. */
   readonly epoch: string;
   /** The last loss of Redis's data that a Ferry process noticed, and the pipelines resent since. */
@@ -36,6 +42,8 @@ export interface DeliveryKeys {
   readonly metrics: string;
   /** Operator actions in the console, newest first (JSON each). */
   readonly audit: string;
+  /** One pipeline's run ids by start time. */
+  pipelineRunIndex(pipeline: string): string;
   /** Items delivered in one minute (minutes since the epoch), for the console's chart. */
   throughput(minute: number): string;
   run(runId: string): string;
@@ -65,15 +73,19 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     rateSequence: `${base}:rate:seq`,
     versions: `${base}:versions`,
     runIndex: `${base}:runs`,
+    pipelineRunIndexesFilled: `${base}:runs-by-pipeline-filled`,
     activeRuns: `${base}:active-runs`,
     dlqEntries: `${base}:dlq:entries`,
     dlqIndex: `${base}:dlq:index`,
+    dlqIndexed: `${base}:dlq:indexed`,
+    dlqBy: (dimension, value) => `${base}:dlq:by-${dimension}:${value}`,
     epoch: `${base}:epoch`,
     dataLoss: `${base}:data-loss`,
     pausedSchedules: `${base}:schedules:paused`,
     sourceValidators: `${base}:schedules:validators`,
     metrics: `${base}:metrics`,
     audit: `${base}:audit`,
+    pipelineRunIndex: (pipeline) => `${base}:runs:${pipeline}`,
     throughput: (minute) => `${base}:throughput:${minute}`,
     run: (id) => `${base}:run:${id}`,
     runErrors: (id) => `${base}:run:${id}:errors`,

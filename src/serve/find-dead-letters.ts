@@ -1,20 +1,38 @@
-/** The dead letters a search of the console names: by pipeline, operation and item key. */
+/** The dead letters a search of the console names: by pipeline, run, operation and item key. */
 import type { DeadLetter } from '../queue/dlq/dead-letter.js';
+import type { DeadLetterFilter } from '../queue/dlq/dead-letter-store.js';
 import type { ServeContext } from './serve-context.js';
 
 export interface DeadLetterSearch {
   pipeline?: string | undefined;
+  run?: string | undefined;
   operation?: string | undefined;
   key?: string | undefined;
 }
 
+function filterOf(search: DeadLetterSearch): DeadLetterFilter {
+  return {
+    ...(search.pipeline ? { pipeline: search.pipeline } : {}),
+    ...(search.run ? { runId: search.run } : {}),
+    ...(search.operation ? { operationId: search.operation } : {}),
+    ...(search.key ? { key: search.key } : {}),
+  };
+}
+
+/** Every match, oldest first (the CSV export). */
 export async function findDeadLetters(
   ctx: ServeContext,
   search: DeadLetterSearch,
 ): Promise<DeadLetter[]> {
-  const entries = await ctx.dlq.list({
-    ...(search.operation ? { operationId: search.operation } : {}),
-    ...(search.key ? { key: search.key } : {}),
-  });
-  return search.pipeline ? entries.filter((e) => e.pipeline === search.pipeline) : entries;
+  return await ctx.dlq.list(filterOf(search));
+}
+
+/** One page of the matches, and how many there are. */
+export async function findDeadLetterPage(
+  ctx: ServeContext,
+  search: DeadLetterSearch,
+  offset: number,
+  limit: number,
+): Promise<{ entries: DeadLetter[]; total: number }> {
+  return await ctx.dlq.page(filterOf(search), offset, limit);
 }

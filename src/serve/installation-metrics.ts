@@ -150,8 +150,9 @@ export function installationMetrics(ctx: ServeContext): InstallationMetrics {
     registers: [registry],
     async collect() {
       this.reset();
-      for (const name of pipelineNames(ctx.config)) this.set({ pipeline: name }, 0);
-      for (const letter of await ctx.dlq.list()) this.inc({ pipeline: letter.pipeline });
+      for (const name of pipelineNames(ctx.config)) {
+        this.set({ pipeline: name }, await ctx.dlq.count({ pipeline: name }));
+      }
     },
   });
   new Counter({

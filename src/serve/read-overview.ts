@@ -6,7 +6,7 @@
 import { readThroughput, type ThroughputPoint } from '../queue/metrics/throughput.js';
 import type { RunRecord } from '../queue/runs/run-record.js';
 import { readAudit, type AuditEntry } from './audit.js';
-import { readRuns } from './read-runs.js';
+import { readRunRecords } from '../queue/runs/run-index.js';
 import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
 import { readQueues, type QueueView } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';
@@ -29,23 +29,19 @@ export interface Overview {
 
 export async function readOverview(ctx: ServeContext): Promise<Overview> {
   const now = Date.now();
-  const [views, queues, throughput, audit, activeIds, letters] = await Promise.all([
+  const [views, queues, throughput, audit, activeIds] = await Promise.all([
     readPipelines(ctx),
     readQueues(ctx),
     readThroughput(ctx.redis, ctx.keys, now),
     readAudit(ctx.redis, ctx.keys, 5),
     ctx.redis.smembers(ctx.keys.activeRuns),
-    ctx.dlq.list(),
   ]);
   const lastIds = views.flatMap((v) => (v.lastRun ? [v.lastRun.runId] : []));
-  const records = await readRuns(ctx, [...lastIds, ...activeIds]);
+  const records = await readRunRecords(ctx.redis, ctx.keys, [...lastIds, ...activeIds]);
   const byId = new Map(records.flatMap((r) => (r ? [[r.id, r] as const] : [])));
-  const deadLetters = new Map<string, number>();
-  for (const letter of letters) {
-    deadLetters.set(letter.pipeline, (deadLetters.get(letter.pipeline) ?? 0) + 1);
-  }
-  const pipelines = views.map((view): PipelineCard => {
-    const card: PipelineCard = { view, deadLetters: deadLetters.get(view.name) ?? 0 };
+  const deadLetters = await Promise.all(views.map((v) => ctx.dlq.count({ pipeline: v.name })));
+  const pipelines = views.map((view, i): PipelineCard => {
+    const card: PipelineCard = { view, deadLetters: deadLetters[i]! };
     const last = view.lastRun && byId.get(view.lastRun.runId);
     if (last) card.lastRun = last;
     const active = activeIds.map((id) => byId.get(id)).find((r) => r?.pipeline === view.name);

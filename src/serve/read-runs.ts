@@ -1,10 +1,10 @@
 /**
- * The runs a page of the console or `GET /api/runs` lists: newest first, filtered by pipeline,
- * a page at a time (the cursor is the position in the run index where the next page starts). The
- * run hashes of each index page are read in one round trip.
+ * The runs a page of the console or `GET /api/runs` lists: newest first, of one pipeline when
+ * asked, a page at a time (the cursor is the position in the run index where the next page
+ * starts). The run hashes of each index page are read in one round trip.
  */
 import { lineOf, type RunLine } from '../queue/runs/run-line.js';
-import { parseRun, type RunRecord } from '../queue/runs/run-record.js';
+import { indexedRunIds, readRunRecords } from '../queue/runs/run-index.js';
 import type { ServeContext } from './serve-context.js';
 
 const PAGE = 100;
@@ -20,31 +20,18 @@ export async function readRunPage(
 ): Promise<RunPage> {
   let at = Number(options.cursor ?? 0);
   const runs: RunLine[] = [];
+  let total = 0;
   for (;;) {
-    const ids = await ctx.redis.zrevrange(ctx.keys.runIndex, at, at + PAGE - 1);
-    const records = await readRuns(ctx, ids);
-    for (const run of records) {
+    const page = await indexedRunIds(ctx.redis, ctx.keys, { ...options, start: at, count: PAGE });
+    total = page.total;
+    for (const run of await readRunRecords(ctx.redis, ctx.keys, page.ids)) {
       at += 1;
-      if (!run || (options.pipeline !== undefined && run.pipeline !== options.pipeline)) continue;
+      if (!run) continue;
       runs.push(lineOf(run));
       if (runs.length === options.limit) break;
     }
-    if (runs.length === options.limit || ids.length < PAGE) break;
+    if (runs.length === options.limit || page.ids.length < PAGE) break;
   }
-  const more = runs.length === options.limit && (await ctx.redis.zcard(ctx.keys.runIndex)) > at;
+  const more = runs.length === options.limit && total > at;
   return { runs, ...(more ? { nextCursor: String(at) } : {}) };
-}
-
-/** Run records by id, in one round trip; undefined for a record past its retention. */
-export async function readRuns(
-  ctx: ServeContext,
-  ids: readonly string[],
-): Promise<Array<RunRecord | undefined>> {
-  if (ids.length === 0) return [];
-  const multi = ctx.redis.multi();
-  for (const id of ids) multi.hgetall(ctx.keys.run(id));
-  const replies = (await multi.exec()) ?? [];
-  return replies.map(([error, fields]) =>
-    error ? undefined : parseRun(fields as Record<string, string>),
-  );
 }

@@ -138,7 +138,7 @@ it('imports a store list through the upload form and follows it to its end', asy
   await page.locator('h1 .badge.succeeded').waitFor({ timeout: 20_000 });
   const stores = (await (await fetch(`${h.sim.url}/__sim/state/stores`)).json()) as unknown[];
   expect(JSON.stringify(stores)).toContain('Oslo Sentrum');
-  expect(await page.textContent('main')).toContain('by http (alice)');
+  expect(await page.innerText('main')).toContain('by http (alice)');
   await page.context().close();
 });
 

@@ -45,6 +45,6 @@ export async function recordSkippedRun(
   if (skipped.lateSeconds !== undefined) fields.lateSeconds = skipped.lateSeconds;
   const multi = redis.multi().hset(keys.run(runId), fields).expire(keys.run(runId), RETENTION_S);
   countRunEnd(multi, keys.metrics, skipped.pipeline, 'skipped', now);
-  await indexRun(multi, keys, runId, now).exec();
+  await indexRun(multi, keys, { id: runId, pipeline: skipped.pipeline }, now).exec();
   return runId;
 }

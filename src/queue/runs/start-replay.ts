@@ -63,7 +63,12 @@ export async function startReplay(
     await writer.flush();
     // Before the run is recorded: a replay whose lock lapsed must not start.
     await lock.keep();
-    await indexRun(redis.multi().hset(keys.run(runId), fields), keys, runId, Date.now())
+    await indexRun(
+      redis.multi().hset(keys.run(runId), fields),
+      keys,
+      { id: runId, pipeline },
+      Date.now(),
+    )
       .sadd(keys.activeRuns, runId)
       .exec();
     await writer.keep();

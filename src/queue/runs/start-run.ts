@@ -27,7 +27,8 @@ import { newRunId, nextVersion } from './run-id.js';
 import { indexRun } from './run-index.js';
 import { lockPipeline } from './run-lock.js';
 import { parseRun, type RunStatus, type StageInfo, type Trigger } from './run-record.js';
-import { notify, notifyRunEnded } from '../notify/notify-run.js';
+import { notifyRunEnded } from '../notify/notify-run.js';
+import { guardStopped } from './record-guard-stop.js';
 import { MassDeleteGuardError } from '../../pipeline/errors.js';
 import { countRunEnd, itemsField } from '../metrics/metric-fields.js';
 import { releaseStage } from './release-stage.js';
@@ -126,6 +127,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   const definition = loadPipeline(options.pipeline, config);
   const keys = deliveryKeys(config.redis.prefix);
   const runId = newRunId(definition.name);
+  const createdAt = Date.now();
   const lane = laneOf(config, definition.name, options.lane);
   const lock = await lockPipeline(redis, keys, definition.name, runId);
   const writer = new StageWriter(redis, keys, runId);
@@ -155,14 +157,20 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     await writer.discard(definition.stages.length);
     await lock.release();
     if (error instanceof MassDeleteGuardError) {
-      const ctx = { config, redis, keys, logger: options.logger };
-      await notify(ctx, definition.name, 'guard_stopped', runId, {
-        event: 'guard_stopped',
-        pipeline: definition.name,
-        runId,
-        trigger: options.trigger ?? 'cli',
-        message: error.message,
-      });
+      const { sourceName: file, startedBy, scheduledAt, lateSeconds } = options;
+      const run = { runId, pipeline: definition.name, lane, trigger: options.trigger ?? 'cli' };
+      throw await guardStopped(
+        { config, redis, keys, logger: options.logger },
+        {
+          ...run,
+          createdAt,
+          ...(file ? { file } : {}),
+          ...(startedBy ? { startedBy } : {}),
+          ...(scheduledAt !== undefined ? { scheduledAt } : {}),
+          ...(lateSeconds !== undefined ? { lateSeconds } : {}),
+        },
+        error,
+      );
     }
     throw error;
   }
@@ -180,7 +188,12 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     fields.status = plan.errors.length > 0 ? 'partial' : 'succeeded';
     fields.finishedAt = now;
   }
-  const multi = indexRun(redis.multi().hset(keys.run(runId), fields), keys, runId, now);
+  const multi = indexRun(
+    redis.multi().hset(keys.run(runId), fields),
+    keys,
+    { id: runId, pipeline: definition.name },
+    now,
+  );
   if (!hasJobs) countRunEnd(multi, keys.metrics, definition.name, fields.status as RunStatus, now);
   for (const [operationId, n] of Object.entries(skippedByOperation(definition, plan))) {
     multi.hincrby(keys.metrics, itemsField(definition.name, operationId, 'skipped'), n);

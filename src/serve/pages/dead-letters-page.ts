@@ -45,7 +45,8 @@ export function deadLettersBody(
     ${
       page.entries.length === 0
         ? html`<p class="muted">
-            No dead letter${search.key || search.pipeline || search.operation ? ' matches' : ''}:
+            No dead
+            letter${search.key || search.pipeline || search.operation || search.run ? ' matches' : ''}:
             nothing is waiting for an operator.
           </p>`
         : html`<div data-action-scope data-keep>

@@ -10,8 +10,9 @@ import { chart } from './chart.js';
 import { badge, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
-/** Row errors shown on the page; the whole list is in the failures CSV. */
+/** Row errors and dead letters shown on the page; the failures CSV and the search have them all. */
 const ERRORS_SHOWN = 200;
+const DEAD_LETTERS_SHOWN = 100;
 
 function totals(report: RunReport) {
   const sum = { planned: 0, delivered: 0, failed: 0, stale: 0, skipped: 0 };
@@ -167,33 +168,34 @@ export function runBody(
       report.deadLetters.length === 0
         ? html`<p class="muted">None.</p>`
         : html`<table>
-            <thead>
-              <tr>
-                <th>Dead letter</th>
-                <th>Operation</th>
-                <th>Keys</th>
-                <th>Status</th>
-                <th>Error</th>
-                <th>Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${report.deadLetters.map(
-                (d) =>
-                  html`<tr>
-                    <td><a href="/dead-letters/${d.id}">${d.id}</a></td>
-                    <td><code>${d.operationId}</code></td>
-                    <td class="mono">${d.keys.join(', ')}</td>
-                    <td>${d.status ?? '—'}</td>
-                    <td>
-                      <code>${d.errorCode}</code>
-                      <div>${d.message}</div>
-                    </td>
-                    <td class="mono">${d.source.map((s) => `${s.file}:${s.line}`).join(', ')}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+              <thead>
+                <tr>
+                  <th>Dead letter</th>
+                  <th>Operation</th>
+                  <th>Keys</th>
+                  <th>Status</th>
+                  <th>Error</th>
+                  <th>Source</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${report.deadLetters.slice(0, DEAD_LETTERS_SHOWN).map(
+                  (d) =>
+                    html`<tr>
+                      <td><a href="/dead-letters/${d.id}">${d.id}</a></td>
+                      <td><code>${d.operationId}</code></td>
+                      <td class="mono">${d.keys.join(', ')}</td>
+                      <td>${d.status ?? '—'}</td>
+                      <td>
+                        <code>${d.errorCode}</code>
+                        <div>${d.message}</div>
+                      </td>
+                      <td class="mono">${d.source.map((s) => `${s.file}:${s.line}`).join(', ')}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            ${report.deadLetters.length > DEAD_LETTERS_SHOWN ? html`<p><a href="/dead-letters?run=${report.runId}">All ${count(report.deadLetters.length)} dead letters of this run</a> (to search, replay or export).</p>` : ''}`
     }
     <h2>Report</h2>
     <p class="bar">

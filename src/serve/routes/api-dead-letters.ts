@@ -12,7 +12,7 @@ import { EditedPayloads } from '../../queue/dlq/edited-payloads.js';
 import { replayDeadLetters, type ReplayReport } from '../../queue/dlq/replay.js';
 import { NotFoundError } from '../../queue/errors.js';
 import { recordAudit } from '../audit.js';
-import { findDeadLetters } from '../find-dead-letters.js';
+import { findDeadLetterPage } from '../find-dead-letters.js';
 import type { ServeContext } from '../serve-context.js';
 
 interface ReplayBody {
@@ -49,13 +49,12 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
     },
     async (request) => {
       const { pipeline, operation, key, limit = 100 } = request.query;
-      const all = await findDeadLetters(ctx, { pipeline, operation, key });
       const at = Number(request.query.cursor ?? 0);
-      const page = all.slice(at, at + limit);
-      const next = at + page.length;
+      const page = await findDeadLetterPage(ctx, { pipeline, operation, key }, at, limit);
+      const next = at + page.entries.length;
       return {
-        entries: page.map(deadLetterRow),
-        ...(next < all.length ? { nextCursor: String(next) } : {}),
+        entries: page.entries.map(deadLetterRow),
+        ...(next < page.total ? { nextCursor: String(next) } : {}),
       };
     },
   );

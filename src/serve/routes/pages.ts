@@ -18,7 +18,11 @@ import { readAudit } from '../audit.js';
 import { auditBody } from '../pages/audit-page.js';
 import { entitiesBody } from '../pages/entities-page.js';
 import { deadLetterBody, deadLettersBody } from '../pages/dead-letters-page.js';
-import { findDeadLetters, type DeadLetterSearch } from '../find-dead-letters.js';
+import {
+  findDeadLetterPage,
+  findDeadLetters,
+  type DeadLetterSearch,
+} from '../find-dead-letters.js';
 import type { SafeHtml } from '../pages/html.js';
 import { page, type PageFrame } from '../pages/layout.js';
 import { overviewBody } from '../pages/overview-page.js';
@@ -112,15 +116,15 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
     pageConfig,
     async (request, reply) => {
       const search = searchOf(request.query);
-      const all = await findDeadLetters(ctx, search);
       const at = Number(/^[0-9]+$/.test(request.query.cursor ?? '') ? request.query.cursor : 0);
-      const entries = all.slice(at, at + PAGE_SIZE).map(deadLetterRow);
-      const next = at + entries.length < all.length ? String(at + entries.length) : undefined;
+      const found = await findDeadLetterPage(ctx, search, at, PAGE_SIZE);
+      const entries = found.entries.map(deadLetterRow);
+      const next = at + entries.length < found.total ? String(at + entries.length) : undefined;
       return send(
         reply,
         { title: 'Dead letters', section: 'dead-letters' },
         deadLettersBody(
-          { entries, total: all.length, ...(next ? { nextCursor: next } : {}) },
+          { entries, total: found.total, ...(next ? { nextCursor: next } : {}) },
           search,
           request.principal!,
           Date.now(),
@@ -217,6 +221,7 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
 function searchOf(query: DeadLetterSearch): DeadLetterSearch {
   return {
     pipeline: query.pipeline?.trim() || undefined,
+    run: query.run?.trim() || undefined,
     operation: query.operation?.trim() || undefined,
     key: query.key?.trim() || undefined,
   };
