@@ -162,7 +162,7 @@ export async function traceEntity(
 ): Promise<EntityTrace> {
   const pipeline = definition.name;
   const states = await readStates(ctx, definition, key);
-  const entries = (await ctx.dlq.list({ key })).filter((e) => e.pipeline === pipeline);
+  const entries = await ctx.dlq.list({ pipeline, key });
   const recent = await recentRuns(ctx.redis, ctx.keys, { pipeline, limit: runs });
   const planned = await plannedChanges(
     ctx.redis,
