@@ -163,3 +163,43 @@ it('gives a viewer no replay, and refuses one it sends anyway', async () => {
   expect(queues.every((q) => q.readOnlyMode)).toBe(true);
   await page.context().close();
 });
+
+it('shows the deletes the guard stopped and lets an operator allow them once', async () => {
+  // A shorter export: 60 of the 120 products are gone from it.
+  const short = join(h.dir, 'items-short.csv');
+  const rows = Array.from({ length: 60 }, (_, i) => row(`A${1000 + i}`, '100,00'));
+  rows.push(row('A200', '12,00'), row('A300', '-13,00'));
+  writeFileSync(short, [HEADER, ...rows, ''].join('\r\n'), 'latin1');
+  const stop = await startRun({
+    config,
+    redis: h.redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    source: { file: short },
+  }).catch((error: unknown) => error as { code: string; details: { runId: string } });
+  expect(stop).toMatchObject({ code: 'FERRY_MASS_DELETE_GUARD' });
+  const stoppedId = (stop as { details: { runId: string } }).details.runId;
+
+  const viewer = await logIn(VIEWER);
+  await viewer.goto(`${url}/runs/${stoppedId}`);
+  expect(await viewer.innerText('main')).toContain('no longer holds 60 of the');
+  expect(await viewer.locator('main button[data-post]').count()).toBe(0);
+  await viewer.context().close();
+
+  const page = await logIn(OPERATOR);
+  await page.goto(`${url}/runs/${stoppedId}`);
+  expect(await page.locator('main a.mono').first().textContent()).toMatch(/^A1\d{3}$/);
+  await Promise.all([
+    page.waitForURL((u) => u.pathname.startsWith('/runs/') && !u.pathname.endsWith(stoppedId)),
+    page.click('text=Allow these 60 deletes once'),
+  ]);
+  await page.locator('h1 .badge.partial, h1 .badge.succeeded').waitFor({ timeout: 30_000 });
+  const products = (await (await fetch(`${h.sim.url}/__sim/state/products`)).json()) as Array<{
+    externalId: string;
+  }>;
+  expect(products.some((p) => p.externalId === 'A1100')).toBe(false);
+  expect(products.some((p) => p.externalId === 'A1010')).toBe(true);
+  await page.goto(`${url}/runs/${stoppedId}`);
+  expect(await page.innerText('main')).toContain('Allowed once by alice');
+  await page.context().close();
+});

@@ -194,6 +194,7 @@ describe('a viewer', () => {
     }
     const writes: Array<[string, 'POST' | 'PUT']> = [
       [`/api/runs/${runId}/cancel`, 'POST'],
+      [`/api/runs/${runId}/allow-deletes`, 'POST'],
       ['/api/dead-letters/replay', 'POST'],
       ['/api/pipelines/stores/runs', 'POST'],
       ['/api/pipelines/catalog/schedule/pause', 'POST'],

@@ -53,6 +53,8 @@ export interface RunRecord {
   lateSeconds?: number;
   /** The source read, when given (`--file`). */
   file?: string;
+  /** A guard-stopped run's source file, when not the pipeline's own (record-guard-stop.ts). */
+  sourcePath?: string;
   version: number;
   rows: number;
   /** Records rejected while planning (their errors are in the run's error list). */
@@ -68,6 +70,8 @@ export interface RunRecord {
   deadLetters: number;
   /** For a run the mass-delete guard stopped: the deletes it wanted. */
   wantedDeletes?: WantedDeletes;
+  /** For such a run: the run an operator started with its deletes allowed, and who. */
+  deletesAllowed?: { runId: string; by: string };
 }
 
 /** Whether a run in this status is over: nothing of it is in flight, its pipeline is free. */
@@ -115,6 +119,10 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     deadLetters: Number(fields.deadLetters ?? 0),
   };
   if (fields.file) run.file = fields.file;
+  if (fields.sourcePath) run.sourcePath = fields.sourcePath;
+  if (fields.allowedRunId) {
+    run.deletesAllowed = { runId: fields.allowedRunId, by: fields.allowedBy ?? '' };
+  }
   if (fields.reason) run.reason = fields.reason;
   if (fields.startedBy) run.startedBy = fields.startedBy;
   if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);

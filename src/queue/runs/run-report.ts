@@ -48,6 +48,7 @@ export interface RunReport {
   stages: RunRecord['stages'];
   /** For a run the mass-delete guard stopped: the deletes it wanted (counts, a sample of keys). */
   wantedDeletes?: RunRecord['wantedDeletes'];
+  deletesAllowed?: RunRecord['deletesAllowed'];
   files?: { json: string; csv: string };
 }
 
@@ -117,6 +118,7 @@ export async function buildRunReport(
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;
   if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;
+  if (run.deletesAllowed) report.deletesAllowed = run.deletesAllowed;
   if (run.finishedAt) {
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;

@@ -165,6 +165,9 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
           ...run,
           createdAt,
           ...(file ? { file } : {}),
+          ...(options.source && 'file' in options.source
+            ? { sourcePath: options.source.file }
+            : {}),
           ...(startedBy ? { startedBy } : {}),
           ...(scheduledAt !== undefined ? { scheduledAt } : {}),
           ...(lateSeconds !== undefined ? { lateSeconds } : {}),

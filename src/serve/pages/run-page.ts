@@ -37,7 +37,7 @@ export function runBody(
       <a href="/runs?pipeline=${report.pipeline}">Runs of ${report.pipeline}</a>
     </p>
     <h1>${report.runId} ${badge(report.status)}</h1>
-    ${report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
+    ${report.wantedDeletes ? guardSection(report, principal) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
     <div class="card" data-action-scope>
       <dl class="kv">
         <dt>Pipeline</dt>
@@ -204,4 +204,62 @@ export function runBody(
         >Rejected rows and dead letters (CSV)</a
       >
     </p>`;
+}
+
+/** A run the mass-delete guard stopped: what it wanted to delete, and the decision. */
+function guardSection(report: RunReport, principal: Principal): SafeHtml {
+  const wanted = report.wantedDeletes!;
+  const share =
+    wanted.inState > 0 ? Math.round((wanted.deletes / wanted.inState) * 1000) / 10 : 100;
+  const decided = report.deletesAllowed;
+  return html`<div class="notice bad" data-action-scope>
+    <p>
+      <b>Stopped by the mass-delete guard before sending anything.</b> The source no longer holds
+      ${count(wanted.deletes)} of the ${count(wanted.inState)} entities Ferry delivered (${share}%;
+      the pipeline allows ${Math.round(wanted.maxShare * 1000) / 10}%). ${count(wanted.rows)} rows
+      were read. If the export is complete and these entities are really gone from the ERP, allow
+      the deletes once; if the export is short or broken, fix it and run again.
+    </p>
+    <table>
+      <thead>
+        <tr>
+          <th>Delete operation</th>
+          <th class="num">Deletes</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${Object.entries(wanted.operations).map(
+          ([id, n]) =>
+            html`<tr>
+              <td><code>${id}</code></td>
+              <td class="num">${count(n)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    <p>
+      Some of the keys:
+      ${wanted.sample.map((s, i) => html`${i ? ', ' : ''}<a class="mono" href="/entities?pipeline=${report.pipeline}&key=${encodeURIComponent(s.key)}">${s.key}</a>`)}${wanted.deletes > wanted.sample.length ? ', …' : ''}
+    </p>
+    ${
+      decided
+        ? html`<p>
+            Allowed once by ${decided.by}:
+            <a href="/runs/${decided.runId}">run ${decided.runId}</a>.
+          </p>`
+        : principal.role === 'operator'
+          ? html`<p class="bar">
+              <button
+                class="danger"
+                data-post="/api/runs/${report.runId}/allow-deletes"
+                data-then="run"
+                data-confirm="Run ${report.pipeline} again now, allowing exactly these ${wanted.deletes} deletes? If the source wants more, the guard stops it again."
+              >
+                Allow these ${count(wanted.deletes)} deletes once and run again
+              </button>
+            </p>`
+          : html`<p>An operator can allow these deletes once from this page.</p>`
+    }
+    <div data-result></div>
+  </div>`;
 }

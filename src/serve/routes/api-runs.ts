@@ -1,11 +1,15 @@
 /**
  * Runs: `GET /api/runs` (the lines of `ferry runs --json`, newest first, a page at a time),
  * `GET /api/runs/{runId}` (the document `ferry run --json` prints, with progress while it runs),
- * `POST /api/runs/{runId}/cancel` (operator; as `ferry cancel`, answering within seconds).
+ * `POST /api/runs/{runId}/cancel` (operator; as `ferry cancel`, answering within seconds),
+ * `POST /api/runs/{runId}/allow-deletes` (operator: the mass-delete guard stopped the run; start
+ * it again with exactly the deletes it wanted allowed, once).
  */
 import type { FastifyInstance } from 'fastify';
+import { UsageError } from '../../errors/index.js';
 import { cancelRun } from '../../queue/runs/cancel-run.js';
-import { buildRunReport } from '../../queue/runs/run-report.js';
+import { startRun } from '../../queue/runs/start-run.js';
+import { buildRunReport, loadRun } from '../../queue/runs/run-report.js';
 import { recordAudit } from '../audit.js';
 import { readRunPage } from '../read-runs.js';
 import type { ServeContext } from '../serve-context.js';
@@ -60,6 +64,52 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         target: runId,
       });
       return reply.code(outcome.status === 'cancelled' ? 200 : 202).send(outcome);
+    },
+  );
+
+  app.post<{ Params: { runId: string } }>(
+    '/api/runs/:runId/allow-deletes',
+    { config: { access: 'operator' } },
+    async (request, reply) => {
+      const stopped = await loadRun(ctx.redis, ctx.keys, request.params.runId);
+      if (stopped.status !== 'guard_stopped' || !stopped.wantedDeletes) {
+        throw new UsageError(
+          `Run ${stopped.id} was not stopped by the mass-delete guard (it is ${stopped.status}): there are no deletes to allow.`,
+        );
+      }
+      const allowed = await ctx.redis.hget(ctx.keys.run(stopped.id), 'allowedRunId');
+      if (allowed) {
+        throw new UsageError(
+          `The deletes of run ${stopped.id} were already allowed once: run ${allowed} made them. A new stop needs its own decision.`,
+        );
+      }
+      const actor = request.principal!.name;
+      // Exactly the deletes the operator saw: if the source now wants more, the guard stops again.
+      const started = await startRun({
+        config: ctx.config,
+        redis: ctx.redis,
+        logger: ctx.logger,
+        pipeline: stopped.pipeline,
+        ...(stopped.sourcePath ? { source: { file: stopped.sourcePath } } : {}),
+        ...(stopped.file ? { sourceName: stopped.file } : {}),
+        allowDeletes: stopped.wantedDeletes.deletes,
+        trigger: 'http',
+        startedBy: actor,
+      });
+      await ctx.redis.hset(ctx.keys.run(stopped.id), {
+        allowedRunId: started.runId,
+        allowedBy: actor,
+      });
+      await recordAudit(ctx.redis, ctx.keys, {
+        actor,
+        action: 'run.allow-deletes',
+        target: `${stopped.id} -> ${started.runId}`,
+      });
+      const status = await ctx.redis.hget(ctx.keys.run(started.runId), 'status');
+      return reply
+        .code(202)
+        .header('location', `/api/runs/${started.runId}`)
+        .send({ runId: started.runId, status, allowedDeletes: stopped.wantedDeletes.deletes });
     },
   );
 }
