@@ -201,5 +201,13 @@ it('shows the deletes the guard stopped and lets an operator allow them once', a
   expect(products.some((p) => p.externalId === 'A1010')).toBe(true);
   await page.goto(`${url}/runs/${stoppedId}`);
   expect(await page.innerText('main')).toContain('Allowed once by alice');
+  const again = await fetch(`${url}/api/runs/${stoppedId}/allow-deletes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${OPERATOR}` },
+  });
+  expect(again.status).toBe(400);
+  expect(((await again.json()) as { error: { message: string } }).error.message).toContain(
+    'already allowed once',
+  );
   await page.context().close();
 });
