@@ -80,64 +80,72 @@ export function runBody(
       }
       <div data-result></div>
     </div>
-    <h2>Items delivered over time</h2>
-    <div class="card">
-      ${chart('timeline', {
-        x: timeline.map((p) => p.at),
-        ys: [timeline.map((p) => p.delivered)],
-        series: [{ label: 'delivered per 10 s', color: '#17803d', fill: 'rgba(23,128,61,.12)' }],
-        yLabel: 'items / 10 s',
-        empty: 'Nothing delivered yet.',
-      })}
-    </div>
-    <h2>Operations</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>Operation</th>
-          <th class="num">Planned</th>
-          <th class="num">Delivered</th>
-          <th class="num">Failed</th>
-          <th class="num">Unchanged</th>
-          <th class="num">Stale</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${Object.entries(report.operations).map(
-          ([id, c]) =>
-            html`<tr>
-              <td><code>${id}</code></td>
-              <td class="num">${count(c.planned)}</td>
-              <td class="num">${count(c.delivered)}</td>
-              <td class="num">${c.failed ? html`<b>${count(c.failed)}</b>` : '0'}</td>
-              <td class="num">${count(c.skipped)}</td>
-              <td class="num">${count(c.stale)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <h2>Stages</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>Stage</th>
-          <th>Operations</th>
-          <th class="num">Jobs</th>
-          <th class="num">Requests</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${report.stages.map(
-          (s) =>
-            html`<tr>
-              <td>${s.index + 1}</td>
-              <td>${s.operationIds.map((id, i) => html`${i ? ', ' : ''}<code>${id}</code>`)}</td>
-              <td class="num">${count(s.jobs)}</td>
-              <td class="num">${count(s.requests)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
+    ${
+      report.stages.length === 0
+        ? ''
+        : html`<h2>Items delivered over time</h2>
+            <div class="card">
+              ${chart('timeline', {
+                x: timeline.map((p) => p.at),
+                ys: [timeline.map((p) => p.delivered)],
+                series: [
+                  { label: 'delivered per 10 s', color: '#17803d', fill: 'rgba(23,128,61,.12)' },
+                ],
+                yLabel: 'items / 10 s',
+                empty: 'Nothing delivered yet.',
+              })}
+            </div>
+            <h2>Operations</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th>Operation</th>
+                  <th class="num">Planned</th>
+                  <th class="num">Delivered</th>
+                  <th class="num">Failed</th>
+                  <th class="num">Unchanged</th>
+                  <th class="num">Stale</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${Object.entries(report.operations).map(
+                  ([id, c]) =>
+                    html`<tr>
+                      <td><code>${id}</code></td>
+                      <td class="num">${count(c.planned)}</td>
+                      <td class="num">${count(c.delivered)}</td>
+                      <td class="num">${c.failed ? html`<b>${count(c.failed)}</b>` : '0'}</td>
+                      <td class="num">${count(c.skipped)}</td>
+                      <td class="num">${count(c.stale)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+            <h2>Stages</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th>Stage</th>
+                  <th>Operations</th>
+                  <th class="num">Jobs</th>
+                  <th class="num">Requests</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${report.stages.map(
+                  (s) =>
+                    html`<tr>
+                      <td>${s.index + 1}</td>
+                      <td>
+                        ${s.operationIds.map((id, i) => html`${i ? ', ' : ''}<code>${id}</code>`)}
+                      </td>
+                      <td class="num">${count(s.jobs)}</td>
+                      <td class="num">${count(s.requests)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+    }
     <h2>Rejected rows <span class="muted">(${count(report.rejected)})</span></h2>
     ${
       report.errors.length === 0
