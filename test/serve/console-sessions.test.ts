@@ -313,3 +313,26 @@ it('charts every delivered item: the overview per minute, the run per 10 s', asy
   expect(await chartSum('/', 'throughput-data')).toBe(delivered);
   expect(await chartSum(`/runs/${runId}`, 'timeline-data')).toBe(delivered);
 });
+
+it('answers every write route of the API 401 without a token and 403 to a viewer', async () => {
+  const spec = JSON.parse(
+    (await call('/api/openapi.json', { headers: { authorization: `Bearer ${VIEWER}` } })).text,
+  ) as { paths: Record<string, Record<string, unknown>> };
+  const writes = Object.entries(spec.paths).flatMap(([path, methods]) =>
+    Object.keys(methods)
+      .filter((m) => ['post', 'put', 'patch', 'delete'].includes(m))
+      .map((m) => [path.replace(/\{[^}]+\}/g, 'x'), m.toUpperCase()] as const),
+  );
+  // Cancel, allow-deletes, replay (one, a selection), pause, resume, import: at least these.
+  expect(writes.length).toBeGreaterThanOrEqual(7);
+  for (const [path, method] of writes) {
+    if (path === '/login' || path === '/logout') continue;
+    const anonymous = await call(path, { method: method as 'POST' });
+    expect(anonymous.status, `${method} ${path}`).toBe(401);
+    const viewer = await call(path, {
+      method: method as 'POST',
+      headers: { authorization: `Bearer ${VIEWER}` },
+    });
+    expect(viewer.status, `${method} ${path}`).toBe(403);
+  }
+});

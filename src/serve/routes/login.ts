@@ -26,13 +26,14 @@ export function loginRoutes(
 
   app.get<{ Querystring: { next?: string } }>(
     '/login',
-    { config: { access: 'public', page: true } },
+    { config: { access: 'public', page: true }, schema: { hide: true } },
     async (request, reply) => htmlReply(reply, 200, loginPage(safeNext(request.query.next))),
   );
 
   app.post<{ Body: { token?: string; next?: string } | undefined }>(
     '/login',
     {
+      schema: { hide: true },
       config: {
         access: 'public',
         page: true,
@@ -65,9 +66,13 @@ export function loginRoutes(
   );
 
   // The session's CSRF token is checked before this runs (access.ts): no logout from another site.
-  app.post('/logout', { config: { access: 'viewer' } }, async (request, reply) => {
-    const cookie = request.cookies[SESSION_COOKIE];
-    if (cookie) await sessions.remove(cookie);
-    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).send({ message: 'Logged out.' });
-  });
+  app.post(
+    '/logout',
+    { config: { access: 'viewer' }, schema: { hide: true } },
+    async (request, reply) => {
+      const cookie = request.cookies[SESSION_COOKIE];
+      if (cookie) await sessions.remove(cookie);
+      return reply.clearCookie(SESSION_COOKIE, { path: '/' }).send({ message: 'Logged out.' });
+    },
+  );
 }

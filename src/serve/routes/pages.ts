@@ -42,7 +42,9 @@ const require = createRequire(import.meta.url);
 const uplotFile = (name: string): Buffer => readFileSync(require.resolve(`uplot/dist/${name}`));
 
 export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
-  const pageConfig = { config: { page: true } };
+  // Pages and files are for browsers: not part of the API's OpenAPI description.
+  const hidden = { schema: { hide: true } };
+  const pageConfig = { config: { page: true }, ...hidden };
   const send = (
     reply: FastifyReply,
     frame: Omit<PageFrame, 'principal' | 'csrf'>,
@@ -95,21 +97,29 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
     );
   });
 
-  app.get<{ Params: { runId: string } }>('/runs/:runId/report.json', async (request, reply) => {
-    const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
-    return reply
-      .header('content-disposition', `attachment; filename="${report.runId}.json"`)
-      .type('application/json')
-      .send(`${JSON.stringify(report, null, 2)}\n`);
-  });
+  app.get<{ Params: { runId: string } }>(
+    '/runs/:runId/report.json',
+    hidden,
+    async (request, reply) => {
+      const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
+      return reply
+        .header('content-disposition', `attachment; filename="${report.runId}.json"`)
+        .type('application/json')
+        .send(`${JSON.stringify(report, null, 2)}\n`);
+    },
+  );
 
-  app.get<{ Params: { runId: string } }>('/runs/:runId/failures.csv', async (request, reply) => {
-    const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
-    return reply
-      .header('content-disposition', `attachment; filename="${report.runId}-failures.csv"`)
-      .type('text/csv; charset=utf-8')
-      .send(failuresCsv(report.errors, report.deadLetters));
-  });
+  app.get<{ Params: { runId: string } }>(
+    '/runs/:runId/failures.csv',
+    hidden,
+    async (request, reply) => {
+      const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
+      return reply
+        .header('content-disposition', `attachment; filename="${report.runId}-failures.csv"`)
+        .type('text/csv; charset=utf-8')
+        .send(failuresCsv(report.errors, report.deadLetters));
+    },
+  );
 
   app.get<{ Querystring: DeadLetterSearch & { cursor?: string } }>(
     '/dead-letters',
@@ -133,11 +143,14 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
     },
   );
 
-  app.get<{ Querystring: DeadLetterSearch }>('/dead-letters/export.csv', async (request, reply) =>
-    reply
-      .header('content-disposition', 'attachment; filename="dead-letters.csv"')
-      .type('text/csv; charset=utf-8')
-      .send(deadLettersCsv(await findDeadLetters(ctx, searchOf(request.query)))),
+  app.get<{ Querystring: DeadLetterSearch }>(
+    '/dead-letters/export.csv',
+    hidden,
+    async (request, reply) =>
+      reply
+        .header('content-disposition', 'attachment; filename="dead-letters.csv"')
+        .type('text/csv; charset=utf-8')
+        .send(deadLettersCsv(await findDeadLetters(ctx, searchOf(request.query)))),
   );
 
   app.get<{ Params: { id: string } }>('/dead-letters/:id', pageConfig, async (request, reply) => {
@@ -198,7 +211,7 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
 
   const asset = (type: string, body: string | Buffer) => async (_r: unknown, reply: FastifyReply) =>
     reply.type(type).header('cache-control', 'public, max-age=3600').send(body);
-  const publicAsset = { config: { access: 'public' as const } };
+  const publicAsset = { config: { access: 'public' as const }, ...hidden };
   app.get('/favicon.ico', publicAsset, async (_r, reply) => reply.code(204).send());
   app.get('/assets/console.css', publicAsset, asset('text/css; charset=utf-8', CONSOLE_CSS));
   app.get(
