@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './http-errors.js';
 import { csrfMatches, SESSION_COOKIE, type Session, type SessionStore } from './sessions.js';
 import { allows, type Principal, type Role, type TokenMatcher } from './tokens.js';
-import { forbiddenPage } from './pages/error-page.js';
+import { forbiddenPage, messagePage } from './pages/error-page.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,10 +35,13 @@ export function installAccessChecks(
   who: TokenMatcher,
   sessions: SessionStore,
   stillConfigured: (principal: Principal) => boolean,
+  redisReady: () => boolean,
 ): void {
   app.addHook('onRequest', async (request, reply) => {
     const { access = 'viewer', page = false } = request.routeOptions.config;
     if (access === 'public') return;
+    // Everything but health reads Redis: while it is down, say so at once instead of waiting on it.
+    if (!redisReady()) return unavailable(request, reply);
     const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
     let principal = bearer ? who(bearer) : undefined;
     const cookie = request.cookies[SESSION_COOKIE];
@@ -84,6 +87,19 @@ export function installAccessChecks(
         );
     }
   });
+}
+
+function unavailable(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const message =
+    'Redis does not answer, and the console reads everything from it. Start Redis (or check ' +
+    'REDIS_URL); the console answers again as soon as Redis does. /readyz tells when.';
+  reply.code(503).header('retry-after', '5');
+  if (request.routeOptions.config.page) {
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(messagePage('Redis does not answer', message));
+  }
+  return reply.send(errorBody('FERRY_REDIS_UNAVAILABLE', message));
 }
 
 function csrfOf(request: FastifyRequest): string | undefined {

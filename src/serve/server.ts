@@ -108,8 +108,12 @@ export async function buildServer(options: {
     { parseAs: 'string' },
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
-  installAccessChecks(app, who, sessions, (p) =>
-    config.serve.tokens.some((t) => t.name === p.name && t.role === p.role),
+  installAccessChecks(
+    app,
+    who,
+    sessions,
+    (p) => config.serve.tokens.some((t) => t.name === p.name && t.role === p.role),
+    () => redis.status === 'ready',
   );
 
   app.setErrorHandler((error, request, reply) => {

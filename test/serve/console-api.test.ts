@@ -263,13 +263,14 @@ describe('/metrics', () => {
 });
 
 describe('readiness', () => {
-  it('answers 503 with the reason while Redis is down', async () => {
-    const server = await startRedisServer();
+  it('answers 503 at once while Redis is down, pages and API too, and recovers with it', async () => {
+    let server = await startRedisServer();
     const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
     redis.on('error', () => undefined); // it is stopped on purpose
     const { app, url } = await startConsole(consoleConfig(h.prefix, server.url), redis);
     try {
       expect((await call(url, '/readyz')).status).toBe(200);
+      expect((await call(url, '/api/runs', { token: VIEWER })).status).toBe(200);
       await server.stop();
       const answer = await call(url, '/readyz');
       expect(answer).toMatchObject({
@@ -277,9 +278,23 @@ describe('readiness', () => {
         body: { status: 'unavailable', reason: expect.stringContaining('Redis does not answer') },
       });
       expect((await call(url, '/healthz')).status).toBe(200);
+      expect(await call(url, '/api/runs', { token: VIEWER })).toMatchObject({
+        status: 503,
+        body: { error: { code: 'FERRY_REDIS_UNAVAILABLE' } },
+      });
+      const page = await call(url, '/', { token: VIEWER });
+      expect(page.status).toBe(503);
+      expect(page.text).toContain('Redis does not answer');
+
+      server = await startRedisServer([], server.port);
+      for (let i = 0; i < 100 && redis.status !== 'ready'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await call(url, '/api/runs', { token: VIEWER })).status).toBe(200);
     } finally {
       await app.close();
       redis.disconnect();
+      await server.stop();
     }
   });
 });
