@@ -3,7 +3,7 @@
  * errors by dotted path), checks its operations against the configured listing, compiles its
  * mappings and checks its connector options. Every problem is found here, before any record.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { formatIssues } from '../../config/format-issues.js';
 import { PROJECT_ROOT, readYamlFile } from '../../config/load-config.js';
@@ -145,8 +145,24 @@ export function loadPipeline(name: string, config: FerryConfig): PipelineDefinit
       },
     ]);
   }
+  const { mtimeMs, size } = statSync(path);
+  const known = compiled.get(config)?.get(path);
+  if (known && known.mtimeMs === mtimeMs && known.size === size) return known.definition;
   const raw = readYamlFile(path);
   const parsed = pipelineSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(shown, formatIssues(parsed.error));
-  return compilePipeline(name, shown, parsed.data, config);
+  const definition = compilePipeline(name, shown, parsed.data, config);
+  if (!compiled.has(config)) compiled.set(config, new Map());
+  compiled.get(config)!.set(path, { mtimeMs, size, definition });
+  return definition;
 }
+
+/**
+ * Definitions compiled for a config, by file, while the file is unchanged: a long-running process
+ * (the console lists every pipeline on each page; a worker's schedule ticks) compiles a file once,
+ * not on each read. A definition is shared: callers never change it.
+ */
+const compiled = new WeakMap<
+  FerryConfig,
+  Map<string, { mtimeMs: number; size: number; definition: PipelineDefinition }>
+>();

@@ -92,12 +92,20 @@ export async function buildRunReport(
   keys: DeliveryKeys,
   dlq: DeadLetterStore,
   runId: string,
+  /** Only the first so many dead letters (a page showing a run with tens of thousands). */
+  options: { deadLetterLimit?: number } = {},
 ): Promise<RunReport> {
   const run = await loadRun(redis, keys, runId);
   const errors = (await redis.lrange(keys.runErrors(runId), 0, ERRORS_KEPT - 1)).map(
     (json) => JSON.parse(json) as RowError,
   );
-  const entries = run.deadLetters > 0 ? await dlq.list({ runId }) : [];
+  const limit = options.deadLetterLimit;
+  const entries =
+    run.deadLetters === 0
+      ? []
+      : limit === undefined
+        ? await dlq.list({ runId })
+        : (await dlq.page({ runId }, 0, limit)).entries;
   const report: RunReport = {
     runId: run.id,
     pipeline: run.pipeline,

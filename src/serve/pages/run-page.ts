@@ -10,9 +10,8 @@ import { chart } from './chart.js';
 import { badge, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
-/** Row errors and dead letters shown on the page; the failures CSV and the search have them all. */
+/** Row errors shown on the page; the failures CSV has them all. */
 const ERRORS_SHOWN = 200;
-const DEAD_LETTERS_SHOWN = 100;
 
 function totals(report: RunReport) {
   const sum = { planned: 0, delivered: 0, failed: 0, stale: 0, skipped: 0 };
@@ -24,6 +23,8 @@ function totals(report: RunReport) {
 
 export function runBody(
   report: RunReport,
+  /** Dead letters of the run in all: the report lists only the first. */
+  deadLetters: number,
   timeline: TimelinePoint[],
   principal: Principal,
   now: number,
@@ -171,7 +172,7 @@ export function runBody(
             </table>
             ${report.errors.length > ERRORS_SHOWN ? html`<p class="muted">The first ${ERRORS_SHOWN} are shown; the failures CSV has them all.</p>` : ''}`
     }
-    <h2>Dead letters <span class="muted">(${count(report.deadLetters.length)})</span></h2>
+    <h2>Dead letters <span class="muted">(${count(deadLetters)})</span></h2>
     ${
       report.deadLetters.length === 0
         ? html`<p class="muted">None.</p>`
@@ -187,7 +188,7 @@ export function runBody(
                 </tr>
               </thead>
               <tbody>
-                ${report.deadLetters.slice(0, DEAD_LETTERS_SHOWN).map(
+                ${report.deadLetters.map(
                   (d) =>
                     html`<tr>
                       <td><a href="/dead-letters/${d.id}">${d.id}</a></td>
@@ -203,7 +204,7 @@ export function runBody(
                 )}
               </tbody>
             </table>
-            ${report.deadLetters.length > DEAD_LETTERS_SHOWN ? html`<p><a href="/dead-letters?run=${report.runId}">All ${count(report.deadLetters.length)} dead letters of this run</a> (to search, replay or export).</p>` : ''}`
+            ${deadLetters > report.deadLetters.length ? html`<p><a href="/dead-letters?run=${report.runId}">All ${count(deadLetters)} dead letters of this run</a> (to search, replay or export).</p>` : ''}`
     }
     <h2>Report</h2>
     <p class="bar">

@@ -37,6 +37,8 @@ import { readPipelines } from './api-pipelines.js';
 const LIVE_MS = 2_000;
 const PAGE_SIZE = 50;
 const AUDIT_SHOWN = 500;
+/** A run page lists its first dead letters; the dead-letter search has them all. */
+const DEAD_LETTERS_SHOWN = 100;
 
 const require = createRequire(import.meta.url);
 const uplotFile = (name: string): Buffer => readFileSync(require.resolve(`uplot/dist/${name}`));
@@ -84,7 +86,10 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
 
   app.get<{ Params: { runId: string } }>('/runs/:runId', pageConfig, async (request, reply) => {
     const { runId } = request.params;
-    const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, runId);
+    const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, runId, {
+      deadLetterLimit: DEAD_LETTERS_SHOWN,
+    });
+    const deadLetters = await ctx.dlq.count({ runId });
     const timeline = await readRunTimeline(ctx.redis, ctx.keys, runId, {
       from: Date.parse(report.startedAt),
       to: report.finishedAt ? Date.parse(report.finishedAt) : Date.now(),
@@ -93,7 +98,7 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
     return send(
       reply,
       { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },
-      runBody(report, timeline, request.principal!, Date.now()),
+      runBody(report, deadLetters, timeline, request.principal!, Date.now()),
     );
   });
 
