@@ -71,9 +71,10 @@ async function post(
   body: Buffer | FormData | Readable,
   headers: Record<string, string> = {},
   token = OPERATOR,
+  method: 'POST' | 'PUT' = 'POST',
 ): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }> {
   const res = await request(`${url}${path}`, {
-    method: 'POST',
+    method,
     headers: { authorization: `Bearer ${token}`, ...headers },
     body,
   });
@@ -114,6 +115,26 @@ describe('an import', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ pipeline: 'catalog', trigger: 'http', rejected: 5 });
     expect(['succeeded', 'partial']).toContain(answer.body.status);
+  });
+
+  it("takes a file PUT with no type (curl -T) as one for the pipeline's own connector", async () => {
+    const answer = await post(
+      c.url,
+      '/api/pipelines/catalog/runs?wait=true',
+      ITEMS,
+      {},
+      OPERATOR,
+      'PUT',
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ pipeline: 'catalog', trigger: 'http', rows: 61 });
+  });
+
+  it('reads a multipart file of a generic type by its name', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([ITEMS], { type: 'application/octet-stream' }), 'items.csv');
+    const answer = await post(c.url, '/api/pipelines/catalog/runs?wait=true', form);
+    expect(answer).toMatchObject({ status: 200, body: { file: 'items.csv', rows: 61 } });
   });
 
   it('takes the file from a multipart part named file', async () => {

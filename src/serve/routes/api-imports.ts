@@ -9,7 +9,11 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Readable } from 'node:stream';
-import { connectorForMediaType, connectorForPath } from '../../../connectors/registry.js';
+import {
+  connectorForMediaType,
+  connectorForPath,
+  getConnector,
+} from '../../../connectors/registry.js';
 import { isFerryError } from '../../errors/index.js';
 import { loadPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
 import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
@@ -38,12 +42,25 @@ function loadImportable(ctx: ServeContext, name: string): PipelineDefinition {
   return loadPipeline(name, ctx.config);
 }
 
-/** The extension the saved file gets, from its type; refused when the pipeline reads another. */
-function extensionFor(definition: PipelineDefinition, mediaType: string | undefined): string {
+/** Types that say nothing of the content (curl -T sends none; browsers fall back to these). */
+const UNTYPED = new Set(['', 'application/octet-stream']);
+
+/**
+ * The extension the saved file gets, from its type (or, for an untyped body, the uploaded file's
+ * name, else the pipeline's own connector); refused when the pipeline reads another.
+ */
+function extensionFor(
+  definition: PipelineDefinition,
+  mediaType: string | undefined,
+  fileName: string | undefined,
+): string {
   const type = (mediaType ?? '').split(';')[0]!.trim().toLowerCase();
-  const given = connectorForMediaType(type);
   const wanted =
     definition.source.connector ?? connectorForPath(definition.source.file ?? '')?.name;
+  const byName = fileName ? connectorForPath(fileName) : undefined;
+  const given = UNTYPED.has(type)
+    ? (byName ?? (wanted ? getConnector(wanted) : undefined))
+    : (connectorForMediaType(type) ?? byName);
   if (!given || (wanted && given.name !== wanted)) {
     throw new UnsupportedMediaTypeError(
       `Pipeline "${definition.name}" reads ${wanted ?? 'csv, json, xml or xlsx'}; a file of type ` +
@@ -67,19 +84,19 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
   // Any other body is the file itself: handed over as a stream, never read whole.
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  app.post<{ Params: { name: string }; Querystring: { wait?: boolean } }>(
-    '/api/pipelines/:name/runs',
-    {
-      config: { access: 'operator' },
-      bodyLimit: maxBytes,
-      schema: {
-        querystring: {
-          type: 'object',
-          properties: { wait: { type: 'boolean', default: false } },
-        },
+  // PUT too: `curl -T stores.csv <url>` sends the file with PUT.
+  app.route<{ Params: { name: string }; Querystring: { wait?: boolean } }>({
+    method: ['POST', 'PUT'],
+    url: '/api/pipelines/:name/runs',
+    config: { access: 'operator' },
+    bodyLimit: maxBytes,
+    schema: {
+      querystring: {
+        type: 'object',
+        properties: { wait: { type: 'boolean', default: false } },
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const { name } = request.params;
       const definition = loadImportable(ctx, name);
       await refuseWhileActive(ctx, name);
@@ -102,7 +119,7 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
         body = request.body as Readable;
         mediaType = request.headers['content-type'];
       }
-      const extension = extensionFor(definition, mediaType);
+      const extension = extensionFor(definition, mediaType, fileName);
       const dir = uploadsDir(ctx.config.delivery.reportsDir);
       await removeOldUploads(dir, ctx.config.serve.uploadRetentionDays);
       const file = await saveUpload(body, dir, extension, maxBytes);
@@ -134,7 +151,7 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
       await followRun(ctx.redis, ctx.keys, started.runId, () => undefined, gone.signal);
       return await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, started.runId);
     },
-  );
+  });
 }
 
 /** A RunActiveError's answer carries the active run's id (DESIGN.md, Imports). */
