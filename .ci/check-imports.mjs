@@ -31,7 +31,8 @@ const LAYERS = [
   ['src/queue'],
   ['src/export', 'src/reconcile'],
   ['src/schedules'],
-  ['src/serve', 'src/demo'],
+  ['src/serve'],
+  ['src/demo'],
   ['src/cli'],
 ];
 const layerOf = new Map(LAYERS.flatMap((folders, i) => folders.map((f) => [f, i])));

@@ -1,8 +1,9 @@
 /**
  * `ferry demo`: the whole of Ferry on one machine. The simulator (in this process), a Redis (see
  * demo-redis.ts), a worker (in this process), and the four sample pipelines run on examples/, each
- * followed to its report; then what landed in the simulator. Everything the demo writes to Redis
- * is under a prefix of its own, removed when it ends.
+ * followed to its report; then what landed in the simulator. Unless --once, it then keeps serving,
+ * with the console (`ferry serve`) started on tokens of its own. Everything the demo writes to
+ * Redis is under a prefix of its own, removed when it ends.
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -17,6 +18,7 @@ import { executeRun } from '../queue/runs/execute-run.js';
 import { reportText } from '../queue/runs/report-text.js';
 import type { RunReport } from '../queue/runs/run-report.js';
 import { startDeliveryWorker } from '../queue/worker/delivery-worker.js';
+import { buildServer } from '../serve/server.js';
 import { demoRedis } from './demo-redis.js';
 
 /** The sample pipelines, in the order the demo runs them, with their files in examples/. */
@@ -37,6 +39,8 @@ export interface DemoOptions {
   once: boolean;
   /** The simulator's port (0: a free one). */
   port: number;
+  /** The console's port when serving (a free one when it is taken). */
+  consolePort: number;
   signal: AbortSignal;
 }
 
@@ -60,6 +64,47 @@ function demoConfig(config: FerryConfig, redisUrl: string, sim: RunningSimulator
       useDemo: false,
       listing: sim.listing,
       auth: { type: 'bearer', token: 'dev-token' },
+    },
+  };
+}
+
+/** The console on the demo's Redis, with a viewer and an operator token made for this demo. */
+async function startConsole(
+  config: FerryConfig,
+  logger: Logger,
+  port: number,
+): Promise<{ url: string; viewerToken: string; operatorToken: string; close(): Promise<void> }> {
+  const viewerToken = randomBytes(16).toString('hex');
+  const operatorToken = randomBytes(16).toString('hex');
+  const redis = await connectDelivery(config.redis);
+  const app = await buildServer({
+    config: {
+      ...config,
+      serve: {
+        ...config.serve,
+        tokens: [
+          { name: 'demo-viewer', role: 'viewer', token: viewerToken },
+          { name: 'demo-operator', role: 'operator', token: operatorToken },
+        ],
+      },
+    },
+    redis,
+    logger,
+  });
+  let url: string;
+  try {
+    url = await app.listen({ host: '127.0.0.1', port });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    url = await app.listen({ host: '127.0.0.1', port: 0 });
+  }
+  return {
+    url,
+    viewerToken,
+    operatorToken,
+    async close() {
+      await app.close();
+      redis.disconnect();
     },
   };
 }
@@ -107,15 +152,22 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         `(${stats.requests} requests, ${stats.duplicates} applied twice)\n`,
     );
     if (!options.once && !options.signal.aborted) {
-      out.write(
-        `\nThe simulator keeps serving at ${sim.url}: try\n` +
-          `  curl -s ${sim.url}/__sim/state/products\n` +
-          `  FERRY_BASE_URL=${sim.url} ferry call products.get --json\n` +
-          'Ctrl-C stops the demo.\n',
-      );
-      await new Promise<void>((r) =>
-        options.signal.addEventListener('abort', () => r(), { once: true }),
-      );
+      const consoleServer = await startConsole(config, logger, options.consolePort);
+      try {
+        out.write(
+          `\nThe simulator keeps serving at ${sim.url}: try\n` +
+            `  curl -s ${sim.url}/__sim/state/products\n` +
+            `  FERRY_BASE_URL=${sim.url} ferry call products.get --json\n` +
+            `The console is at ${consoleServer.url}/ : log in with the viewer token ${consoleServer.viewerToken}\n` +
+            `(or, to act, the operator token ${consoleServer.operatorToken}); both last as long as the demo.\n` +
+            'Ctrl-C stops the demo.\n',
+        );
+        await new Promise<void>((r) =>
+          options.signal.addEventListener('abort', () => r(), { once: true }),
+        );
+      } finally {
+        await consoleServer.close();
+      }
     }
     return { reports, landed, simulatorUrl: sim.url };
   } finally {

@@ -63,8 +63,8 @@ describe('ferry demo --once', () => {
     expect(await demoKeys()).toEqual([]);
   });
 
-  it('without --once keeps the simulator serving until Ctrl-C', async () => {
-    const demo = spawnFerry(['demo'], configFile);
+  it('without --once keeps the simulator and the console serving until Ctrl-C', async () => {
+    const demo = spawnFerry(['demo', '--console-port', '0'], configFile);
     const deadline = Date.now() + 20_000;
     while (!demo.stdout().includes('Ctrl-C stops the demo') && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
@@ -73,6 +73,14 @@ describe('ferry demo --once', () => {
     expect(url).toBeTruthy();
     const products = (await (await fetch(`${url}/__sim/state/products`)).json()) as unknown[];
     expect(products).toHaveLength(landed.products);
+    const [, consoleUrl, viewer] =
+      /The console is at (\S+) : log in with the viewer token (\S+)/.exec(demo.stdout()) ?? [];
+    const runs = await fetch(`${consoleUrl}api/runs`, {
+      headers: { authorization: `Bearer ${viewer}` },
+    });
+    expect(runs.status).toBe(200);
+    expect(((await runs.json()) as { runs: unknown[] }).runs).toHaveLength(4);
+    expect((await fetch(`${consoleUrl}api/runs`)).status).toBe(401);
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);
     expect(await demoKeys()).toEqual([]);
