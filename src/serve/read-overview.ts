@@ -4,15 +4,19 @@
  * last hour, the dead letters by pipeline and the latest operator actions.
  */
 import { readThroughput, type ThroughputPoint } from '../queue/metrics/throughput.js';
-import type { RunRecord } from '../queue/runs/run-record.js';
+import { isFinished, type RunRecord } from '../queue/runs/run-record.js';
 import { readAudit, type AuditEntry } from './audit.js';
-import { readRunRecords } from '../queue/runs/run-index.js';
+import { indexedRunIds, readRunRecords } from '../queue/runs/run-index.js';
 import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
 import { readQueues, type QueueView } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';
 
+/** Runs looked through for a pipeline's last ended one (those after it are in progress). */
+const RECENT = 5;
+
 export interface PipelineCard {
   view: PipelineView;
+  /** Its last run that ended. */
   lastRun?: RunRecord;
   /** Its run in progress, if any. */
   active?: RunRecord;
@@ -36,13 +40,23 @@ export async function readOverview(ctx: ServeContext): Promise<Overview> {
     readAudit(ctx.redis, ctx.keys, 5),
     ctx.redis.smembers(ctx.keys.activeRuns),
   ]);
-  const lastIds = views.flatMap((v) => (v.lastRun ? [v.lastRun.runId] : []));
-  const records = await readRunRecords(ctx.redis, ctx.keys, [...lastIds, ...activeIds]);
+  // The last run that ended: the one in progress is shown beside it.
+  const recent = await Promise.all(
+    views.map(async (v) => {
+      const { ids } = await indexedRunIds(ctx.redis, ctx.keys, {
+        pipeline: v.name,
+        start: 0,
+        count: RECENT,
+      });
+      return (await readRunRecords(ctx.redis, ctx.keys, ids)).find((r) => r && isFinished(r));
+    }),
+  );
+  const records = await readRunRecords(ctx.redis, ctx.keys, activeIds);
   const byId = new Map(records.flatMap((r) => (r ? [[r.id, r] as const] : [])));
   const deadLetters = await Promise.all(views.map((v) => ctx.dlq.count({ pipeline: v.name })));
   const pipelines = views.map((view, i): PipelineCard => {
     const card: PipelineCard = { view, deadLetters: deadLetters[i]! };
-    const last = view.lastRun && byId.get(view.lastRun.runId);
+    const last = recent[i];
     if (last) card.lastRun = last;
     const active = activeIds.map((id) => byId.get(id)).find((r) => r?.pipeline === view.name);
     if (active) card.active = active;

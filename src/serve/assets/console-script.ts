@@ -19,7 +19,7 @@ export const CONSOLE_SCRIPT = `
       var opts = {
         width: Math.max(320, el.clientWidth - 8), height: 200,
         series: [{}].concat(data.series.map(function (s) {
-          return { label: s.label, stroke: s.color, fill: s.fill, width: 2 };
+          return { label: s.label, stroke: s.color, fill: s.fill, width: 2, points: { show: false } };
         })),
         axes: [{}, { label: data.yLabel || '' }],
         scales: { x: { time: true } }

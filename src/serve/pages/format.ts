@@ -29,3 +29,10 @@ export function when(iso: string | undefined, now: number): SafeHtml {
 export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
+
+/** A long text (a guard's message) cut to its first sentence, whole in the tooltip. */
+export function brief(text: string, max = 110): SafeHtml {
+  const first = /^.*?[.:](\s|$)/.exec(text)?.[0]?.trim() ?? text;
+  const short = first.length > max ? `${first.slice(0, max - 1)}…` : first;
+  return html`<span title="${text}">${short}</span>`;
+}

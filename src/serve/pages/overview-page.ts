@@ -6,7 +6,7 @@
 import { itemTotals, type RunRecord } from '../../queue/runs/run-record.js';
 import type { Overview, PipelineCard } from '../read-overview.js';
 import { chart } from './chart.js';
-import { ago, badge, count, when } from './format.js';
+import { ago, badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 function lastRunCell(card: PipelineCard, now: number): SafeHtml {
@@ -18,7 +18,7 @@ function lastRunCell(card: PipelineCard, now: number): SafeHtml {
     <span title="${new Date(at).toISOString()}">${ago(at, now)}</span>
     <div class="muted">
       ${count(totals.delivered)}
-      delivered${totals.failed ? html`, <b>${count(totals.failed)} failed</b>` : ''}${run.rejected ? `, ${count(run.rejected)} rows rejected` : ''}${run.reason ? html` · ${run.reason}` : ''}
+      delivered${totals.failed ? html`, <b>${count(totals.failed)} failed</b>` : ''}${run.rejected ? `, ${count(run.rejected)} rows rejected` : ''}${run.reason ? html` · ${brief(run.reason)}` : ''}
     </div>`;
 }
 

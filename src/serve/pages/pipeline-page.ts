@@ -6,7 +6,7 @@
 import type { RunLine } from '../../queue/runs/run-line.js';
 import type { PipelineView } from '../routes/api-pipelines.js';
 import type { Principal } from '../tokens.js';
-import { badge, count, when } from './format.js';
+import { badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 export function pipelineBody(
@@ -100,7 +100,7 @@ export function pipelineBody(
                     html`<tr>
                       <td><a href="/runs/${r.runId}">${r.runId}</a></td>
                       <td>
-                        ${badge(r.status)}${r.reason ? html`<div class="muted">${r.reason}</div>` : ''}
+                        ${badge(r.status)}${r.reason ? html`<div class="muted">${brief(r.reason)}</div>` : ''}
                       </td>
                       <td>${when(r.startedAt, now)}</td>
                       <td class="num">${count(r.deliveredItems)}</td>

@@ -1,6 +1,6 @@
 /** `/runs`: the latest runs, newest first, a page at a time, filtered by pipeline. */
 import type { RunPage } from '../read-runs.js';
-import { badge, count, when } from './format.js';
+import { badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 export function runsBody(
@@ -53,7 +53,7 @@ export function runsBody(
                       </div>
                     </td>
                     <td>
-                      ${badge(r.status)}${r.reason ? html`<div class="muted">${r.reason}</div>` : ''}
+                      ${badge(r.status)}${r.reason ? html`<div class="muted">${brief(r.reason)}</div>` : ''}
                     </td>
                     <td>${when(r.startedAt, now)}</td>
                     <td class="num">${r.seconds !== undefined ? r.seconds.toFixed(1) : ''}</td>
