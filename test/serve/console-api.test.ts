@@ -18,27 +18,15 @@ import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { buildServer } from '../../src/serve/server.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { startRedisServer } from '../helpers/redis-server.js';
-import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { consoleTestConfig, OPERATOR, VIEWER } from './console-fixtures.js';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
-
-const VIEWER = 'viewer-token-0123456789';
-const OPERATOR = 'operator-token-0123456789';
 
 const h = useDeliveryHarness('console', { seed: 21 });
 
 function consoleConfig(prefix = h.prefix, redisUrl?: string): FerryConfig {
-  const base = testConfig(prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
-  return {
-    ...base,
-    ...(redisUrl ? { redis: { ...base.redis, url: redisUrl } } : {}),
-    serve: {
-      ...base.serve,
-      tokens: [
-        { name: 'night-viewer', role: 'viewer', token: VIEWER },
-        { name: 'alice', role: 'operator', token: OPERATOR },
-      ],
-    },
-  };
+  const base = consoleTestConfig(h, {}, prefix);
+  return redisUrl ? { ...base, redis: { ...base.redis, url: redisUrl } } : base;
 }
 
 /** A console on a free port; closed by the caller. */

@@ -18,15 +18,8 @@ import {
 } from '../../src/queue/worker/delivery-worker.js';
 import { buildServer } from '../../src/serve/server.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
-
-const VIEWER = 'viewer-token-0123456789';
-const OPERATOR = 'operator-token-0123456789';
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
-  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
-const row = (no: string, price: string): string =>
-  `${no};Item ${no};;Acme;GEN;Gensere;;10;${price};NOK;No;000${no.slice(1)};;01.01.2026`;
+import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { consoleTestConfig, itemRow, OPERATOR, VIEWER, writeItems } from './console-fixtures.js';
 
 const h = useDeliveryHarness('console-browser', { seed: 61, faults: { latency: [10, 30] } });
 let config: FerryConfig;
@@ -37,22 +30,14 @@ let browser: Browser;
 let itemsFile: string;
 
 beforeAll(async () => {
-  const base = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
-  config = {
-    ...base,
-    serve: {
-      ...base.serve,
-      tokens: [
-        { name: 'night-viewer', role: 'viewer', token: VIEWER },
-        { name: 'alice', role: 'operator', token: OPERATOR },
-      ],
-    },
-  };
+  config = consoleTestConfig(h);
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  itemsFile = join(h.dir, 'items.csv');
-  const rows = Array.from({ length: 120 }, (_, i) => row(`A${1000 + i}`, '100,00'));
-  rows.push(row('A200', '-12,00'), row('A300', '-13,00'));
-  writeFileSync(itemsFile, [HEADER, ...rows, ''].join('\r\n'), 'latin1');
+  const rows = Array.from({ length: 120 }, (_, i) => itemRow(`A${1000 + i}`, '100,00'));
+  itemsFile = writeItems(join(h.dir, 'items.csv'), [
+    ...rows,
+    itemRow('A200', '-12,00'),
+    itemRow('A300', '-13,00'),
+  ]);
   app = await buildServer({ config, redis: h.redis, logger: quietLogger() });
   url = await app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchBrowser();
@@ -166,10 +151,12 @@ it('gives a viewer no replay, and refuses one it sends anyway', async () => {
 
 it('shows the deletes the guard stopped and lets an operator allow them once', async () => {
   // A shorter export: 60 of the 120 products are gone from it.
-  const short = join(h.dir, 'items-short.csv');
-  const rows = Array.from({ length: 60 }, (_, i) => row(`A${1000 + i}`, '100,00'));
-  rows.push(row('A200', '12,00'), row('A300', '-13,00'));
-  writeFileSync(short, [HEADER, ...rows, ''].join('\r\n'), 'latin1');
+  const rows = Array.from({ length: 60 }, (_, i) => itemRow(`A${1000 + i}`, '100,00'));
+  const short = writeItems(join(h.dir, 'items-short.csv'), [
+    ...rows,
+    itemRow('A200', '12,00'),
+    itemRow('A300', '-13,00'),
+  ]);
   const stop = await startRun({
     config,
     redis: h.redis,

@@ -6,7 +6,6 @@
  * ends the session; no page nor answer shows a secret of the config, and data from an export is
  * escaped, never markup.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
@@ -20,17 +19,10 @@ import {
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
 import { buildServer } from '../../src/serve/server.js';
-import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { consoleTestConfig, itemRow, OPERATOR, VIEWER, writeItems } from './console-fixtures.js';
 
-const VIEWER = 'viewer-token-0123456789';
-const OPERATOR = 'operator-token-0123456789';
 const CANARY = 'canary-interface-secret-7f3a9c';
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
-  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
-const row = (no: string, name: string, price: string): string =>
-  `${no};${name};;Acme;GEN;Gensere;;10;${price};NOK;No;0001;;01.01.2026`;
-
 const h = useDeliveryHarness('console-sessions', { seed: 71, token: CANARY });
 let config: FerryConfig;
 let app: FastifyInstance;
@@ -39,32 +31,14 @@ let worker: DeliveryWorker;
 let runId: string;
 
 beforeAll(async () => {
-  const base = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
-  config = {
-    ...base,
-    interface: { ...base.interface, auth: { type: 'bearer', token: CANARY } },
-    serve: {
-      ...base.serve,
-      loginAttemptsPerMinute: 100,
-      tokens: [
-        { name: 'night-viewer', role: 'viewer', token: VIEWER },
-        { name: 'alice', role: 'operator', token: OPERATOR },
-      ],
-    },
-  };
+  const base = consoleTestConfig(h, { loginAttemptsPerMinute: 100 });
+  config = { ...base, interface: { ...base.interface, auth: { type: 'bearer', token: CANARY } } };
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  const file = join(h.dir, 'items.csv');
-  writeFileSync(
-    file,
-    [
-      HEADER,
-      row('A100', 'Plain', '100,00'),
-      row('A200', 'Negative', '-1,00'),
-      row('A300', 'Bad', '<img src=x onerror=alert(1)>'),
-      '',
-    ].join('\r\n'),
-    'latin1',
-  );
+  const file = writeItems(join(h.dir, 'items.csv'), [
+    itemRow('A100', '100,00', 'Plain'),
+    itemRow('A200', '-1,00', 'Negative'),
+    itemRow('A300', '<img src=x onerror=alert(1)>', 'Bad'),
+  ]);
   ({ runId } = await startRun({
     config,
     redis: h.redis,

@@ -3,7 +3,6 @@
  * by pipeline and key), shown whole, and replayed by an operator with an edited payload, which
  * delivers it and is audited; a viewer may not replay.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
@@ -17,15 +16,8 @@ import {
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
 import { buildServer } from '../../src/serve/server.js';
-import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
-
-const VIEWER = 'viewer-token-0123456789';
-const OPERATOR = 'operator-token-0123456789';
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
-  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
-const row = (no: string, price: string): string =>
-  `${no};Item ${no};;Acme;GEN;Gensere;;10;${price};NOK;No;000${no.slice(1)};;01.01.2026`;
+import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { consoleTestConfig, itemRow, OPERATOR, VIEWER, writeItems } from './console-fixtures.js';
 
 const h = useDeliveryHarness('console-dlq', { seed: 51 });
 let config: FerryConfig;
@@ -34,24 +26,12 @@ let url: string;
 let worker: DeliveryWorker;
 
 beforeAll(async () => {
-  const base = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
-  config = {
-    ...base,
-    serve: {
-      ...base.serve,
-      tokens: [
-        { name: 'night-viewer', role: 'viewer', token: VIEWER },
-        { name: 'alice', role: 'operator', token: OPERATOR },
-      ],
-    },
-  };
+  config = consoleTestConfig(h);
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  const file = join(h.dir, 'items.csv');
-  writeFileSync(
-    file,
-    [HEADER, row('A100', '100,00'), row('A200', '-12,00'), ''].join('\r\n'),
-    'latin1',
-  );
+  const file = writeItems(join(h.dir, 'items.csv'), [
+    itemRow('A100', '100,00'),
+    itemRow('A200', '-12,00'),
+  ]);
   const { runId } = await startRun({
     config,
     redis: h.redis,

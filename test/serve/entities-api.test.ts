@@ -3,7 +3,6 @@
  * `ferry trace --json` prints (a key with leading zeros is its own key), 401 without a token, 404
  * for a pipeline with no file; the OpenAPI description lists it.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
@@ -17,14 +16,8 @@ import {
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
 import { buildServer } from '../../src/serve/server.js';
-import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
-
-const VIEWER = 'viewer-token-0123456789';
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
-  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
-const row = (no: string, price: string): string =>
-  `${no};Item ${no};;Acme;GEN;Gensere;;10;${price};NOK;No;;;01.01.2026`;
+import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { consoleTestConfig, itemRow, VIEWER, writeItems } from './console-fixtures.js';
 
 const h = useDeliveryHarness('console-entities', { seed: 52 });
 let config: FerryConfig;
@@ -34,18 +27,12 @@ let worker: DeliveryWorker;
 let runId: string;
 
 beforeAll(async () => {
-  const base = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
-  config = {
-    ...base,
-    serve: { ...base.serve, tokens: [{ name: 'night-viewer', role: 'viewer', token: VIEWER }] },
-  };
+  config = consoleTestConfig(h);
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  const file = join(h.dir, 'items.csv');
-  writeFileSync(
-    file,
-    [HEADER, row('00042', '42,00'), row('A200', '-12,00'), ''].join('\r\n'),
-    'latin1',
-  );
+  const file = writeItems(join(h.dir, 'items.csv'), [
+    itemRow('00042', '42,00'),
+    itemRow('A200', '-12,00'),
+  ]);
   ({ runId } = await startRun({
     config,
     redis: h.redis,

@@ -22,10 +22,9 @@ import {
 } from '../../src/queue/worker/delivery-worker.js';
 import { buildServer } from '../../src/serve/server.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
-import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { consoleTestConfig, OPERATOR, VIEWER } from './console-fixtures.js';
 
-const VIEWER = 'viewer-token-0123456789';
-const OPERATOR = 'operator-token-0123456789';
 const ITEMS = readFileSync(join(PROJECT_ROOT, 'examples/items.csv'));
 
 const h = useDeliveryHarness('imports', { seed: 31 });
@@ -38,18 +37,7 @@ afterAll(async () => {
 async function consoleOf(serve: Partial<FerryConfig['serve']> = {}, withWorker = true) {
   const prefix = uniquePrefix('imports');
   prefixes.push(prefix);
-  const base = testConfig(prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
-  const config: FerryConfig = {
-    ...base,
-    serve: {
-      ...base.serve,
-      ...serve,
-      tokens: [
-        { name: 'night-viewer', role: 'viewer', token: VIEWER },
-        { name: 'alice', role: 'operator', token: OPERATOR },
-      ],
-    },
-  };
+  const config = consoleTestConfig(h, serve, prefix);
   const app: FastifyInstance = await buildServer({ config, redis: h.redis, logger: quietLogger() });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const worker: DeliveryWorker | undefined = withWorker

@@ -1,0 +1,47 @@
+/**
+ * What the console's tests share: a viewer and an operator token, a config with them, and items
+ * files in the ERP's format (examples/items.csv: Windows-1252, `;`, CRLF, decimal comma).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FerryConfig } from '../../src/config/schema.js';
+import { testConfig, type DeliveryHarness } from '../queue/delivery-fixtures.js';
+
+export const VIEWER = 'viewer-token-0123456789';
+export const OPERATOR = 'operator-token-0123456789';
+
+/** A test config of the harness's prefix and simulator, with the viewer `night-viewer` and the
+ * operator `alice` (or the tokens given), and these serve.* values. */
+export function consoleTestConfig(
+  h: Pick<DeliveryHarness, 'prefix' | 'dir' | 'sim'>,
+  serve: Partial<FerryConfig['serve']> = {},
+  prefix = h.prefix,
+): FerryConfig {
+  const base = testConfig(prefix, h.sim.url, join(h.dir, 'reports'), { bundleSize: 10 });
+  return {
+    ...base,
+    serve: {
+      ...base.serve,
+      tokens: [
+        { name: 'night-viewer', role: 'viewer', token: VIEWER },
+        { name: 'alice', role: 'operator', token: OPERATOR },
+      ],
+      ...serve,
+    },
+  };
+}
+
+const ITEMS_HEADER =
+  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
+  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
+
+/** One item row: its No. (the key), price as written (`100,00`) and description. */
+export function itemRow(no: string, price: string, name = `Item ${no}`): string {
+  return `${no};${name};;Acme;GEN;Gensere;;10;${price};NOK;No;;;01.01.2026`;
+}
+
+/** Writes an items file of these rows; returns its path. */
+export function writeItems(path: string, rows: readonly string[]): string {
+  writeFileSync(path, [ITEMS_HEADER, ...rows, ''].join('\r\n'), 'latin1');
+  return path;
+}
