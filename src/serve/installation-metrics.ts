@@ -9,6 +9,7 @@ import { pipelineNames } from '../pipeline/definition/load-pipeline.js';
 import { readDataLoss } from '../queue/epoch/installation-epoch.js';
 import { DURATION_BUCKETS, RATE_LIMITED_FIELD, SEP } from '../queue/metrics/metric-fields.js';
 import { parseRun } from '../queue/runs/run-record.js';
+import { readLastReconciliations } from '../reconcile/last-reconciliation.js';
 import { readQueues } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';
 
@@ -152,6 +153,20 @@ export function installationMetrics(ctx: ServeContext): InstallationMetrics {
       this.reset();
       for (const name of pipelineNames(ctx.config)) {
         this.set({ pipeline: name }, await ctx.dlq.count({ pipeline: name }));
+      }
+    },
+  });
+  new Gauge({
+    name: 'ferry_drift_entities',
+    help: "Entities the pipeline's last reconciliation found drifted, by kind (missing on the platform, different, unknown to Ferry).",
+    labelNames: ['pipeline', 'kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const last of await readLastReconciliations(ctx.redis, ctx.config.redis.prefix)) {
+        for (const kind of ['missing', 'different', 'unknown'] as const) {
+          this.set({ pipeline: last.pipeline, kind }, last[kind]);
+        }
       }
     },
   });

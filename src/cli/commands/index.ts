@@ -48,6 +48,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./runs.js')).runsCommand,
   },
   {
+    name: 'reconcile',
+    summary:
+      "Compare what the platform holds with Ferry's state: missing, different, unknown; --repair restores it.",
+    load: async () => (await import('./reconcile.js')).reconcileCommand,
+  },
+  {
+    name: 'state rebuild',
+    summary:
+      "Rebuild a pipeline's lost state from what the platform holds, so the next run sends only changes.",
+    load: async () => (await import('./state-rebuild.js')).stateRebuildCommand,
+  },
+  {
     name: 'worker',
     summary: 'Deliver queued runs: a long-running worker; start several to share the work.',
     load: async () => (await import('./worker.js')).workerCommand,

@@ -4,6 +4,7 @@
  * latest runs.
  */
 import type { RunLine } from '../../queue/runs/run-line.js';
+import type { LastReconciliation } from '../../reconcile/last-reconciliation.js';
 import type { PipelineView } from '../routes/api-pipelines.js';
 import type { Principal } from '../tokens.js';
 import { badge, brief, count, when } from './format.js';
@@ -14,6 +15,7 @@ export function pipelineBody(
   runs: RunLine[],
   principal: Principal,
   uploadMaxBytes: number,
+  drift: LastReconciliation | undefined,
   now: number,
 ): SafeHtml {
   const operator = principal.role === 'operator';
@@ -79,6 +81,29 @@ export function pipelineBody(
           </div>`
         : ''
     }
+    <div class="card">
+      <h3>Reconciliation with the platform</h3>
+      ${
+        drift
+          ? html`<p>
+                Last checked ${when(new Date(drift.at).toISOString(), now)}: ${count(drift.checked)}
+                entities,
+                ${
+                  drift.missing + drift.different + drift.unknown === 0
+                    ? badge('succeeded', 'no drift')
+                    : html`${badge('partial', 'drift')} ${count(drift.missing)} missing on the
+                      platform, ${count(drift.different)} different, ${count(drift.unknown)} unknown
+                      to Ferry`
+                }
+                ${drift.repairRunId ? html`· repaired by <a href="/runs/${drift.repairRunId}">${drift.repairRunId}</a>` : ''}
+              </p>
+              ${drift.csv ? html`<p class="muted">Differences: <span class="mono">${drift.csv}</span></p>` : ''}`
+          : html`<p class="muted">
+              Never reconciled: <code>ferry reconcile ${view.name}</code> compares what the platform
+              holds with what Ferry delivered.
+            </p>`
+      }
+    </div>
     <h2>Latest runs</h2>
     ${
       runs.length === 0

@@ -11,6 +11,7 @@ import { deadLetterRow, deadLettersCsv } from '../../queue/dlq/dead-letter-views
 import { NotFoundError } from '../../queue/errors.js';
 import { buildRunReport, failuresCsv } from '../../queue/runs/run-report.js';
 import { readRunTimeline } from '../../queue/runs/run-timeline.js';
+import { readLastReconciliations } from '../../reconcile/last-reconciliation.js';
 import { traceEntity, tracedPipeline, TRACED_RUNS } from '../../queue/trace/entity-trace.js';
 import { CONSOLE_CSS } from '../assets/console-css.js';
 import { CONSOLE_SCRIPT } from '../assets/console-script.js';
@@ -180,10 +181,20 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
       );
     }
     const { runs } = await readRunPage(ctx, { pipeline: view.name, limit: 20 });
+    const drift = (await readLastReconciliations(ctx.redis, ctx.config.redis.prefix)).find(
+      (r) => r.pipeline === view.name,
+    );
     return send(
       reply,
       { title: view.name, section: 'overview', liveMs: LIVE_MS },
-      pipelineBody(view, runs, request.principal!, ctx.config.serve.uploadMaxBytes, Date.now()),
+      pipelineBody(
+        view,
+        runs,
+        request.principal!,
+        ctx.config.serve.uploadMaxBytes,
+        drift,
+        Date.now(),
+      ),
     );
   });
 

@@ -1,0 +1,106 @@
+import { UsageError } from '../../errors/index.js';
+import { createInterfaceClient } from '../../interface/client.js';
+import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
+import { connectState } from '../../pipeline/state/connect-state.js';
+import { rebuildState, type RebuildResult } from '../../reconcile/rebuild-state.js';
+import {
+  flag,
+  JSON_OPTION,
+  positiveIntOption,
+  stringList,
+  stringOption,
+  writeJson,
+  type Command,
+} from '../command.js';
+import { LOOKUP_OPTION, lookupFiles, sourceOf } from '../pipeline-options.js';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTION } from './reconcile.js';
+
+function rebuildText(result: RebuildResult): string {
+  const verb = result.dryRun ? 'would hold' : 'holds';
+  const lines = [
+    `State of ${result.pipeline} ${verb} ${result.entities} entities rebuilt ` +
+      `(${result.requests} requests, ${result.seconds.toFixed(1)} s)` +
+      (result.dryRun ? '; dry run: nothing was written.' : '.'),
+  ];
+  for (const r of result.resources) {
+    lines.push(
+      `  ${r.resource} from the ${r.from}: ${r.entities} entities, ${r.written} entries written` +
+        (r.deleted > 0 ? `, ${r.deleted} the platform lacks marked deleted` : ''),
+    );
+  }
+  for (const n of result.notRebuilt) lines.push(`  ${n.resource}: not rebuilt (${n.reason})`);
+  if (result.dataLossHandled) {
+    lines.push(`  Redis had lost its data: runs of ${result.pipeline} go on as usual again.`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const stateRebuildCommand: Command = {
+  name: 'state rebuild',
+  usage:
+    'state rebuild <pipeline> --from-platform [--delivered-file F] [--lookup NAME=PATH]... [--page-size N] [--dry-run] [--json]',
+  description: [
+    "Rebuilds a pipeline's lost state (Redis lost its data, the state keys were removed) from what",
+    'the platform holds, so that the next run sends only what really changed instead of the whole',
+    'catalog. Each item of the listing (products.get, stores.get) is recorded as delivered with',
+    'the hash of its payload; an entity state holds that the platform lacks is recorded as',
+    'deleted. Resources no operation reads (categories, prices) cannot come from the platform:',
+    '--delivered-file F rebuilds them from the export last delivered (trusting that the platform',
+    'holds what it says); without it they are left out and the next run sends them again.',
+    "After a loss of Redis's data, the pipeline's runs no longer stop for it. docs/RECONCILE.md.",
+    '',
+    'With --json: {pipeline, entities, resources: [{resource, from, entities, written, deleted}],',
+    'notRebuilt, requests, dryRun, dataLossHandled?, seconds}. Exit codes: 0 rebuilt (or, with',
+    '--dry-run, shown); 1 another run holds the pipeline, or the platform failed; 2 bad usage or',
+    'config, or the listing has no read operation for a resource the pipeline writes.',
+    '',
+    'Examples:',
+    '  ferry state rebuild stores --from-platform',
+    '  ferry state rebuild catalog --from-platform --delivered-file archive/items-0312.csv --json',
+  ].join('\n'),
+  options: {
+    'from-platform': {
+      type: 'boolean',
+      description: 'Rebuild from what the platform holds (the only way there is; required).',
+    },
+    'delivered-file': {
+      type: 'string',
+      placeholder: 'F',
+      description: 'The export last delivered: rebuilds the resources the platform cannot list.',
+    },
+    ...LOOKUP_OPTION,
+    ...PAGE_SIZE_OPTION,
+    'dry-run': { type: 'boolean', description: 'Count what would be written; write nothing.' },
+    ...JSON_OPTION,
+  },
+  positionals: [1, 1],
+  async run({ args, stdout, config: getConfig, logger, stopSignal }) {
+    if (!flag(args, 'from-platform')) {
+      throw new UsageError('state rebuild needs --from-platform (what the state is rebuilt from).');
+    }
+    const config = getConfig();
+    const definition = loadPipeline(args.positionals[0] as string, config);
+    const delivered = sourceOf(stringOption(args, 'delivered-file'));
+    const redis = await connectState(config.redis);
+    const client = createInterfaceClient(config.interface, { logger: logger() });
+    try {
+      const result = await rebuildState({
+        config,
+        redis,
+        client,
+        definition,
+        pageSize: positiveIntOption(args, 'page-size') ?? DEFAULT_PAGE_SIZE,
+        dryRun: flag(args, 'dry-run'),
+        ...(delivered ? { deliveredFile: delivered } : {}),
+        lookupFiles: lookupFiles(stringList(args, 'lookup')),
+        signal: stopSignal,
+      });
+      if (flag(args, 'json')) writeJson(stdout, result);
+      else stdout.write(rebuildText(result));
+      return 0;
+    } finally {
+      await client.close();
+      redis.disconnect();
+    }
+  },
+};

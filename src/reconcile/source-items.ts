@@ -1,0 +1,61 @@
+/**
+ * The entities the pipeline makes of its source, as it would send them: the pipeline planned
+ * against a state that is empty (a prefix nothing is written under), so every accepted entity
+ * comes out whole, with its content hash, field hashes and input fingerprint, through the same
+ * mapping, lookups, groups and checks as a run. Requests are handed over as they are made and
+ * not kept; the items go to `onItems` in batches, one batch at a time.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FerryConfig } from '../config/schema.js';
+import type { PipelineDefinition } from '../pipeline/definition/definition-types.js';
+import { planPipeline } from '../pipeline/plan-pipeline.js';
+import type { SourceSpec } from '../pipeline/source/read-records.js';
+import type { DeliveryItem } from '../pipeline/types.js';
+import type { RedisClient } from '../redis/connection.js';
+
+const BATCH = 2_000;
+
+export interface SourceItemsOptions {
+  definition: PipelineDefinition;
+  config: FerryConfig;
+  redis: RedisClient;
+  source?: SourceSpec;
+  lookupFiles?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+}
+
+/** Streams the source's entities to `onItems`; returns the rows read and the records rejected. */
+export async function streamSourceItems(
+  options: SourceItemsOptions,
+  onItems: (items: DeliveryItem[]) => Promise<void>,
+): Promise<{ rows: number; rejected: number }> {
+  let buffer: DeliveryItem[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  const flush = (): void => {
+    const batch = buffer;
+    buffer = [];
+    chain = chain.then(() => onItems(batch));
+    chain.catch(() => undefined); // awaited below; never an unhandled rejection meanwhile
+  };
+  try {
+    const plan = await planPipeline({
+      definition: options.definition,
+      ...(options.source ? { sourceOverride: options.source } : {}),
+      ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
+      redis: options.redis,
+      config: options.config,
+      prefix: `${options.config.redis.prefix}:reconcile-empty-${randomBytes(4).toString('hex')}`,
+      version: 1,
+      onRequest: (_stage, request) => {
+        for (const item of request.items) buffer.push(item);
+        if (buffer.length >= BATCH) flush();
+      },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (buffer.length > 0) flush();
+    await chain;
+    return { rows: plan.rows, rejected: plan.errors.length };
+  } finally {
+    await chain.catch(() => undefined);
+  }
+}
