@@ -30,6 +30,7 @@ import { executeRun } from '../src/queue/runs/execute-run.js';
 import type { RunReport } from '../src/queue/runs/run-report.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
+import { startSimulatorProcess } from './simulator-process.js';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -42,25 +43,6 @@ const { values, positionals } = parseArgs({
 const rows = Number(positionals[0] ?? 100_000);
 const file = resolve(PROJECT_ROOT, `.bench-data/plan-items-${rows}.csv`);
 const TOKEN = 'dev-token';
-
-async function startSimulatorProcess(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(
-    process.execPath,
-    ['src/cli/ferry.js', 'simulator', '--port', '0', '--json'],
-    {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  for await (const chunk of child.stdout) {
-    out += String(chunk);
-    const end = out.lastIndexOf('}');
-    if (end > 0) break;
-  }
-  const { url } = JSON.parse(out) as { url: string };
-  return { url, stop: () => child.kill('SIGTERM') };
-}
 
 async function simStats(url: string): Promise<{ requests: number; duplicates: number }> {
   return (await (await fetch(`${url}/__sim/stats`)).json()) as {
