@@ -5,7 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { testConfig, type DeliveryHarness } from '../queue/delivery-fixtures.js';
+import type { FastifyInstance } from 'fastify';
+import { deliveryKeys } from '../../src/queue/keys.js';
+import { followRun } from '../../src/queue/runs/follow-run.js';
+import { startRun } from '../../src/queue/runs/start-run.js';
+import type { RedisClient } from '../../src/redis/connection.js';
+import { buildServer } from '../../src/serve/server.js';
+import { quietLogger, testConfig, type DeliveryHarness } from '../queue/delivery-fixtures.js';
 
 export const VIEWER = 'viewer-token-0123456789';
 export const OPERATOR = 'operator-token-0123456789';
@@ -44,4 +50,31 @@ export function itemRow(no: string, price: string, name = `Item ${no}`): string 
 export function writeItems(path: string, rows: readonly string[]): string {
   writeFileSync(path, [ITEMS_HEADER, ...rows, ''].join('\r\n'), 'latin1');
   return path;
+}
+
+/** Delivers an items file of these rows as a catalog run (a worker must run), to its end. */
+export async function deliverItems(
+  h: Pick<DeliveryHarness, 'dir' | 'redis'>,
+  config: FerryConfig,
+  rows: readonly string[],
+): Promise<string> {
+  const file = writeItems(join(h.dir, 'items.csv'), rows);
+  const { runId } = await startRun({
+    config,
+    redis: h.redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    source: { file },
+  });
+  await followRun(h.redis, deliveryKeys(config.redis.prefix), runId, () => undefined);
+  return runId;
+}
+
+/** The console of this config on a free port; closed by the caller. */
+export async function listenConsole(
+  config: FerryConfig,
+  redis: RedisClient,
+): Promise<{ app: FastifyInstance; url: string }> {
+  const app = await buildServer({ config, redis, logger: quietLogger() });
+  return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
 }

@@ -6,21 +6,24 @@
  * ends the session; no page nor answer shows a secret of the config, and data from an export is
  * escaped, never markup.
  */
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
 import { buildServer } from '../../src/serve/server.js';
 import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
-import { consoleTestConfig, itemRow, OPERATOR, VIEWER, writeItems } from './console-fixtures.js';
+import {
+  consoleTestConfig,
+  itemRow,
+  OPERATOR,
+  VIEWER,
+  deliverItems,
+  listenConsole,
+} from './console-fixtures.js';
 
 const CANARY = 'canary-interface-secret-7f3a9c';
 const h = useDeliveryHarness('console-sessions', { seed: 71, token: CANARY });
@@ -34,21 +37,12 @@ beforeAll(async () => {
   const base = consoleTestConfig(h, { loginAttemptsPerMinute: 100 });
   config = { ...base, interface: { ...base.interface, auth: { type: 'bearer', token: CANARY } } };
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  const file = writeItems(join(h.dir, 'items.csv'), [
+  runId = await deliverItems(h, config, [
     itemRow('A100', '100,00', 'Plain'),
     itemRow('A200', '-1,00', 'Negative'),
     itemRow('A300', '<img src=x onerror=alert(1)>', 'Bad'),
   ]);
-  ({ runId } = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  }));
-  await followRun(h.redis, deliveryKeys(h.prefix), runId, () => undefined);
-  app = await buildServer({ config, redis: h.redis, logger: quietLogger() });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
+  ({ app, url } = await listenConsole(config, h.redis));
 });
 
 afterAll(async () => {

@@ -3,21 +3,23 @@
  * by pipeline and key), shown whole, and replayed by an operator with an edited payload, which
  * delivers it and is audited; a viewer may not replay.
  */
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
-import { buildServer } from '../../src/serve/server.js';
 import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
-import { consoleTestConfig, itemRow, OPERATOR, VIEWER, writeItems } from './console-fixtures.js';
+import {
+  consoleTestConfig,
+  itemRow,
+  OPERATOR,
+  VIEWER,
+  deliverItems,
+  listenConsole,
+} from './console-fixtures.js';
 
 const h = useDeliveryHarness('console-dlq', { seed: 51 });
 let config: FerryConfig;
@@ -28,20 +30,8 @@ let worker: DeliveryWorker;
 beforeAll(async () => {
   config = consoleTestConfig(h);
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  const file = writeItems(join(h.dir, 'items.csv'), [
-    itemRow('A100', '100,00'),
-    itemRow('A200', '-12,00'),
-  ]);
-  const { runId } = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
-  await followRun(h.redis, deliveryKeys(h.prefix), runId, () => undefined);
-  app = await buildServer({ config, redis: h.redis, logger: quietLogger() });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
+  await deliverItems(h, config, [itemRow('A100', '100,00'), itemRow('A200', '-12,00')]);
+  ({ app, url } = await listenConsole(config, h.redis));
 });
 
 afterAll(async () => {

@@ -3,21 +3,22 @@
  * `ferry trace --json` prints (a key with leading zeros is its own key), 401 without a token, 404
  * for a pipeline with no file; the OpenAPI description lists it.
  */
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
-import { buildServer } from '../../src/serve/server.js';
 import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
-import { consoleTestConfig, itemRow, VIEWER, writeItems } from './console-fixtures.js';
+import {
+  consoleTestConfig,
+  itemRow,
+  VIEWER,
+  deliverItems,
+  listenConsole,
+} from './console-fixtures.js';
 
 const h = useDeliveryHarness('console-entities', { seed: 52 });
 let config: FerryConfig;
@@ -29,20 +30,8 @@ let runId: string;
 beforeAll(async () => {
   config = consoleTestConfig(h);
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  const file = writeItems(join(h.dir, 'items.csv'), [
-    itemRow('00042', '42,00'),
-    itemRow('A200', '-12,00'),
-  ]);
-  ({ runId } = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  }));
-  await followRun(h.redis, deliveryKeys(h.prefix), runId, () => undefined);
-  app = await buildServer({ config, redis: h.redis, logger: quietLogger() });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
+  runId = await deliverItems(h, config, [itemRow('00042', '42,00'), itemRow('A200', '-12,00')]);
+  ({ app, url } = await listenConsole(config, h.redis));
 });
 
 afterAll(async () => {
