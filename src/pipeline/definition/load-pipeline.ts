@@ -2,6 +2,8 @@
  * loadPipeline(name, config): reads <pipelines.dir>/NAME.yaml, validates it (strict zod objects,
  * errors by dotted path), checks its operations against the configured listing, compiles its
  * mappings and checks its connector options. Every problem is found here, before any record.
+ * A file with `direction: export` is an export pipeline (export-schema.ts): loadExportPipeline
+ * loads it, loadAnyPipeline either kind.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -15,7 +17,10 @@ import { inlineTable, type LookupTable } from '../lookups/lookup-table.js';
 import type { CompileContext } from '../mapping/field-types.js';
 import { checkSourceOptions } from '../source/read-records.js';
 import { compileEntities } from './compile-entities.js';
+import { compileExport } from './compile-export.js';
 import type { PipelineDefinition } from './definition-types.js';
+import { exportPipelineSchema } from './export-schema.js';
+import type { ExportDefinition } from './export-types.js';
 import { pipelineSchema, type FileLookupSpec, type PipelineFile } from './pipeline-schema.js';
 import { compileStages } from './stages.js';
 
@@ -125,7 +130,23 @@ export function compilePipeline(
   return definition;
 }
 
-export function loadPipeline(name: string, config: FerryConfig): PipelineDefinition {
+export type AnyPipeline =
+  | { direction: 'import'; definition: PipelineDefinition }
+  | { direction: 'export'; definition: ExportDefinition };
+
+function compileAny(name: string, shown: string, raw: unknown, config: FerryConfig): AnyPipeline {
+  if ((raw as { direction?: unknown } | null)?.direction === 'export') {
+    const parsed = exportPipelineSchema.safeParse(raw);
+    if (!parsed.success) throw new ConfigError(shown, formatIssues(parsed.error));
+    return { direction: 'export', definition: compileExport(name, shown, parsed.data, config) };
+  }
+  const parsed = pipelineSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(shown, formatIssues(parsed.error));
+  return { direction: 'import', definition: compilePipeline(name, shown, parsed.data, config) };
+}
+
+/** Either kind, chosen by the file's `direction`: for what lists or schedules every pipeline. */
+export function loadAnyPipeline(name: string, config: FerryConfig): AnyPipeline {
   const dir = pipelinesDir(config);
   if (!NAME.test(name)) {
     throw new ConfigError('pipeline name', [
@@ -147,14 +168,35 @@ export function loadPipeline(name: string, config: FerryConfig): PipelineDefinit
   }
   const { mtimeMs, size } = statSync(path);
   const known = compiled.get(config)?.get(path);
-  if (known && known.mtimeMs === mtimeMs && known.size === size) return known.definition;
-  const raw = readYamlFile(path);
-  const parsed = pipelineSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(shown, formatIssues(parsed.error));
-  const definition = compilePipeline(name, shown, parsed.data, config);
+  if (known && known.mtimeMs === mtimeMs && known.size === size) return known.pipeline;
+  const pipeline = compileAny(name, shown, readYamlFile(path), config);
   if (!compiled.has(config)) compiled.set(config, new Map());
-  compiled.get(config)!.set(path, { mtimeMs, size, definition });
-  return definition;
+  compiled.get(config)!.set(path, { mtimeMs, size, pipeline });
+  return pipeline;
+}
+
+/** An import pipeline; an export pipeline's file is refused, saying which command runs it. */
+export function loadPipeline(name: string, config: FerryConfig): PipelineDefinition {
+  const loaded = loadAnyPipeline(name, config);
+  if (loaded.direction === 'import') return loaded.definition;
+  throw new ConfigError(loaded.definition.file, [
+    {
+      path: 'direction',
+      message: `an export pipeline: \`ferry export ${name}\` runs it (this takes an import pipeline)`,
+    },
+  ]);
+}
+
+/** An export pipeline (`direction: export`); an import pipeline's file is refused. */
+export function loadExportPipeline(name: string, config: FerryConfig): ExportDefinition {
+  const loaded = loadAnyPipeline(name, config);
+  if (loaded.direction === 'export') return loaded.definition;
+  throw new ConfigError(loaded.definition.file, [
+    {
+      path: 'direction',
+      message: `an import pipeline (no direction: export): \`ferry run ${name}\` runs it`,
+    },
+  ]);
 }
 
 /**
@@ -164,5 +206,5 @@ export function loadPipeline(name: string, config: FerryConfig): PipelineDefinit
  */
 const compiled = new WeakMap<
   FerryConfig,
-  Map<string, { mtimeMs: number; size: number; definition: PipelineDefinition }>
+  Map<string, { mtimeMs: number; size: number; pipeline: AnyPipeline }>
 >();

@@ -94,6 +94,8 @@ export type FileLookupSpec = z.infer<typeof fileLookupSchema>;
 export const pipelineSchema = z
   .strictObject({
     description: z.string().optional(),
+    /** An import (the default); `direction: export` files have their own schema (export-schema.ts). */
+    direction: z.literal('import').optional(),
     source: sourceSchema,
     /** Run by the workers on this cron (src/schedules). */
     schedule: scheduleSchema.optional(),
