@@ -8,47 +8,19 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { deleteKeys } from '../helpers/redis.js';
 import { buildServer } from '../../src/serve/server.js';
 import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
 import { writeConfigFile } from '../queue/cli-process.js';
 import { itemRow, VIEWER, writeItems } from '../serve/console-fixtures.js';
+import { runFerry, simCall } from './reconcile-fixtures.js';
 
 const h = useDeliveryHarness('reconcile', { seed: 81 });
 let configFile: string;
 let items: string;
 
-async function ferry(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = { write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream;
-  const stderr = { write: (s: string) => err.push(s) } as unknown as NodeJS.WriteStream;
-  const all: NodeJS.ProcessEnv = { ...process.env, FERRY_CONFIG: configFile, ...env };
-  for (const name of [
-    'REDIS_URL',
-    'FERRY_PREFIX',
-    'FERRY_BASE_URL',
-    'FERRY_TOKEN',
-    'FERRY_LISTING',
-  ]) {
-    if (!(name in env)) delete all[name];
-  }
-  const code = await main(args, { stdout, stderr, env: all });
-  return { code, out: out.join(''), err: err.join('') };
-}
-
-async function sim(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${h.sim.url}${path}`, {
-    method,
-    headers: { authorization: 'Bearer dev-token', 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return await res.json();
-}
+const ferry = (args: string[], env: NodeJS.ProcessEnv = {}) => runFerry(configFile, args, env);
+const sim = (method: string, path: string, body?: unknown) => simCall(h.sim, method, path, body);
 
 const requests = async (): Promise<number> =>
   ((await sim('GET', '/__sim/stats')) as { requests: number }).requests;
