@@ -64,6 +64,11 @@ export const ERROR_CODES = [
   'FERRY_WORKER_STOPPED',
   'FERRY_UPLOAD_TOO_LARGE',
   'FERRY_UNSUPPORTED_MEDIA_TYPE',
+  // exports (appended)
+  'FERRY_EXPORT_FILE_EXISTS',
+  'FERRY_EXPORT_LISTING',
+  'FERRY_EXPORT_RECORD',
+  'FERRY_EXPORT_WRITE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

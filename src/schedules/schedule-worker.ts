@@ -10,13 +10,13 @@ import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
 import { isFerryError } from '../errors/index.js';
-import { loadPipeline } from '../pipeline/definition/load-pipeline.js';
+import { loadAnyPipeline } from '../pipeline/definition/load-pipeline.js';
 import { createRedis } from '../redis/connection.js';
 import { deliveryKeys, SCHEDULE_QUEUE } from '../queue/keys.js';
 import { openScheduleQueue, type TickData } from './schedule-queue.js';
 import { syncSchedules, type SyncResult } from './sync-schedules.js';
 import { pickUpExports } from './tick-pickup.js';
-import { recordSkip, skipReason, startOrSkip, type TickContext } from './tick-run.js';
+import { exportOrSkip, recordSkip, skipReason, startOrSkip, type TickContext } from './tick-run.js';
 import { fetchIfChanged } from './tick-url.js';
 
 /** A run that starts this much after its tick records how late it was. */
@@ -42,14 +42,19 @@ async function tick(
     timing: { scheduledAt, ...(late >= LATE_AFTER_S ? { lateSeconds: Math.round(late) } : {}) },
     logger: logger.child({ pipeline, scheduledAt: new Date(scheduledAt).toISOString() }),
   };
-  let definition;
+  let loaded;
   try {
-    definition = loadPipeline(pipeline, ctx.config);
+    loaded = loadAnyPipeline(pipeline, ctx.config);
   } catch (error) {
     if (!isFerryError(error)) throw error;
     await recordSkip(ctx, skipReason(error));
     return;
   }
+  if (loaded.direction === 'export') {
+    await exportOrSkip(ctx);
+    return;
+  }
+  const definition = loaded.definition;
   const pickup = definition.schedule?.pickup;
   if (pickup) await pickUpExports(ctx, pickup);
   else if (definition.source.url) await fetchIfChanged(ctx, definition.source.url);

@@ -7,7 +7,7 @@
 import type { Queue } from 'bullmq';
 import type { FerryConfig } from '../config/schema.js';
 import { isFerryError } from '../errors/index.js';
-import { loadPipeline, pipelineNames } from '../pipeline/definition/load-pipeline.js';
+import { loadAnyPipeline, pipelineNames } from '../pipeline/definition/load-pipeline.js';
 import type { Schedule } from '../pipeline/definition/schedule-schema.js';
 import type { RedisClient } from '../redis/connection.js';
 import { deliveryKeys } from '../queue/keys.js';
@@ -31,7 +31,7 @@ export function scheduledPipelines(config: FerryConfig): {
   const problems: SyncResult['problems'] = [];
   for (const name of pipelineNames(config)) {
     try {
-      const schedule = loadPipeline(name, config).schedule;
+      const schedule = loadAnyPipeline(name, config).definition.schedule;
       if (schedule) schedules.set(name, schedule);
     } catch (error) {
       if (!isFerryError(error)) throw error;

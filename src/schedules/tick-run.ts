@@ -10,6 +10,7 @@ import { laneOf, startRun } from '../queue/runs/start-run.js';
 import { parseRun } from '../queue/runs/run-record.js';
 import { notifyRunEnded } from '../queue/notify/notify-run.js';
 import { MassDeleteGuardError } from '../pipeline/errors.js';
+import { runExport } from '../export/run-export.js';
 
 export interface TickContext {
   config: FerryConfig;
@@ -72,5 +73,28 @@ export async function startOrSkip(
     const recorded = error instanceof MassDeleteGuardError && error.details.runId !== undefined;
     if (!recorded) await recordSkip(ctx, skipReason(error));
     return { refused: error };
+  }
+}
+
+/**
+ * The tick of an export pipeline: an export run (src/export), recorded as a run like any other
+ * (failed with its reason when the platform refused or a file could not be written); a tick
+ * while the previous export is still going is a skipped run.
+ */
+export async function exportOrSkip(ctx: TickContext): Promise<void> {
+  try {
+    const done = await runExport({
+      config: ctx.config,
+      redis: ctx.redis,
+      logger: ctx.logger,
+      pipeline: ctx.pipeline,
+      trigger: 'schedule',
+      ...ctx.timing,
+      signal: ctx.signal,
+    });
+    ctx.logger.info({ runId: done.runId, status: done.status }, 'scheduled export ran');
+  } catch (error) {
+    if (!isFerryError(error)) throw error;
+    await recordSkip(ctx, skipReason(error));
   }
 }

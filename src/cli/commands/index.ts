@@ -48,6 +48,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./runs.js')).runsCommand,
   },
   {
+    name: 'export',
+    summary:
+      'Run an export pipeline: new orders, Z-reports or revenue into files the ERP imports, exactly once.',
+    load: async () => (await import('./export.js')).exportCommand,
+  },
+  {
     name: 'reconcile',
     summary:
       "Compare what the platform holds with Ferry's state: missing, different, unknown; --repair restores it.",

@@ -14,11 +14,19 @@ export type OperationCounts = Record<CountName, number>;
  * operator cancels it, running -> cancelling (nothing more is sent; its jobs in flight finish)
  * -> cancelled (cancel-run.ts). A schedule's tick that started nothing is recorded as skipped,
  * with its reason; a run the mass-delete guard stopped before sending anything as guard_stopped,
- * with the deletes it wanted.
+ * with the deletes it wanted. An export run ends succeeded, or failed with its reason.
  */
 export type RunStatus =
-  'running' | 'cancelling' | 'succeeded' | 'partial' | 'cancelled' | 'skipped' | 'guard_stopped';
-export type RunKind = 'run' | 'replay';
+  | 'running'
+  | 'cancelling'
+  | 'succeeded'
+  | 'partial'
+  | 'cancelled'
+  | 'skipped'
+  | 'guard_stopped'
+  | 'failed';
+/** An export (src/export) writes files from a read operation instead of delivering changes. */
+export type RunKind = 'run' | 'replay' | 'export';
 
 /** What started a run (DESIGN.md, Schedules). */
 export const TRIGGERS = ['cli', 'schedule', 'http', 'replay'] as const;
@@ -29,6 +37,17 @@ export type Trigger = (typeof TRIGGERS)[number];
  * against which limits, per delete operation, and a sample of their keys (at most 20).
  */
 export type WantedDeletes = Omit<MassDeleteDetails, 'pipeline' | 'runId'>;
+
+/** What an export run read and wrote, and where its cursor went (src/export, docs/EXPORTS.md). */
+export interface ExportSummary {
+  operation: string;
+  /** Rows written (an order's lines, when rows are exploded). */
+  records: number;
+  /** Items read from the platform. */
+  items: number;
+  files: { path: string; records: number; sha256: string }[];
+  cursor: { before: string | null; after: string | null };
+}
 
 export interface StageInfo {
   index: number;
@@ -72,6 +91,8 @@ export interface RunRecord {
   wantedDeletes?: WantedDeletes;
   /** For such a run: the run an operator started with its deletes allowed, and who. */
   deletesAllowed?: { runId: string; by: string };
+  /** For an export run: what it wrote. */
+  export?: ExportSummary;
 }
 
 /** Whether a run in this status is over: nothing of it is in flight, its pipeline is free. */
@@ -129,6 +150,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
   if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);
   if (fields.wantedDeletes) run.wantedDeletes = JSON.parse(fields.wantedDeletes) as WantedDeletes;
+  if (fields.export) run.export = JSON.parse(fields.export) as ExportSummary;
   return run;
 }
 

@@ -49,6 +49,8 @@ export interface RunReport {
   /** For a run the mass-delete guard stopped: the deletes it wanted (counts, a sample of keys). */
   wantedDeletes?: RunRecord['wantedDeletes'];
   deletesAllowed?: RunRecord['deletesAllowed'];
+  /** For an export run: what it wrote (files, records, cursor). */
+  export?: RunRecord['export'];
   files?: { json: string; csv: string };
 }
 
@@ -127,6 +129,7 @@ export async function buildRunReport(
   if (run.startedBy) report.startedBy = run.startedBy;
   if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;
   if (run.deletesAllowed) report.deletesAllowed = run.deletesAllowed;
+  if (run.export) report.export = run.export;
   if (run.finishedAt) {
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;

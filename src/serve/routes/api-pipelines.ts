@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { isFerryError } from '../../errors/index.js';
-import { loadPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
+import { loadAnyPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
 import { laneOf } from '../../queue/runs/start-run.js';
 import { recentRuns } from '../../queue/runs/run-index.js';
 import { listSchedules } from '../../schedules/list-schedules.js';
@@ -16,7 +16,7 @@ import type { ServeContext } from '../serve-context.js';
 export interface PipelineView {
   name: string;
   description?: string;
-  direction: 'import';
+  direction: 'import' | 'export';
   lane: string;
   schedule?: { cron: string; tz: string };
   nextRunAt?: string | null;
@@ -36,7 +36,8 @@ export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> 
     for (const name of pipelineNames(ctx.config)) {
       const view: PipelineView = { name, direction: 'import', lane: laneOf(ctx.config, name) };
       try {
-        const definition = loadPipeline(name, ctx.config);
+        const { direction, definition } = loadAnyPipeline(name, ctx.config);
+        view.direction = direction;
         if (definition.description) view.description = definition.description;
       } catch (error) {
         if (!isFerryError(error)) throw error;
