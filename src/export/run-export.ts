@@ -53,7 +53,7 @@ import type { ItemReader, ReadRange } from './read-items.js';
 import { writeRows, type WrittenRows } from './write-rows.js';
 
 /** The pipeline lock's lease: renewed every third of it while the run lives. */
-const LOCK_MS = 10_000;
+const LOCK_MS = 6_000;
 
 export interface ExportOptions {
   config: FerryConfig;
