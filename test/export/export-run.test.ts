@@ -9,6 +9,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { loadExportPipeline } from '../../src/pipeline/definition/load-pipeline.js';
+import { testConfig } from '../pipeline/helpers.js';
 import { main } from '../../src/cli/main.js';
 import { runExport, type ExportResult } from '../../src/export/run-export.js';
 import { isFerryError } from '../../src/errors/index.js';
@@ -189,6 +193,57 @@ describe('ferry export', () => {
     expect(bad).toMatchObject({ status: 'failed', error: { code: 'FERRY_HTTP_PERMANENT' } });
     expect(visibleFiles(out)).toHaveLength(files.length + 2);
     expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('stops on a listing out of the cursor order, or an item a field rejects, naming them', async () => {
+    writePipeline(h.dir, 'shops', {
+      direction: 'export',
+      read: { operation: 'microshops.get', cursor: { field: 'name' } }, // listed by externalId
+      fields: { shop: 'externalId', name: 'name' },
+      target: { folder: join(h.dir, 'shops'), file: 'shops-{seq}.json', format: 'json' },
+    });
+    const shops = await runExport({ config: config(), redis: h.redis, logger, pipeline: 'shops' });
+    expect(shops).toMatchObject({ status: 'failed', error: { code: 'FERRY_EXPORT_LISTING' } });
+    expect(shops.error!.message).toMatch(/not in ascending order of name/);
+    expect(visibleFiles(join(h.dir, 'shops'))).toEqual([]);
+
+    const strict = ordersPipeline(h.dir, 'out');
+    strict.fields.phone = { column: 'customer.phone', required: true };
+    writePipeline(h.dir, 'strict', strict);
+    const first = orders()[0]!.id;
+    const bad = await runExport({ config: config(), redis: h.redis, logger, pipeline: 'strict' });
+    expect(bad).toMatchObject({ status: 'failed', error: { code: 'FERRY_EXPORT_RECORD' } });
+    expect(bad.error!.message).toContain(`item ${first}, field customer.phone: required`);
+    expect(await exportHash(h.redis, h.prefix, 'strict')).toEqual({});
+  });
+
+  it('exports the Z-reports of closed days with the shipped zreports-export', async () => {
+    const shipped = loadExportPipeline('zreports-export', testConfig);
+    expect(shipped.read.operation).toBe('reports.zReport.get');
+    const file = parse(
+      readFileSync(join(PROJECT_ROOT, 'config/pipelines/zreports-export.yaml'), 'utf8'),
+    ) as { target: Record<string, unknown> };
+    file.target.folder = join(h.dir, 'z');
+    writePipeline(h.dir, 'zreports', file);
+    const done = await runExport({
+      config: config(),
+      redis: h.redis,
+      logger,
+      pipeline: 'zreports',
+    });
+    const held = (await (
+      await fetch(`${h.sim.url}/external/api/reports/z-report?pageSize=500`, {
+        headers: { authorization: 'Bearer dev-token' },
+      })
+    ).json()) as { items: { externalId: string; grossSales: string; date: string }[] };
+    expect(done.items).toBe(held.items.length);
+    const rows = await readErpCsv(done.files[0]!.path);
+    expect(rows.map((r) => r.reportId)).toEqual(held.items.map((z) => z.externalId));
+    expect(rows[0]).toMatchObject({
+      grossSales: held.items[0]!.grossSales.replace('.', ','),
+      date: held.items[0]!.date.split('-').reverse().join('.'),
+    });
+    expect(done.cursor.after).toBe(held.items.at(-1)!.externalId);
   });
 
   it('finishes a run that published but stopped before the cursor moved: same orders, same file', async () => {
