@@ -160,6 +160,9 @@ describe('Ferry on a Redis Cluster', () => {
     expect(requests).toBe(0);
     expect(rerun.enqueued).toBe(false);
 
+    // C may still be starting (b can finish the run alone): a SIGTERM before its handler is in
+    // place ends it by the signal's default, which is not the graceful stop this checks.
+    await workerReady(c);
     for (const w of [b, c]) w.child.kill('SIGTERM');
     expect(await b.exited, b.stderr()).toBe(0);
     expect(await c.exited, c.stderr()).toBe(0);
