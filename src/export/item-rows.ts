@@ -26,7 +26,7 @@ function flatten(
   path: string,
   skip: string | undefined,
   out: Record<string, string>,
-) {
+): void {
   if (path === skip || value === null || value === undefined) return;
   if (Array.isArray(value)) {
     value.forEach((v, i) => flatten(v, path ? `${path}.${i}` : String(i), skip, out));
@@ -35,24 +35,81 @@ function flatten(
   } else out[path] = String(value);
 }
 
-/** The flattened fields of each row the item gives (none for an exploded empty array). */
-export function rowFields(item: unknown, explode: string | undefined): Record<string, string>[] {
+function arrayAt(item: unknown, path: string): unknown[] | undefined {
+  let value: unknown = item;
+  for (const key of path.split('.')) {
+    value =
+      value !== null && typeof value === 'object'
+        ? (value as Record<string, unknown>)[key]
+        : undefined;
+  }
+  return Array.isArray(value) ? value : undefined;
+}
+
+/** Every row of an item, each with all its paths (for custom code that may read any). */
+function allPaths(item: unknown, explode: string | undefined): Record<string, string>[] {
   const base: Record<string, string> = {};
   flatten(item, '', explode, base);
   if (explode === undefined) return [base];
-  let elements: unknown = item;
-  for (const key of explode.split('.')) {
-    elements =
-      elements !== null && typeof elements === 'object'
-        ? (elements as Record<string, unknown>)[key]
-        : undefined;
-  }
-  if (!Array.isArray(elements)) return [];
-  return elements.map((element, i) => {
+  return (arrayAt(item, explode) ?? []).map((element, i) => {
     const fields = { ...base, [`${explode}.#`]: String(i + 1) };
     flatten(element, explode, undefined, fields);
     return fields;
   });
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value);
+  }
+  return undefined;
+}
+
+interface PathRead {
+  path: string;
+  /** Read from the exploded element (`lines.unitPrice` -> `unitPrice` of the line). */
+  inElement: boolean;
+  keys: string[];
+}
+
+function readAt(from: unknown, keys: readonly string[]): string | undefined {
+  let value = from;
+  for (const key of keys) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return scalarText(value);
+}
+
+/**
+ * The rows of an item, each with the paths the fields read (none for an exploded empty array).
+ * Only those paths are read, into records of one shape, unless a field runs custom code that
+ * may read any path: then each row has every path of the item.
+ */
+export function rowReader(
+  definition: Pick<ExportDefinition, 'explode' | 'paths'>,
+): (item: unknown) => Record<string, string>[] {
+  const { explode, paths } = definition;
+  if (paths === undefined) return (item) => allPaths(item, explode);
+  const prefix = explode === undefined ? undefined : `${explode}.`;
+  const reads: PathRead[] = paths.map((path) => {
+    const inElement = prefix !== undefined && path.startsWith(prefix);
+    return { path, inElement, keys: (inElement ? path.slice(prefix.length) : path).split('.') };
+  });
+  const row = (item: unknown, element: unknown, position: number): Record<string, string> => {
+    const fields: Record<string, string> = {};
+    for (const r of reads) {
+      const text =
+        r.inElement && r.keys.length === 1 && r.keys[0] === '#'
+          ? String(position)
+          : readAt(r.inElement ? element : item, r.keys);
+      if (text !== undefined) fields[r.path] = text;
+    }
+    return fields;
+  };
+  if (explode === undefined) return (item) => [row(item, undefined, 0)];
+  return (item) => (arrayAt(item, explode) ?? []).map((e, i) => row(item, e, i + 1));
 }
 
 function cellOf(type: ExportFieldType, value: unknown): string {

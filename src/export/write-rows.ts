@@ -8,7 +8,7 @@ import type { ExportDefinition } from '../pipeline/definition/export-types.js';
 import { ExportInterruptedError, ExportRecordError } from './errors.js';
 import type { FileSink } from './file-sink.js';
 import { rowWriterFor } from './formats/index.js';
-import { RowProblem, rowBuilder, rowFields } from './item-rows.js';
+import { RowProblem, rowBuilder, rowReader } from './item-rows.js';
 import { readItems, type ItemReader, type ReadRange } from './read-items.js';
 
 export interface WrittenRows {
@@ -35,6 +35,7 @@ export async function writeRows(
     definition.fields.map((f) => f.name),
   );
   const build = rowBuilder(definition);
+  const rowsOf = rowReader(definition);
   const out: WrittenRows = { items: 0, records: 0, first: null, last: null };
   try {
     await sink.write(writer.start());
@@ -42,7 +43,7 @@ export async function writeRows(
     throw asRecordError(definition, '(the header)', error);
   }
   for await (const { item, cursor } of readItems(reader, range)) {
-    for (const fields of rowFields(item, definition.explode)) {
+    for (const fields of rowsOf(item)) {
       let bytes: Buffer;
       try {
         bytes = writer.row(build(fields));

@@ -12,7 +12,7 @@ import { compareCursor } from '../../src/export/cursor.js';
 import { fileNameOf } from '../../src/export/file-name.js';
 import { rowWriterFor } from '../../src/export/formats/index.js';
 import { textEncoder } from '../../src/export/formats/text-encoder.js';
-import { RowProblem, rowBuilder, rowFields } from '../../src/export/item-rows.js';
+import { RowProblem, rowBuilder, rowReader } from '../../src/export/item-rows.js';
 import { compileDateWriter } from '../../src/pipeline/convert/format-date.js';
 import { compileExport } from '../../src/pipeline/definition/compile-export.js';
 import { exportPipelineSchema } from '../../src/pipeline/definition/export-schema.js';
@@ -84,7 +84,7 @@ function bytesOf(def: ExportDefinition, items: readonly unknown[]): Buffer {
   const build = rowBuilder(def);
   const parts = [writer.start()];
   for (const item of items) {
-    for (const fields of rowFields(item, def.explode)) parts.push(writer.row(build(fields)));
+    for (const fields of rowReader(def)(item)) parts.push(writer.row(build(fields)));
   }
   parts.push(writer.end());
   return Buffer.concat(parts);
@@ -191,13 +191,32 @@ describe('export rows and formats', () => {
 
   it('rejects an item whose field does not map, naming the path', () => {
     const def = definition(ERP_CSV);
-    const [fields] = rowFields({ ...ORDERS[0], lines: [{ unitPrice: '12,5' }] }, def.explode);
+    const [fields] = rowReader(def)({ ...ORDERS[0], lines: [{ unitPrice: '12,5' }] });
     expect(() => rowBuilder(def)(fields!)).toThrow(RowProblem);
     try {
       rowBuilder(def)(fields!);
     } catch (error) {
       expect(error).toMatchObject({ field: 'lines.unitPrice' });
     }
+  });
+
+  it('reads only the paths the fields name, or every path where custom code may read any', () => {
+    const def = definition(ERP_CSV);
+    expect(def.paths).toContain('lines.unitPrice');
+    const some = rowReader(def)(ORDERS[0]);
+    const every = rowReader({ explode: 'lines', paths: undefined })(ORDERS[0]);
+    expect(every).toHaveLength(2);
+    expect(every[1]).toMatchObject({
+      id: '0000000007',
+      'customer.email': 'ase@example.com',
+      'lines.#': '2',
+      'lines.productExternalId': '00042',
+      gift: 'false',
+    });
+    for (const [i, row] of some.entries()) {
+      for (const [path, text] of Object.entries(row)) expect(every[i]![path]).toBe(text);
+    }
+    expect(rowReader(def)({ ...ORDERS[0], lines: [] })).toEqual([]);
   });
 
   it('writes JSON and NDJSON with typed values, decimals as strings', async () => {

@@ -31,21 +31,22 @@ export function csvWriter(target: ExportTargetFile, names: readonly string[]): R
     return cell.text;
   };
 
+  const unwritable = (texts: readonly string[]): RowProblem => {
+    // The error path: find the cell that holds the character, to name its field.
+    const i = texts.findIndex((t) => 'unmappable' in encode(t));
+    const char = (encode(texts[i] ?? '') as { unmappable: string }).unmappable;
+    const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return new RowProblem(
+      names[i] ?? String(i),
+      `"${char}" (U+${code}) cannot be written in ${csv.encoding} ` +
+        '(target.csv.unmappable: replace writes ? instead)',
+    );
+  };
+
   const line = (texts: readonly string[]): Buffer => {
-    const chunks: Buffer[] = [];
-    texts.forEach((text, i) => {
-      const encoded = encode((i > 0 ? delimiter : '') + quote(text));
-      if ('unmappable' in encoded) {
-        throw new RowProblem(
-          names[i] ?? String(i),
-          `"${encoded.unmappable}" (U+${encoded.unmappable.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}) ` +
-            `cannot be written in ${csv.encoding} (target.csv.unmappable: replace writes ? instead)`,
-        );
-      }
-      chunks.push(encoded.bytes);
-    });
-    chunks.push(Buffer.from(eol));
-    return Buffer.concat(chunks);
+    const encoded = encode(texts.map(quote).join(delimiter) + eol);
+    if ('unmappable' in encoded) throw unwritable(texts);
+    return encoded.bytes;
   };
 
   return {

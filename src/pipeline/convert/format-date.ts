@@ -141,7 +141,17 @@ function write(tokens: readonly Token[], f: Fields): string {
 export function compileDateWriter(format: string, timeZone: string): DateWriter {
   const tokens = tokenize(format);
   checkTimeZone(timeZone);
+  // The rows of one item (an order's lines) write the same value one after the other.
+  let lastIn: string | undefined;
+  let lastOut: { value: string } | { error: string } = { error: '' };
   return (iso) => {
+    if (iso !== lastIn) {
+      lastOut = write1(iso);
+      lastIn = iso;
+    }
+    return lastOut;
+  };
+  function write1(iso: string): { value: string } | { error: string } {
     const m = ISO.exec(iso);
     if (!m) return { error: `expected an ISO 8601 date or date-time, got "${iso}"` };
     const [, y, mo, d, h, mi, s, zone] = m;
@@ -159,7 +169,7 @@ export function compileDateWriter(format: string, timeZone: string): DateWriter 
       fields = inZone(instant, timeZone);
     }
     return { value: write(tokens, fields) };
-  };
+  }
 }
 
 /** A date of the clock (the run's date in a file name) in `format` and `timeZone`. */

@@ -10,6 +10,7 @@ import { resolveOperation } from '../../interface/resolve-operation.js';
 import { checkTimeZone, compileDateWriter } from '../convert/format-date.js';
 import { inlineTable } from '../lookups/lookup-table.js';
 import { compileField } from '../mapping/compile-field.js';
+import { columnsRead } from '../mapping/entity-inputs.js';
 import type { CompileContext } from '../mapping/field-types.js';
 import type { FieldSpec } from './field-schema.js';
 import type { ExportFieldFile, ExportPipelineFile } from './export-schema.js';
@@ -112,6 +113,7 @@ export function compileExport(
     read: parsed.read,
     explode: parsed.explode,
     fields,
+    paths: columnsRead(Object.values(parsed.fields).map(fieldSpecOf)),
     target: { ...parsed.target, fileParts },
   };
 }

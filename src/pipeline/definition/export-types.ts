@@ -26,5 +26,7 @@ export interface ExportDefinition {
   /** The item's array that gives one row per element, when rows are exploded. */
   explode: string | undefined;
   fields: ExportField[];
+  /** The item paths the fields read; undefined when custom code may read any (compute). */
+  paths: string[] | undefined;
   target: ExportTargetFile & { fileParts: FilePart[] };
 }

@@ -59,6 +59,13 @@ function walkField(spec: FieldSpec, walk: Walk): void {
   if (spec.merge !== undefined) walk.code.push(String(findMerge(spec.merge)));
 }
 
+/** The columns these field specs read; undefined when custom code may read any. */
+export function columnsRead(specs: readonly FieldSpec[]): string[] | undefined {
+  const walk: Walk = { columns: new Set(), wholeRecord: false, code: [] };
+  for (const spec of specs) walkField(spec, walk);
+  return walk.wholeRecord ? undefined : [...walk.columns].sort();
+}
+
 export function entityInputs(
   spec: EntityFile,
   resource: string,
