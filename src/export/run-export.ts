@@ -71,8 +71,6 @@ export interface ExportOptions {
   scheduledAt?: number;
   lateSeconds?: number;
   signal?: AbortSignal;
-  /** Called once the file is in place, before the cursor moves (a test stops a run there). */
-  afterPublish?: () => Promise<void>;
 }
 
 /** What `ferry export --json` prints (DESIGN.md, Exports and reconciliation). */
@@ -296,7 +294,6 @@ async function exportOnce(ctx: RunContext, state: ExportState, plan: Plan): Prom
       `${sha256}  ${file}\n`,
     );
   }
-  await ctx.options.afterPublish?.();
   const files = [{ path, records: written.records, sha256 }];
   return await finish(after, seq, files);
 }

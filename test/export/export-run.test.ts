@@ -195,6 +195,25 @@ describe('ferry export', () => {
     expect(readdirSync(out).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  it('stops at Ctrl-C with nothing published and the cursor where it was', async () => {
+    h.sim.addOrders(300);
+    const before = await exportHash(h.redis, h.prefix, 'orders');
+    const files = visibleFiles(out);
+    const stop = new AbortController();
+    h.sim.setFaults({ latency: [40, 40] });
+    try {
+      setTimeout(() => stop.abort(), 60);
+      const stopped = await exportOrders({ signal: stop.signal });
+      expect(stopped).toMatchObject({ status: 'failed', error: { code: 'FERRY_INTERRUPTED' } });
+    } finally {
+      h.sim.setFaults({ latency: null });
+    }
+    expect(visibleFiles(out)).toEqual(files);
+    expect(readdirSync(out).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(await exportHash(h.redis, h.prefix, 'orders')).toEqual(before);
+    expect((await exportOrders()).items).toBe(300);
+  });
+
   it('stops on a listing out of the cursor order, or an item a field rejects, naming them', async () => {
     writePipeline(h.dir, 'shops', {
       direction: 'export',
