@@ -12,6 +12,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
+import { fixWindows1252 } from './windows-1252.js';
 import type { ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
 import {
@@ -136,9 +137,9 @@ class StreamDecoder {
 
   private run(decode: () => string, length: number): string {
     try {
-      const text = decode();
+      const decoded = decode();
       this.offset += length;
-      return text;
+      return this.meta.encoding === 'windows-1252' ? fixWindows1252(decoded) : decoded;
     } catch {
       throw new ConnectorError(
         `${this.name} is not valid ${this.meta.encoding} (an invalid byte sequence after byte ` +

@@ -37,6 +37,23 @@ describe('csv connector: encodings', () => {
     expect(records.map((r) => r.fields.Navn)).toEqual(['Smøring', 'Blåbær Æ']);
   });
 
+  it('decodes Windows-1252 bytes 0x80-0x9F (€ – “ ” ™ Š) as themselves, not as control characters', async () => {
+    // Bytes: € 0x80, – 0x96, “ 0x93, ” 0x94, ™ 0x99, Š 0x8A (Node 20's decoder makes them U+0080-U+009F).
+    const name = Buffer.concat([
+      cp1252('1;Pris '),
+      Buffer.from([0x80, 0x20, 0x96, 0x20, 0x93, 0x41, 0x94, 0x99, 0x8a]),
+      cp1252(' Æ\r\n'),
+    ]);
+    for (const options of [{}, { encoding: 'windows-1252' }]) {
+      const { records } = await readBytes(
+        csvConnector,
+        Buffer.concat([cp1252('No.;Navn\r\n'), name]),
+        options,
+      );
+      expect(records[0]!.fields.Navn).toBe('Pris € – “A”™Š Æ');
+    }
+  });
+
   it('reads a Windows-1252 file right when its first non-ASCII byte comes after the sniffed head', async () => {
     const ascii = Array.from(
       { length: 5000 },
