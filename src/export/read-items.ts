@@ -8,11 +8,9 @@
  * `maxItems`. A transient failure or a 429 of a page is tried again (delivery.attempts and
  * backoff; a 429 waits as told) before the export gives up with the interface's error.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FerryConfig } from '../config/schema.js';
 import type { InterfaceClient } from '../interface/client-types.js';
-import { InterfaceError, RateLimitedError } from '../interface/errors.js';
-import { backoffDelay } from '../queue/worker/backoff.js';
+import { callRead } from '../queue/call-read.js';
 import { compareCursor, isPastStart, valueAtPath, type CursorStart } from './cursor.js';
 import { ExportListingError } from './errors.js';
 
@@ -58,25 +56,8 @@ async function readPage(reader: ItemReader, page: number, start?: string): Promi
     pageSize: String(reader.pageSize),
   };
   if (reader.cursor.param && start !== undefined) query[reader.cursor.param] = start;
-  for (let attempt = 1; ; attempt += 1) {
-    reader.onRequest?.();
-    try {
-      const answer = await reader.client.call({
-        operationId: reader.operationId,
-        query,
-        ...(reader.signal ? { signal: reader.signal } : {}),
-      });
-      return itemsOf(answer.body, reader.operationId, page);
-    } catch (error) {
-      const retry = error instanceof InterfaceError && error.retryable;
-      if (!retry || attempt >= reader.delivery.attempts || reader.signal?.aborted) throw error;
-      const wait =
-        error instanceof RateLimitedError
-          ? error.retryAfterMs
-          : backoffDelay(attempt, reader.delivery.backoff);
-      await sleep(wait, undefined, reader.signal ? { signal: reader.signal } : {});
-    }
-  }
+  const body = await callRead({ ...reader, operationId: reader.operationId, query });
+  return itemsOf(body, reader.operationId, page);
 }
 
 /** The items of the range, in the cursor's order, each with its cursor value. */

@@ -4,11 +4,9 @@
  * before, so at most two pages are held. A transient failure or a 429 of a page is tried again
  * (delivery.attempts, delivery.backoff; a 429 waits as told) before the command gives up.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FerryConfig } from '../config/schema.js';
 import type { InterfaceClient } from '../interface/client-types.js';
-import { InterfaceError, RateLimitedError } from '../interface/errors.js';
-import { backoffDelay } from '../queue/worker/backoff.js';
+import { callRead } from '../queue/call-read.js';
 import { ListingAnswerError } from './errors.js';
 
 export interface PageReader {
@@ -35,25 +33,8 @@ function pageOf(body: unknown, operationId: string, page: number): Page {
 }
 
 async function readPage(reader: PageReader, operationId: string, page: number): Promise<Page> {
-  for (let attempt = 1; ; attempt += 1) {
-    reader.onRequest?.();
-    try {
-      const answer = await reader.client.call({
-        operationId,
-        query: { page: String(page), pageSize: String(reader.pageSize) },
-        ...(reader.signal ? { signal: reader.signal } : {}),
-      });
-      return pageOf(answer.body, operationId, page);
-    } catch (error) {
-      const retry = error instanceof InterfaceError && error.retryable;
-      if (!retry || attempt >= reader.delivery.attempts || reader.signal?.aborted) throw error;
-      const wait =
-        error instanceof RateLimitedError
-          ? error.retryAfterMs
-          : backoffDelay(attempt, reader.delivery.backoff);
-      await sleep(wait, undefined, reader.signal ? { signal: reader.signal } : {});
-    }
-  }
+  const query = { page: String(page), pageSize: String(reader.pageSize) };
+  return pageOf(await callRead({ ...reader, operationId, query }), operationId, page);
 }
 
 /** Every page of the listing, in order; empty pages are not yielded. */
