@@ -17,6 +17,36 @@ describe('keys across records', () => {
     expect(repeat.message).toBe('No.: "A" repeats the key of the record on line 2');
   });
 
+  it('rejects a key holding an invisible character naming the code point, or strips it', () => {
+    const def = productPipeline(FULL);
+    const registry = new KeyRegistry(def.entities);
+    const error = mapOne(def, { 'No.': 'K\u200b1', Name: 'zero width' }, registry, 7) as RowError;
+    expect(error).toMatchObject({ line: 7, field: 'No.' });
+    expect(error.message).toContain(
+      '"K\\u200B1" holds U+200B ZERO WIDTH SPACE at column 2, an invisible character',
+    );
+    const bidi = mapOne(def, { 'No.': 'K2\u202e', Name: 'bidi' }, registry, 8) as RowError;
+    expect(bidi.message).toContain('U+202E RIGHT-TO-LEFT OVERRIDE at column 3');
+    const stripping = definitionOf('t', {
+      source: {},
+      mode: 'snapshot',
+      entities: [
+        {
+          operations: { upsert: 'categories.put' },
+          key: 'Cat',
+          invisibleInKey: 'strip',
+          fields: { name: 'Name', sortIndex: { value: 1 } },
+        },
+      ],
+    });
+    const stripped = mapOne(
+      stripping,
+      { Cat: 'K\u200b1\ufeff', Name: 'x' },
+      new KeyRegistry(stripping.entities),
+    );
+    expect(payloadOf(stripped)).toEqual({ externalId: 'K1', name: 'x', sortIndex: 1 });
+  });
+
   it('gives a derived entity once per key, from the first record (duplicates: first)', () => {
     const def = definitionOf('t', {
       source: {},

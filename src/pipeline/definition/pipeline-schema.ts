@@ -63,6 +63,9 @@ const entitySchema = z.strictObject({
       message: 'expected at least one of upsert, patch, delete',
     }),
   key: fieldSpecSchema,
+  /** A key holding an invisible character (zero-width space, bidi control...): `reject` the
+   * record naming the code point, or `strip` such characters from the key. */
+  invisibleInKey: z.enum(['reject', 'strip']).default('reject'),
   when: whenSchema.optional(),
   /** changes mode: the change kinds that give this entity (default: those it has operations for). */
   on: z.array(z.enum(CHANGE_KINDS)).min(1).optional(),

@@ -2,6 +2,11 @@
  * Compiles one entity of a pipeline: its key, its `when` condition, its fields (sorted, with the
  * key field placed among them for collection operations) and its resource schema check.
  */
+import {
+  invisibleProblem,
+  stripInvisible,
+  type InvisibleMode,
+} from '../../../connectors/text/invisible-chars.js';
 import type { MergeMode } from '../definition/field-schema.js';
 import type { EntityFile, WhenSpec } from '../definition/pipeline-schema.js';
 import { compileQuickCheck, type QuickCheck } from '../fast-check.js';
@@ -29,6 +34,8 @@ export interface MappingPlan {
   keyField: string | undefined;
   key: FieldFn;
   keyLabel: string;
+  /** What a key holding an invisible character does: rejects its record, or loses them. */
+  invisibleInKey: InvisibleMode;
   /** Equal for entities whose key comes from the same spec (they may share key tracking). */
   keySignature: string;
   when: ((fields: Readonly<Record<string, string>>) => boolean) | undefined;
@@ -108,7 +115,8 @@ export function compileMapping(
     keyField,
     key: compileField(keySpec, `${path}.key`, ctx),
     keyLabel: keySpec.column ?? `${name} key`,
-    keySignature: JSON.stringify(keySpec),
+    invisibleInKey: entity.invisibleInKey,
+    keySignature: JSON.stringify([keySpec, entity.invisibleInKey]),
     when: entity.when ? compileWhen(entity.when, path, ctx) : undefined,
     fields,
     schema,
@@ -119,7 +127,11 @@ export function compileMapping(
   };
 }
 
-/** The key as a non-empty string, or undefined with an issue (a key is always required). */
+/**
+ * The key as a non-empty string, or undefined with an issue (a key is always required). A key
+ * holding an invisible character would look like another and be a different entity: rejected
+ * naming the code point, or (invisibleInKey: strip) stripped of such characters.
+ */
 export function mapKey(
   plan: MappingPlan,
   fields: Readonly<Record<string, string>>,
@@ -128,11 +140,21 @@ export function mapKey(
   const before = issues.length;
   const value = plan.key(fields, issues);
   if (issues.length > before) return undefined;
-  if (value === ABSENT || value === '' || value === null || typeof value === 'object') {
+  let key = value === ABSENT || value === null || typeof value === 'object' ? '' : String(value);
+  const problem = key === '' ? undefined : invisibleProblem(key);
+  if (problem && plan.invisibleInKey === 'reject') {
+    issues.push({
+      field: plan.keyLabel,
+      message: `the key ${problem}: correct the export, or give the entity invisibleInKey: strip`,
+    });
+    return undefined;
+  }
+  if (problem) key = stripInvisible(key).trim();
+  if (key === '') {
     issues.push({ field: plan.keyLabel, message: 'required (it is the key), but empty' });
     return undefined;
   }
-  return String(value);
+  return key;
 }
 
 /**
