@@ -14,8 +14,7 @@ import {
 import { openSources } from './sources/open-sources.js';
 import { peekStream } from './sources/peek.js';
 import type { OpenedSource, SourceContext, SourceSpec } from './sources/types.js';
-import type { Connector, ReadItem, ReadMeta } from './types.js';
-import { validateConnectorOptions } from './validate-options.js';
+import type { Connector, ConnectorReader, ReadItem, ReadMeta } from './types.js';
 
 export type { SourceSpec } from './sources/types.js';
 
@@ -77,16 +76,17 @@ export function readSource(
 ): ReadSourceResult {
   const meta: ReadMeta = {};
   const given = connector === undefined ? undefined : getConnector(connector);
-  const validated = new Map<string, Record<string, unknown>>();
-  const optionsFor = (c: Connector): Record<string, unknown> => {
-    let o = validated.get(c.name);
-    if (!o) {
-      o = validateConnectorOptions(c, options, context.optionsPath ?? '', context.optionsSource);
-      validated.set(c.name, o);
+  // Options are checked once per connector (a folder may hold files of several kinds).
+  const readers = new Map<string, ConnectorReader>();
+  const readerOf = (c: Connector): ConnectorReader => {
+    let reader = readers.get(c.name);
+    if (!reader) {
+      reader = c.reader(options, context.optionsPath ?? '', context.optionsSource);
+      readers.set(c.name, reader);
     }
-    return o;
+    return reader;
   };
-  if (given) optionsFor(given);
+  if (given) readerOf(given);
   const many = 'folder' in spec;
   if (many) meta.files = [];
 
@@ -112,7 +112,7 @@ export function readSource(
           ...(source.path ? { path: source.path } : {}),
         };
         let first = true;
-        for await (const item of c.read(input, optionsFor(c), fileMeta)) {
+        for await (const item of readerOf(c)(input, fileMeta)) {
           if (first && many) Object.assign(meta, fileMeta, { files: meta.files });
           first = false;
           yield item;

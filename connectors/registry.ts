@@ -42,26 +42,19 @@ export function connectorForPath(path: string): Connector | undefined {
   return ext ? CONNECTORS.find((c) => c.extensions.includes(ext)) : undefined;
 }
 
-const MEDIA_TYPES: Record<string, string> = {
-  'text/csv': 'csv',
-  'application/csv': 'csv',
-  'text/tab-separated-values': 'csv',
-  'application/json': 'json',
-  'application/x-ndjson': 'json',
-  'application/ndjson': 'json',
-  'application/jsonl': 'json',
-  'application/xml': 'xml',
-  'text/xml': 'xml',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-};
-
-/** The connector for an HTTP media type (without parameters), if one is known. */
+/**
+ * The connector for an HTTP media type (without parameters), if one declares it, by the type
+ * itself or by its structured-syntax suffix (`application/atom+xml` -> xml).
+ */
 export function connectorForMediaType(mediaType: string | undefined): Connector | undefined {
   if (!mediaType) return undefined;
-  const name =
-    MEDIA_TYPES[mediaType] ??
-    (mediaType.endsWith('+xml') ? 'xml' : mediaType.endsWith('+json') ? 'json' : undefined);
-  return name ? getConnector(name) : undefined;
+  const type = mediaType.toLowerCase();
+  const plus = type.lastIndexOf('+');
+  const suffix = plus === -1 ? undefined : type.slice(plus);
+  return (
+    CONNECTORS.find((c) => c.mediaTypes.includes(type)) ??
+    (suffix ? CONNECTORS.find((c) => c.mediaTypes.includes(suffix)) : undefined)
+  );
 }
 
 /** The connector the first bytes suggest: a zip is xlsx, `<` xml, `[` or `{` json, else csv. */

@@ -1,26 +1,12 @@
 /**
  * The connector contract. A connector turns a byte stream into SourceRecords; it knows nothing of
- * pipelines, queues or the interface. Each declares its options (type, default, example, secret) so
- * they are checked at start and its docs are generated from the declaration.
+ * pipelines, queues or the interface. Its options are one zod schema (define-connector.ts): it
+ * checks them at start, the generated docs are made from it, and the options `read` receives
+ * are typed by it.
  */
 import type { Readable } from 'node:stream';
+import type { z } from 'zod';
 import type { RowError, SourceRecord } from '../src/base/records.js';
-
-export interface OptionDeclaration {
-  type: 'string' | 'integer' | 'boolean' | 'enum';
-  description: string;
-  default?: string | number | boolean;
-  example?: string | number | boolean;
-  /** Allowed values of an enum option. */
-  values?: readonly string[];
-  /** A secret is never logged, reported or put into an error message. */
-  secret?: boolean;
-  /** The option must be given (it has no default). */
-  required?: boolean;
-  /** Bounds of an integer option, inclusive. */
-  min?: number;
-  max?: number;
-}
 
 /** What a connector reads: records, or errors for records it could not read (the others go on). */
 export type ReadItem = { record: SourceRecord } | { error: RowError };
@@ -45,21 +31,37 @@ export interface ConnectorInput {
   path?: string;
 }
 
-export interface Connector {
+/** Reads one input with options already checked. `meta` is filled in before the first item. */
+export type ConnectorReader = (input: ConnectorInput, meta: ReadMeta) => AsyncIterable<ReadItem>;
+
+/** What a connector says about itself: for choosing it, and for the generated docs. */
+export interface ConnectorAbout {
   name: string;
   description: string;
   /** File extensions this connector reads by default (lower case, with the dot). */
   extensions: readonly string[];
-  options: Record<string, OptionDeclaration>;
+  /**
+   * HTTP media types (without parameters) it reads, for URLs and uploads; an entry starting with
+   * `+` is a structured-syntax suffix (`+xml` claims `application/atom+xml`).
+   */
+  mediaTypes: readonly string[];
   /** Paragraphs for the generated docs (docs/CONNECTORS.md): what a record is, edge cases. */
   notes?: readonly string[];
+}
+
+export interface Connector extends ConnectorAbout {
   /**
-   * Reads records. `meta` is filled in as soon as it is known (before the first record is yielded).
-   * Options arrive already validated against the declaration.
+   * Its options, each with `.meta({description, example?, secret?})`: validation, docs and the
+   * type its reader gets.
    */
-  read(
-    input: ConnectorInput,
-    options: Record<string, unknown>,
-    meta: ReadMeta,
-  ): AsyncIterable<ReadItem>;
+  options: z.ZodObject;
+  /**
+   * Checks `options` (typed as YAML gives them, or as text) and returns a reader bound to them;
+   * bad options throw a ConfigError naming each by `path`. `source` says where they came from.
+   */
+  reader(
+    options: Record<string, unknown> | undefined,
+    path: string,
+    source?: string,
+  ): ConnectorReader;
 }

@@ -1,5 +1,7 @@
 /** Checks of a CSV file's first line and header: is it CSV at all, are the column names usable. */
 import { ConnectorError } from '../errors.js';
+import { headerName } from '../header-name.js';
+import type { InvisibleMode } from '../text/invisible-chars.js';
 
 /** What the first line looks like when it is plainly another format, else undefined. */
 export function otherFormatOf(firstLine: string): { kind: string; connector: string } | undefined {
@@ -14,8 +16,13 @@ export function otherFormatOf(firstLine: string): { kind: string; connector: str
  * Header names, trimmed. An empty name marks a column to ignore (spreadsheets leave such columns
  * behind); a name that repeats (or would clash with object internals) is an error.
  */
-export function columnNames(values: string[], file: string, line: number): string[] {
-  const names = values.map((v) => v.trim());
+export function columnNames(
+  values: string[],
+  file: string,
+  line: number,
+  invisible: InvisibleMode,
+): string[] {
+  const names = values.map((v) => headerName(v, invisible, file, { line, at: `line ${line}` }));
   const seen = new Map<string, number>();
   names.forEach((name, i) => {
     if (name === '') return;

@@ -3,14 +3,15 @@
  * learn the encoding, skips `skipLines`, finds the delimiter on the header line, then feeds the
  * incremental parser chunk by chunk.
  */
-import type { Connector, ConnectorInput, ReadItem, ReadMeta } from '../types.js';
+import { defineConnector } from '../define-connector.js';
+import type { ConnectorInput, ReadItem, ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
 import { decodeText } from '../text/decode-text.js';
 import { CsvParser, type CsvRow } from './csv-parser.js';
 import { countDelimiters, detectDelimiter, firstLineEnd } from './detect-delimiter.js';
 import { columnNames, otherFormatOf } from './header.js';
 import { hasUnreadable, unreadableProblem } from '../text/unreadable-chars.js';
-import { CSV_DELIMITERS, csvOptionDeclarations, csvOptions, type CsvOptions } from './options.js';
+import { CSV_DELIMITERS, csvOptions, type CsvOptions } from './options.js';
 
 /** The header line must end within this much text, or the input is not a CSV file. */
 const MAX_HEADER_CHARS = 1024 * 1024;
@@ -198,10 +199,9 @@ function rowItem(
 
 async function* readCsv(
   input: ConnectorInput,
-  options: Record<string, unknown>,
+  o: CsvOptions,
   meta: ReadMeta,
 ): AsyncGenerator<ReadItem> {
-  const o = csvOptions(options);
   const name = input.name;
   const chunks = decodeText(input.stream, {
     name,
@@ -280,14 +280,15 @@ function makeHeader(row: CsvRow, o: CsvOptions, file: string): string[] {
     );
   }
   if (!o.header) return row.values.map((_v, i) => String(i + 1));
-  return columnNames(row.values, file, row.line);
+  return columnNames(row.values, file, row.line, o.invisibleInNames);
 }
 
-export const csvConnector: Connector = {
+export const csvConnector = defineConnector({
   name: 'csv',
   description: 'Delimited text (CSV, TSV, semicolon exports), streamed in constant memory.',
   extensions: ['.csv', '.tsv', '.txt'],
-  options: csvOptionDeclarations,
+  mediaTypes: ['text/csv', 'application/csv', 'text/tab-separated-values'],
+  options: csvOptions,
   notes: [
     'A record is `{fields: {column name: value}, source: {file, line}}`. Values are the raw text ' +
       '(not trimmed; header names are trimmed); `line` is the physical line on which the record ' +
@@ -322,4 +323,4 @@ export const csvConnector: Connector = {
       'quiet day.',
   ],
   read: readCsv,
-};
+});

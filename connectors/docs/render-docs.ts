@@ -1,10 +1,12 @@
 /**
- * docs/CONNECTORS.md, made from the connectors' declarations (options, extensions, notes) and the
+ * docs/CONNECTORS.md, made from the connectors' declarations (option schemas, extensions, media
+ * types, notes) and the
  * general rules below, so that the doc cannot drift from the code: a test compares the two.
  */
 import { format, resolveConfig } from 'prettier';
 import { CONNECTORS } from '../registry.js';
-import type { Connector, OptionDeclaration } from '../types.js';
+import { optionFacts, type OptionFacts } from '../option-facts.js';
+import type { Connector } from '../types.js';
 
 export const DOC_PATH = 'docs/CONNECTORS.md';
 
@@ -14,28 +16,30 @@ const code = (value: unknown): string => {
   return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
 };
 
-function optionRow(name: string, d: OptionDeclaration): string {
-  const type = d.type === 'enum' ? (d.values ?? []).map(code).join(', ') : d.type;
+function optionRow(d: OptionFacts): string {
+  const type = d.kind === 'enum' ? (d.values ?? []).map(code).join(', ') : d.kind;
   const fallback = d.required ? '(required)' : d.default === undefined ? '' : code(d.default);
   const bounds = [d.min === undefined ? '' : `≥ ${d.min}`, d.max === undefined ? '' : `≤ ${d.max}`]
     .filter(Boolean)
     .join(', ');
   const example = d.example === undefined ? '' : ` Example: ${code(d.example)}.`;
-  return `| \`${name}\` | ${cell(type)}${bounds ? ` (${bounds})` : ''} | ${fallback} | ${cell(d.description)}${example} |`;
+  return `| \`${d.name}\` | ${cell(type)}${bounds ? ` (${bounds})` : ''} | ${fallback} | ${cell(d.description)}${example} |`;
 }
 
 function connectorSection(c: Connector): string {
-  const options = Object.entries(c.options);
+  const options = optionFacts(c.options);
   return [
     `## ${c.name}`,
     c.description,
-    `Extensions: ${c.extensions.map(code).join(', ')}.`,
+    `Extensions: ${c.extensions.map(code).join(', ')}. Media types: ${c.mediaTypes
+      .map((t) => (t.startsWith('+') ? `any ending in ${code(t)}` : code(t)))
+      .join(', ')}.`,
     options.length === 0
       ? 'No options.'
       : [
           '| option | type | default | meaning |',
           '| --- | --- | --- | --- |',
-          ...options.map(([name, d]) => optionRow(name, d)),
+          ...options.map(optionRow),
         ].join('\n'),
     ...(c.notes ?? []),
   ].join('\n\n');
@@ -43,7 +47,7 @@ function connectorSection(c: Connector): string {
 
 const INTRO = `# Connectors
 
-<!-- Generated from connectors/*/options.ts and the connectors' notes by \`npm run docs:connectors\`.
+<!-- Generated from the option schemas in connectors/*/options.ts and the connectors' notes by \`npm run docs:connectors\`.
 Do not edit by hand: test/connectors/docs.test.ts fails when this file and the code disagree. -->
 
 A connector turns the bytes of a source into records: \`{fields, source: {file, line}}\`, where
@@ -74,14 +78,15 @@ matching file is an error, not an empty read.
 ## Choosing a connector
 
 The connector named in the pipeline (or by \`--connector\`); else the one that claims the file's
-extension; else, for a URL, the one for the answer's media type (\`text/csv\`, \`application/json\`,
-\`application/x-ndjson\`, \`application/xml\`, \`text/xml\`, the XLSX type); else by the first bytes:
-a zip archive is xlsx, \`<\` xml, \`[\` or \`{\` json, anything else csv.
+extension; else, for a URL or an upload, the one that declares the media type (each connector's section
+lists its own); else by the first bytes: a zip archive is xlsx, \`<\` xml, \`[\` or \`{\` json,
+anything else csv.
 
 ## Text encodings (csv, json, xml)
 
-\`encoding: auto\` (the default) takes the byte-order mark (UTF-8, UTF-16LE, UTF-16BE) when there is
-one; for xml, then the encoding its declaration names; else the first 64 KiB are looked at: valid
+A byte-order mark (UTF-8, UTF-16LE, UTF-16BE) decides, whatever the \`encoding\` option says (as in
+browsers: read as Windows-1252, a UTF-8 mark would become \`ï»¿\` in the first column's name);
+\`ferry read\` says when it overruled the option. Without one, \`encoding: auto\` (the default) takes, for xml, the encoding its declaration names; else the first 64 KiB are looked at: valid
 UTF-8 is UTF-8, anything else Windows-1252. When those bytes are all ASCII the decision waits for the
 first chunk that is not, so a file whose first non-ASCII letter comes late is still read right. Text
 in another encoding needs the option. A file decided as UTF-8 that later holds an invalid sequence

@@ -4,6 +4,7 @@
  * (`tags.0`, `tags.1`); null gives "", booleans "true"/"false"; numbers arrive as their text.
  * An empty object or array gives no field.
  */
+import type { KeyTally } from './quote-numbers.js';
 
 /** Nesting deeper than this is refused: no export nests so deep, and walking it could overflow. */
 export const MAX_NESTING = 64;
@@ -18,7 +19,13 @@ function put(out: Record<string, string>, key: string, value: string): void {
   out[key] = value;
 }
 
-function walk(value: unknown, key: string, out: Record<string, string>, depth: number): void {
+function walk(
+  value: unknown,
+  key: string,
+  out: Record<string, string>,
+  depth: number,
+  tally: KeyTally,
+): void {
   if (depth > MAX_NESTING) {
     throw new UnflattenableRecord(
       `the record nests objects or arrays deeper than ${MAX_NESTING} levels (under "${key.split('.')[0]}"): it was not read`,
@@ -27,16 +34,21 @@ function walk(value: unknown, key: string, out: Record<string, string>, depth: n
   if (value === null) put(out, key, '');
   else if (typeof value === 'string') put(out, key, value);
   else if (typeof value === 'boolean') put(out, key, String(value));
-  else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${key}.${i}`, out, depth + 1));
+  else if (Array.isArray(value))
+    value.forEach((v, i) => walk(v, `${key}.${i}`, out, depth + 1, tally));
   else {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      walk(v, key ? `${key}.${k}` : k, out, depth + 1);
-    }
+    const entries = Object.entries(value as Record<string, unknown>);
+    tally.keys += entries.length;
+    for (const [k, v] of entries) walk(v, key ? `${key}.${k}` : k, out, depth + 1, tally);
   }
 }
 
-export function flattenObject(value: Record<string, unknown>): Record<string, string> {
+/** The fields of `value`; adds the keys of its objects (as parsed, without repeats) to `tally`. */
+export function flattenObject(
+  value: Record<string, unknown>,
+  tally: KeyTally,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  walk(value, '', out, 0);
+  walk(value, '', out, 0, tally);
   return out;
 }

@@ -3,15 +3,18 @@
  * one record's text is held at a time. Each object becomes fields (see flatten.ts) with exact
  * number text (see quote-numbers.ts).
  */
-import type { Connector, ConnectorInput, ReadItem, ReadMeta } from '../types.js';
+import { defineConnector } from '../define-connector.js';
+import type { ConnectorInput, ReadItem, ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
 import { decodeText } from '../text/decode-text.js';
+import { cleanFieldNames, showInvisible } from '../text/invisible-chars.js';
 import { hasUnreadable, unreadableProblem } from '../text/unreadable-chars.js';
 import { ArrayScanner } from './array-scanner.js';
 import { flattenObject, MAX_NESTING, UnflattenableRecord } from './flatten.js';
 import { LineSplitter, type TextPiece } from './ndjson-lines.js';
-import { jsonOptionDeclarations, jsonOptions, type JsonOptions } from './options.js';
-import { InvalidJsonNumber, quoteNumbers } from './quote-numbers.js';
+import { jsonOptions, type JsonOptions } from './options.js';
+import { InvalidJsonNumber, quoteNumbers, type KeyTally } from './quote-numbers.js';
+import { findRepeatedKey } from './repeated-key.js';
 
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
@@ -23,8 +26,49 @@ function kindOf(value: unknown): string {
       : 'a number';
 }
 
-function toItem(piece: TextPiece, file: string, maxBytes: number, suspect: boolean): ReadItem {
+/** A record's text -> its fields, or an error saying why it cannot be read. */
+function parseRecord(text: string, file: string, line: number, o: JsonOptions): ReadItem {
+  const fail = (message: string, field?: string): ReadItem => ({
+    error: { file, line, ...(field === undefined ? {} : { field }), message },
+  });
+  const tally: KeyTally = { keys: 0 };
+  let value: unknown;
+  try {
+    value = JSON.parse(quoteNumbers(text, tally));
+  } catch (error) {
+    const why = error instanceof InvalidJsonNumber ? error.message : (error as Error).message;
+    return fail(`the record is not valid JSON: ${why}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail(`expected a JSON object, found ${kindOf(value)}`);
+  }
+  const keysInText = tally.keys;
+  tally.keys = 0;
+  let fields: Record<string, string>;
+  try {
+    fields = flattenObject(value as Record<string, unknown>, tally);
+  } catch (error) {
+    if (error instanceof UnflattenableRecord) return fail(error.message);
+    throw error;
+  }
+  const repeated = tally.keys === keysInText ? undefined : findRepeatedKey(text);
+  if (repeated) {
+    const key = repeated.path.slice(repeated.path.lastIndexOf('.') + 1);
+    const where = repeated.lineOffset > 0 ? ` (again on line ${line + repeated.lineOffset})` : '';
+    return fail(
+      `the key "${showInvisible(key)}" is given twice in one object${where}: JSON would keep ` +
+        'the last value without a word, so the record was not read',
+      showInvisible(repeated.path),
+    );
+  }
+  const named = cleanFieldNames(fields, o.invisibleInNames);
+  if ('message' in named) return fail(named.message, named.field);
+  return { record: { fields: named.fields, source: { file, line } } };
+}
+
+function toItem(piece: TextPiece, file: string, o: JsonOptions, suspect: boolean): ReadItem {
   const { line, text } = piece;
+  const maxBytes = o.maxRecordBytes;
   if (text === undefined) {
     return {
       error: {
@@ -36,25 +80,7 @@ function toItem(piece: TextPiece, file: string, maxBytes: number, suspect: boole
   }
   const unreadable = suspect ? unreadableProblem(text) : undefined;
   if (unreadable) return { error: { file, line, message: `the record ${unreadable}` } };
-  let value: unknown;
-  try {
-    value = JSON.parse(quoteNumbers(text));
-  } catch (error) {
-    const why = error instanceof InvalidJsonNumber ? error.message : (error as Error).message;
-    return { error: { file, line, message: `the record is not valid JSON: ${why}` } };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { error: { file, line, message: `expected a JSON object, found ${kindOf(value)}` } };
-  }
-  try {
-    return {
-      record: { fields: flattenObject(value as Record<string, unknown>), source: { file, line } },
-    };
-  } catch (error) {
-    if (error instanceof UnflattenableRecord)
-      return { error: { file, line, message: error.message } };
-    throw error;
-  }
+  return parseRecord(text, file, line, o);
 }
 
 /** The format, from the option or the first character that is not white space. */
@@ -76,10 +102,9 @@ function chooseFormat(first: string, o: JsonOptions, name: string): 'array' | 'n
 
 async function* readJson(
   input: ConnectorInput,
-  options: Record<string, unknown>,
+  o: JsonOptions,
   meta: ReadMeta,
 ): AsyncGenerator<ReadItem> {
-  const o = jsonOptions(options);
   const name = input.name;
   let splitter: { push(text: string, out: TextPiece[]): void } | undefined;
   let finish: (out: TextPiece[]) => void = () => undefined;
@@ -110,18 +135,25 @@ async function* readJson(
       }
     }
     splitter.push(text, pieces);
-    for (const piece of pieces) yield toItem(piece, name, o.maxRecordBytes, suspect);
+    for (const piece of pieces) yield toItem(piece, name, o, suspect);
     pieces.length = 0;
   }
   finish(pieces);
-  for (const piece of pieces) yield toItem(piece, name, o.maxRecordBytes, suspect);
+  for (const piece of pieces) yield toItem(piece, name, o, suspect);
 }
 
-export const jsonConnector: Connector = {
+export const jsonConnector = defineConnector({
   name: 'json',
   description: 'A JSON array of objects, or NDJSON (one object per line), streamed.',
   extensions: ['.json', '.ndjson', '.jsonl'],
-  options: jsonOptionDeclarations,
+  mediaTypes: [
+    'application/json',
+    'application/x-ndjson',
+    'application/ndjson',
+    'application/jsonl',
+    '+json',
+  ],
+  options: jsonOptions,
   notes: [
     'Each object is a record; `line` is the line on which it starts. Values become strings: ' +
       'numbers keep their exact text from the file (`1299.10` stays `1299.10`, never a float), ' +
@@ -129,9 +161,12 @@ export const jsonConnector: Connector = {
     'Nested objects are flattened with dotted keys (`{"address": {"city": "Oslo"}}` gives the ' +
       'field `address.city`), arrays with their index (`tags.0`, `tags.1`); an empty object or ' +
       `array gives no field. A record nested deeper than ${MAX_NESTING} levels is an error item.`,
+    'A record that gives one key twice in an object (`{"sku":"J2","sku":"J3"}`, where JSON ' +
+      'parsers keep the last value silently) is an error item naming the key and the line of the ' +
+      'repeat.',
     'An element or line that is not valid JSON, not an object, or over `maxRecordBytes` gives an ' +
       'error item with its line, and reading goes on. A broken array (a missing comma, an array ' +
       'that is never closed: a truncated file) stops the reading with an error naming the file and line.',
   ],
   read: readJson,
-};
+});

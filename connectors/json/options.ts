@@ -1,36 +1,25 @@
-import type { OptionDeclaration } from '../types.js';
-import { ENCODING_OPTION_VALUES, type TextEncoding } from '../text/encoding.js';
+import { z } from 'zod';
+import { ENCODING_OPTION_VALUES } from '../text/encoding.js';
+import { invisibleInNamesOption } from '../text/invisible-chars.js';
 
-export const jsonOptionDeclarations: Record<string, OptionDeclaration> = {
-  format: {
-    type: 'enum',
-    values: ['auto', 'array', 'ndjson'],
-    default: 'auto',
+export const jsonOptions = z.strictObject({
+  format: z.enum(['auto', 'array', 'ndjson']).default('auto').meta({
     example: 'ndjson',
     description:
       '`array`: one JSON array of objects. `ndjson`: one object per line. `auto`: an array when the input starts with `[`, else NDJSON.',
-  },
-  encoding: {
-    type: 'enum',
-    values: ENCODING_OPTION_VALUES,
-    default: 'auto',
+  }),
+  encoding: z.enum(ENCODING_OPTION_VALUES).default('auto').meta({
     description: '`auto`: from the byte-order mark, else UTF-8 (JSON is UTF-8 by its RFC).',
-  },
-  maxRecordBytes: {
-    type: 'integer',
-    default: 16 * 1024 * 1024,
-    min: 1,
-    description:
-      'A record (one object) larger than this is not read: it becomes an error and reading goes on.',
-  },
-};
+  }),
+  maxRecordBytes: z
+    .int()
+    .min(1)
+    .default(16 * 1024 * 1024)
+    .meta({
+      description:
+        'A record (one object) larger than this is not read: it becomes an error and reading goes on.',
+    }),
+  invisibleInNames: invisibleInNamesOption('A key of a record'),
+});
 
-export interface JsonOptions {
-  format: 'auto' | 'array' | 'ndjson';
-  encoding: TextEncoding | 'auto';
-  maxRecordBytes: number;
-}
-
-export function jsonOptions(options: Record<string, unknown>): JsonOptions {
-  return options as unknown as JsonOptions;
-}
+export type JsonOptions = z.output<typeof jsonOptions>;

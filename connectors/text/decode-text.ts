@@ -1,5 +1,5 @@
 /**
- * Bytes -> text, streamed. The encoding comes from the option, else a byte-order mark, else an
+ * Bytes -> text, streamed. The encoding comes from a byte-order mark, else the option, else an
  * encoding the format declares (XML), else the evidence of the bytes: valid multi-byte UTF-8
  * sequences against bytes that cannot be UTF-8, so that one stray byte does not decide for a
  * whole file. ASCII reads the same in every candidate, so all-ASCII text is passed on at once and
@@ -37,8 +37,9 @@ export interface DecodeOptions {
   name: string;
   encoding: 'auto' | TextEncoding;
   /**
-   * Receives `encoding`, `encodingSource` (bom, option, declared, detected) and, when detected,
-   * `encodingEvidence` ({multiByte, invalid}: what the decision was made on).
+   * Receives `encoding`, `encodingSource` (bom, option, declared, detected), when detected
+   * `encodingEvidence` ({multiByte, invalid}: what the decision was made on), and when a
+   * byte-order mark overruled the encoding option, `encodingOptionOverruled` (the option's value).
    */
   meta: ReadMeta;
   /** An encoding the format itself declares in its first bytes (the XML declaration). */
@@ -173,12 +174,16 @@ export async function* decodeText(
     let head = Buffer.concat(chunks, size);
     const given = options.encoding === 'auto' ? undefined : options.encoding;
     const bom = detectBom(head);
-    if (bom && (!given || given === bom.encoding)) head = head.subarray(bom.length);
-    rejectNonText(head, name, given ?? bom?.encoding);
+    if (bom) head = head.subarray(bom.length);
+    rejectNonText(head, name, bom?.encoding ?? given);
 
     let encoding: TextEncoding | undefined;
-    if (given) [encoding, meta.encodingSource] = [given, 'option'];
-    else if (bom) [encoding, meta.encodingSource] = [bom.encoding, 'bom'];
+    // A byte-order mark wins over the option, as in browsers: read in the option's encoding, a
+    // UTF-8 mark would become "ï»¿" before the first column's name, and a UTF-16 file garbage.
+    if (bom) {
+      [encoding, meta.encodingSource] = [bom.encoding, 'bom'];
+      if (given && given !== bom.encoding) meta.encodingOptionOverruled = given;
+    } else if (given) [encoding, meta.encodingSource] = [given, 'option'];
     else {
       encoding = options.declared?.(head);
       meta.encodingSource = encoding ? 'declared' : 'detected';

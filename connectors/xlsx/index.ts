@@ -3,9 +3,10 @@
  * place (random access, yauzl); a stream that is not a local file is first copied to a temporary
  * file. Only the shared strings are held whole in memory, as the format requires.
  */
-import type { Connector, ConnectorInput, ReadItem, ReadMeta } from '../types.js';
+import { defineConnector } from '../define-connector.js';
+import type { ConnectorInput, ReadItem, ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
-import { xlsxOptionDeclarations, xlsxOptions } from './options.js';
+import { xlsxOptions, type XlsxOptions } from './options.js';
 import { readDateStyles, readSharedStrings, readWorkbook, type SheetRef } from './parts.js';
 import { isEmptyRow, makeHeader, rowItem, type CellContext, type Header } from './row-items.js';
 import { sheetRows } from './sheet-rows.js';
@@ -29,10 +30,9 @@ function chooseSheet(sheets: SheetRef[], wanted: string | undefined, file: strin
 
 async function* readXlsx(
   input: ConnectorInput,
-  options: Record<string, unknown>,
+  o: XlsxOptions,
   meta: ReadMeta,
 ): AsyncGenerator<ReadItem> {
-  const o = xlsxOptions(options);
   const file = input.name;
   const local = input.path
     ? { path: input.path, remove: async () => undefined }
@@ -55,7 +55,7 @@ async function* readXlsx(
           if (!header) {
             if (o.headerRow !== undefined ? row.number !== o.headerRow : isEmptyRow(row, ctx))
               continue;
-            header = makeHeader(row, ctx, file);
+            header = makeHeader(row, ctx, file, o.invisibleInNames);
             meta.header = [...header.values()];
             continue;
           }
@@ -71,11 +71,12 @@ async function* readXlsx(
   }
 }
 
-export const xlsxConnector: Connector = {
+export const xlsxConnector = defineConnector({
   name: 'xlsx',
   description: 'One sheet of an Excel workbook (.xlsx), streamed, with a header row.',
   extensions: ['.xlsx', '.xlsm'],
-  options: xlsxOptionDeclarations,
+  mediaTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  options: xlsxOptions,
   notes: [
     'A record is one row below the header row; `line` is its row number as the spreadsheet shows ' +
       'it. Empty rows are skipped; a missing cell reads as an empty string.',
@@ -89,4 +90,4 @@ export const xlsxConnector: Connector = {
       'without a workbook, is refused with an error naming the file.',
   ],
   read: readXlsx,
-};
+});

@@ -1,6 +1,8 @@
 /** Raw sheet rows -> header and ReadItems: cell values formatted, columns named by the header. */
 import type { ReadItem } from '../types.js';
+import { headerName } from '../header-name.js';
 import { ConnectorError } from '../errors.js';
+import type { InvisibleMode } from '../text/invisible-chars.js';
 import { columnLetters, numberText, serialToIso } from './cell-value.js';
 import type { RawCell, RawRow } from './sheet-rows.js';
 
@@ -39,12 +41,18 @@ export function cellText(cell: RawCell, ctx: CellContext): CellText {
 /** Column index -> name; columns without a name are left out. */
 export type Header = Map<number, string>;
 
-export function makeHeader(row: RawRow, ctx: CellContext, file: string): Header {
+export function makeHeader(
+  row: RawRow,
+  ctx: CellContext,
+  file: string,
+  invisible: InvisibleMode,
+): Header {
   const header: Header = new Map();
   const byName = new Map<string, number>();
   for (const cell of row.cells) {
     const text = cellText(cell, ctx);
-    const name = 'value' in text ? text.value.trim() : '';
+    const at = { line: row.number, at: `cell ${columnLetters(cell.col)}${row.number}` };
+    const name = 'value' in text ? headerName(text.value, invisible, file, at) : '';
     if (name === '') continue;
     const earlier = byName.get(name);
     if (earlier !== undefined || name === '__proto__') {

@@ -3,11 +3,12 @@
  * named `recordElement` is one record (see record-builder.ts for its fields).
  */
 import { SaxesParser } from 'saxes';
-import type { Connector, ConnectorInput, ReadItem, ReadMeta } from '../types.js';
+import { defineConnector } from '../define-connector.js';
+import type { ConnectorInput, ReadItem, ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
 import { decodeText } from '../text/decode-text.js';
 import { declaredXmlEncoding } from './declared-encoding.js';
-import { xmlOptionDeclarations, xmlOptions } from './options.js';
+import { xmlOptions, type XmlOptions } from './options.js';
 import { localName, RecordBuilder, type BuiltRecord } from './record-builder.js';
 
 /** Text fed to saxes at a time, so that a text or tag that never ends is caught early. */
@@ -29,14 +30,26 @@ class XmlRecords {
   readonly childNames = new Set<string>();
   count = 0;
   private depth = 0;
+  /** Attributes of the start tag being read (counted past the limit, held only up to it). */
+  private attributes = 0;
+  private tagLine = 0;
   private builder: RecordBuilder | undefined;
   private builderLine = 0;
   /** Characters fed when the parser last emitted an event. */
   eventAt = 0;
   fed = 0;
 
-  constructor(recordElement: string, maxFieldBytes: number, name: string) {
+  constructor(o: XmlOptions, name: string) {
+    const { recordElement, maxFieldBytes, maxAttributes } = o;
     const p = this.parser;
+    // saxes holds a start tag's attributes in a list (a new one per tag) until the tag ends: one
+    // element with a million attributes took hundreds of MB. Those past the limit are dropped as
+    // they are parsed (the element's record becomes an error), so no tag holds more than it.
+    p.on('attribute', () => {
+      if (++this.attributes <= maxAttributes) return;
+      const held: unknown[] = p['attribList'];
+      held.pop();
+    });
     p.on('doctype', (doctype) => {
       // Entities are never expanded: an external one could read this machine's files or URLs,
       // nested ones inflate a few bytes into gigabytes. Saying so beats "undefined entity".
@@ -51,6 +64,8 @@ class XmlRecords {
     });
     p.on('opentagstart', (tag) => {
       this.eventAt = this.fed;
+      this.attributes = 0;
+      this.tagLine = p.line;
       if (!this.builder && localName(tag.name) === recordElement) this.builderLine = p.line;
     });
     p.on('opentag', (tag) => {
@@ -58,8 +73,16 @@ class XmlRecords {
       if (this.depth === 2) this.childNames.add(tag.name);
       if (this.builder) this.builder.openElement(tag.name, tag.attributes);
       else if (this.builderLine) {
-        this.builder = new RecordBuilder(this.builderLine, tag.attributes, maxFieldBytes);
+        this.builder = new RecordBuilder(
+          this.builderLine,
+          tag.attributes,
+          maxFieldBytes,
+          o.invisibleInNames,
+        );
       }
+      // Outside a record, attributes are not read: too many of them lose nothing.
+      if (this.attributes > maxAttributes)
+        this.builder?.tooManyAttributes(tag.name, this.tagLine, this.attributes, maxAttributes);
     });
     const onText = (text: string): void => {
       this.eventAt = this.fed;
@@ -83,13 +106,12 @@ class XmlRecords {
 
 async function* readXml(
   input: ConnectorInput,
-  options: Record<string, unknown>,
+  o: XmlOptions,
   meta: ReadMeta,
 ): AsyncGenerator<ReadItem> {
-  const o = xmlOptions(options);
   const name = input.name;
   meta.recordElement = o.recordElement;
-  const records = new XmlRecords(o.recordElement, o.maxFieldBytes, name);
+  const records = new XmlRecords(o, name);
   const fail = (error: unknown): never => {
     throw new ConnectorError(
       `${name} is not well-formed XML (line ${records.parser.line}): ${(error as Error).message}`,
@@ -151,11 +173,12 @@ async function* readXml(
   }
 }
 
-export const xmlConnector: Connector = {
+export const xmlConnector = defineConnector({
   name: 'xml',
   description: 'XML, streamed; every element named `recordElement` is one record.',
   extensions: ['.xml'],
-  options: xmlOptionDeclarations,
+  mediaTypes: ['application/xml', 'text/xml', '+xml'],
+  options: xmlOptions,
   notes: [
     "A record's fields: its attributes as `@name`; the text of each element inside it under its " +
       'path from the record (`Price`, `Address.City`), and their attributes as `path@name` ' +
@@ -170,4 +193,4 @@ export const xmlConnector: Connector = {
       'ignored.',
   ],
   read: readXml,
-};
+});

@@ -1,36 +1,35 @@
-import type { OptionDeclaration } from '../types.js';
-import { ENCODING_OPTION_VALUES, type TextEncoding } from '../text/encoding.js';
+import { z } from 'zod';
+import { ENCODING_OPTION_VALUES } from '../text/encoding.js';
+import { invisibleInNamesOption } from '../text/invisible-chars.js';
 
-export const xmlOptionDeclarations: Record<string, OptionDeclaration> = {
-  recordElement: {
-    type: 'string',
-    required: true,
+export const xmlOptions = z.strictObject({
+  recordElement: z.string().min(1).meta({
     example: 'Item',
     description:
       'Name of the element that is one record (matched on its local name, without a namespace prefix).',
-  },
-  encoding: {
-    type: 'enum',
-    values: ENCODING_OPTION_VALUES,
-    default: 'auto',
+  }),
+  encoding: z.enum(ENCODING_OPTION_VALUES).default('auto').meta({
     description:
       '`auto`: from the byte-order mark, else the XML declaration, else UTF-8 when the bytes are valid UTF-8, else Windows-1252.',
-  },
-  maxFieldBytes: {
-    type: 'integer',
-    default: 16 * 1024 * 1024,
-    min: 1,
-    description:
-      "A field's text larger than this makes its record an error; a single text or tag larger than it stops the reading.",
-  },
-};
+  }),
+  maxFieldBytes: z
+    .int()
+    .min(1)
+    .default(16 * 1024 * 1024)
+    .meta({
+      description:
+        "A field's text larger than this makes its record an error; a single text or tag larger than it stops the reading.",
+    }),
+  maxAttributes: z
+    .int()
+    .min(1)
+    .default(10_000)
+    .meta({
+      description:
+        'An element with more attributes than this makes its record an error (naming the element and line) and reading goes on; ' +
+        'attributes past the limit are never held in memory.',
+    }),
+  invisibleInNames: invisibleInNamesOption('An element or attribute name'),
+});
 
-export interface XmlOptions {
-  recordElement: string;
-  encoding: TextEncoding | 'auto';
-  maxFieldBytes: number;
-}
-
-export function xmlOptions(options: Record<string, unknown>): XmlOptions {
-  return options as unknown as XmlOptions;
-}
+export type XmlOptions = z.output<typeof xmlOptions>;

@@ -2,8 +2,10 @@
  * Turns the SAX events inside one record element into fields: the record's attributes as
  * `@name`; each descendant element's text under its path from the record (`Price`,
  * `Address.City`), its attributes as `path@name`; text directly in the record element as `#text`.
- * A name that repeats gets `[2]`, `[3]`... so that nothing is dropped.
+ * A name that repeats gets `[2]`, `[3]`... so that nothing is dropped. Names holding invisible
+ * characters are refused or stripped (the `invisibleInNames` option) when the record closes.
  */
+import { cleanFieldNames, type InvisibleMode } from '../text/invisible-chars.js';
 
 interface Open {
   key: string;
@@ -14,7 +16,7 @@ interface Open {
 export interface BuiltRecord {
   fields: Record<string, string>;
   line: number;
-  problem?: { field: string; message: string };
+  problem?: { field?: string; message: string };
 }
 
 export function localName(name: string): string {
@@ -31,6 +33,7 @@ export class RecordBuilder {
     readonly line: number,
     attributes: Record<string, string>,
     private readonly maxFieldBytes: number,
+    private readonly invisible: InvisibleMode,
   ) {
     this.putAttributes('', attributes);
   }
@@ -41,6 +44,17 @@ export class RecordBuilder {
     const key = parent.key ? `${parent.key}.${localName(name)}` : localName(name);
     this.open.push({ key, text: '', hasChildren: false });
     this.putAttributes(key, attributes);
+  }
+
+  /** The element just opened had more attributes than the limit: the record is not read. */
+  tooManyAttributes(name: string, line: number, count: number, max: number): void {
+    const key = this.open[this.open.length - 1]!.key;
+    this.problem ??= {
+      ...(key ? { field: key } : {}),
+      message:
+        `the element <${name}> (line ${line}) has ${count} attributes, more than maxAttributes ` +
+        `(${max}): the record was not read`,
+    };
   }
 
   text(text: string): void {
@@ -64,11 +78,10 @@ export class RecordBuilder {
     const el = this.open.pop()!;
     if (this.open.length === 0) {
       if (el.text.trim() !== '') this.put('#text', el.text);
-      return {
-        fields: this.fields,
-        line: this.line,
-        ...(this.problem ? { problem: this.problem } : {}),
-      };
+      if (this.problem) return { fields: {}, line: this.line, problem: this.problem };
+      const named = cleanFieldNames(this.fields, this.invisible);
+      if ('message' in named) return { fields: {}, line: this.line, problem: named };
+      return { fields: named.fields, line: this.line };
     }
     if (!el.hasChildren || el.text.trim() !== '') this.put(el.key, el.text);
     return undefined;

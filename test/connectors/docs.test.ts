@@ -16,7 +16,8 @@ describe('docs/CONNECTORS.md', () => {
     const doc = readFileSync(path, 'utf8');
     for (const connector of CONNECTORS) {
       expect(doc).toContain(`## ${connector.name}`);
-      for (const option of Object.keys(connector.options)) expect(doc).toContain(`\`${option}\``);
+      for (const option of Object.keys(connector.options.shape))
+        expect(doc).toContain(`\`${option}\``);
     }
   });
 });

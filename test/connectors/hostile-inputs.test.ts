@@ -220,6 +220,119 @@ describe('JSON', () => {
   });
 });
 
+describe('byte-order marks and invisible characters', () => {
+  it('honours a UTF-8 byte-order mark over encoding: windows-1252, saying so', async () => {
+    const file = put('bom-1252.csv', '\uFEFFNo.;Name\n1;Café\n');
+    const result = readSource({ file }, 'csv', { encoding: 'windows-1252' });
+    const { records, errors } = await collect(result.items);
+    expect(errors).toEqual([]);
+    expect(records.map((r) => r.fields)).toEqual([{ 'No.': '1', Name: 'Café' }]);
+    expect(result.meta).toMatchObject({
+      encoding: 'utf-8',
+      encodingSource: 'bom',
+      encodingOptionOverruled: 'windows-1252',
+    });
+  });
+
+  it.each([
+    ['utf-16le', Buffer.from([0xff, 0xfe])],
+    ['utf-16be', Buffer.from([0xfe, 0xff])],
+  ])('reads %s with its byte-order mark whatever the option says', async (encoding, bom) => {
+    const text = Buffer.from('sku,name\n1,Åre\n', 'utf16le');
+    const body = encoding === 'utf-16be' ? Buffer.from(text).swap16() : text;
+    const result = readSource(
+      { file: put(`bom-${encoding}.csv`, Buffer.concat([bom, body])) },
+      'csv',
+      {
+        encoding: 'utf-8',
+      },
+    );
+    const { records } = await collect(result.items);
+    expect(records.map((r) => r.fields)).toEqual([{ sku: '1', name: 'Åre' }]);
+    expect(result.meta).toMatchObject({ encoding, encodingSource: 'bom' });
+  });
+
+  it('refuses a header name holding a zero-width space, naming the code point, or strips it', async () => {
+    const file = put('zwsp-header.csv', 'sku,Na\u200Bme\n1,a\n');
+    const error = await refusal(file);
+    expect(error.code).toBe('FERRY_CONNECTOR');
+    expect(error.message).toContain(
+      'the column name "Na\\u200Bme" holds U+200B ZERO WIDTH SPACE at column 3, an invisible character',
+    );
+    expect(error.details).toMatchObject({ line: 1, column: 'Na\\u200Bme' });
+    const { records } = await read(file, undefined, { invisibleInNames: 'strip' });
+    expect(records.map((r) => r.fields)).toEqual([{ sku: '1', Name: 'a' }]);
+  });
+
+  it('rejects a JSON record whose key holds a bidi control, and reads the others', async () => {
+    const file = put('bidi-key.ndjson', '{"sku":"1"}\n{"s\\u202eku":"2"}\n{"sku":"3"}\n');
+    const { records, errors } = await read(file);
+    expect(records.map((r) => r.fields.sku)).toEqual(['1', '3']);
+    expect(errors).toEqual([
+      {
+        file,
+        line: 2,
+        field: 's\\u202Eku',
+        message: expect.stringContaining('U+202E RIGHT-TO-LEFT OVERRIDE at column 2'),
+      },
+    ]);
+  });
+});
+
+describe('JSON repeated keys', () => {
+  it('rejects a record that gives a key twice, naming the key and line, and reads the others', async () => {
+    const file = put(
+      'repeated.json',
+      '[{"sku":"J1"},\n{"sku":"J2",\n "sku":"J3"},\n{"a":{"b":"1","b":"2"}},\n{"sku":"J4"}]\n',
+    );
+    const { records, errors } = await read(file);
+    expect(records.map((r) => r.fields)).toEqual([{ sku: 'J1' }, { sku: 'J4' }]);
+    expect(errors).toEqual([
+      {
+        file,
+        line: 2,
+        field: 'sku',
+        message:
+          'the key "sku" is given twice in one object (again on line 3): JSON would keep the last value without a word, so the record was not read',
+      },
+      {
+        file,
+        line: 4,
+        field: 'a.b',
+        message: expect.stringContaining('the key "b" is given twice'),
+      },
+    ]);
+  });
+});
+
+describe('XML attributes', () => {
+  it('rejects an element with more attributes than maxAttributes, and reads the others', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => ` a${i}="${i}"`).join('');
+    const file = put(
+      'attributes.xml',
+      `<items>\n<item><sku>1</sku></item>\n<item><sku${many}>2</sku></item>\n<item${many}/>\n<item><sku>4</sku></item>\n</items>\n`,
+    );
+    const { records, errors } = await read(file, 'xml', {
+      recordElement: 'item',
+      maxAttributes: 40,
+    });
+    expect(records.map((r) => r.fields.sku)).toEqual(['1', '4']);
+    expect(errors).toEqual([
+      {
+        file,
+        line: 3,
+        field: 'sku',
+        message:
+          'the element <sku> (line 3) has 50 attributes, more than maxAttributes (40): the record was not read',
+      },
+      { file, line: 4, message: expect.stringContaining('<item> (line 4) has 50 attributes') },
+    ]);
+    const allowed = await read(file, 'xml', { recordElement: 'item' });
+    expect(allowed.records).toHaveLength(4);
+    expect(allowed.records[1]!.fields['sku@a49']).toBe('49');
+  });
+});
+
 describe('paths', () => {
   it('refuses a folder with nothing to read, naming it', async () => {
     const folder = join(tmp.dir, 'empty-folder');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectorError } from '../../connectors/errors.js';
 import { jsonConnector } from '../../connectors/json/index.js';
-import { validateConnectorOptions } from '../../connectors/validate-options.js';
 import { chunked, lines, readBytes } from './helpers/read.js';
 
 const ARRAY = `[
@@ -63,9 +62,8 @@ describe('json connector: arrays', () => {
   it('stops with a clear error on a truncated array, after the records before it', async () => {
     const items: unknown[] = [];
     const meta = {};
-    const read = jsonConnector.read(
+    const read = jsonConnector.reader({}, '')(
       { stream: chunked('[{"a":"1"},\n{"a":"2"'), name: 'cut.json' },
-      validateConnectorOptions(jsonConnector, {}, ''),
       meta,
     );
     const error = await (async () => {

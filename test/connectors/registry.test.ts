@@ -8,7 +8,8 @@ import {
   validateConnectorOptions,
 } from '../../connectors/registry.js';
 import { globToRegExp } from '../../connectors/sources/glob.js';
-import type { Connector } from '../../connectors/types.js';
+import { z } from 'zod';
+import { defineConnector } from '../../connectors/define-connector.js';
 import { ConfigError } from '../../src/errors/index.js';
 
 /** The error `fn` throws (the test fails when it throws none). */
@@ -56,19 +57,20 @@ describe('connector registry', () => {
 });
 
 describe('validateConnectorOptions', () => {
-  const connector: Connector = {
+  const connector = defineConnector({
     name: 'demo',
     description: 'a test connector',
     extensions: [],
-    options: {
-      mode: { type: 'enum', values: ['a', 'b'], default: 'a', description: 'mode' },
-      size: { type: 'integer', min: 1, max: 10, default: 5, description: 'size' },
-      strict: { type: 'boolean', default: true, description: 'strict' },
-      name: { type: 'string', required: true, description: 'the name' },
-      token: { type: 'string', secret: true, description: 'a token' },
-    },
+    mediaTypes: [],
+    options: z.strictObject({
+      mode: z.enum(['a', 'b']).default('a').meta({ description: 'mode' }),
+      size: z.int().min(1).max(10).default(5).meta({ description: 'size' }),
+      strict: z.boolean().default(true).meta({ description: 'strict' }),
+      name: z.string().min(1).meta({ description: 'the name' }),
+      token: z.string().min(1).optional().meta({ description: 'a token', secret: true }),
+    }),
     read: () => (async function* () {})(),
-  };
+  });
 
   it('applies defaults and converts text values (as --option gives them)', () => {
     expect(

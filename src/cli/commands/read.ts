@@ -51,6 +51,9 @@ function quoteDelimiter(d: unknown): string {
 /** How the encoding was decided; when detected, on what evidence. */
 function encodingReason(meta: ReadMeta): string {
   const evidence = meta.encodingEvidence as { multiByte: number; invalid: number } | undefined;
+  if (meta.encodingOptionOverruled) {
+    return `byte-order mark, which overrules the option encoding=${String(meta.encodingOptionOverruled)}`;
+  }
   if (!evidence) {
     return meta.encodingSource === 'detected'
       ? 'detected: ASCII so far'

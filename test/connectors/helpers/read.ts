@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { Connector, ReadItem, ReadMeta } from '../../../connectors/types.js';
-import { validateConnectorOptions } from '../../../connectors/validate-options.js';
 import type { RowError, SourceRecord } from '../../../src/base/records.js';
 
 export interface Collected {
@@ -38,11 +37,8 @@ export async function readBytes(
   chunkSize?: number,
 ): Promise<Collected> {
   const meta: ReadMeta = {};
-  const validated = validateConnectorOptions(connector, options, 'options');
-  return collect(
-    connector.read({ stream: chunked(bytes, chunkSize), name: 'input.test' }, validated, meta),
-    meta,
-  );
+  const read = connector.reader(options, 'options');
+  return collect(read({ stream: chunked(bytes, chunkSize), name: 'input.test' }, meta), meta);
 }
 
 /** Rows as `line: fields` pairs, compact for assertions. */
