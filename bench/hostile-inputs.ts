@@ -1,5 +1,5 @@
 /**
- * Hostile inputs, timed: `node --import tsx bench/hostile-inputs.ts`. Writes each input of
+ * Hostile inputs, timed: `node --import tsx bench/hostile-inputs.ts [NAME-PART]`. Writes each input of
  * test/connectors/hostile-inputs.test.ts at full size to .bench-data/hostile/ (among them the
  * hardening issue's XLSX whose sheet inflates from 1.5 MB to 1.5 GB), reads each in a process of
  * its own as `ferry read` would, and prints one JSON line per input: what came of it (records,
@@ -87,6 +87,36 @@ const INPUTS: Input[] = [
     name: 'json-100000-deep.json',
     content: () => `[{"sku":"1","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}]\n`,
   },
+  {
+    // One element with 1.3 million attributes (15.8 MB): held whole, it took 775 MB.
+    name: 'xml-1.3M-attributes.xml',
+    content: () => {
+      const attributes = Array.from({ length: 1_300_000 }, (_, i) => ` a${i}="x"`).join('');
+      return `<items>\n<item${attributes}><sku>1</sku></item>\n<item><sku>2</sku></item>\n</items>\n`;
+    },
+    connector: 'xml',
+    options: { recordElement: 'item' },
+  },
+  {
+    name: 'json-repeated-keys.ndjson',
+    content: () =>
+      Array.from({ length: 200_000 }, (_, i) =>
+        i % 1000 === 0 ? `{"sku":"J${i}","sku":"X"}\n` : `{"sku":"J${i}","name":"n"}\n`,
+      ).join(''),
+  },
+  {
+    name: 'csv-utf8-bom-read-as-1252.csv',
+    content: () =>
+      `\uFEFFNo.;Name\n${Array.from({ length: 200_000 }, (_, i) => `${i};Café\n`).join('')}`,
+    options: { encoding: 'windows-1252' },
+  },
+  {
+    name: 'json-invisible-key-names.ndjson',
+    content: () =>
+      Array.from({ length: 200_000 }, (_, i) =>
+        i % 1000 === 0 ? `{"s\u200bku":"J${i}"}\n` : `{"sku":"J${i}"}\n`,
+      ).join(''),
+  },
   { name: 'csv-50MB-field.csv', content: () => `sku,name\n1,${'a'.repeat(50_000_000)}\n2,b\n` },
   {
     name: 'csv-million-columns.csv',
@@ -113,6 +143,8 @@ async function readOne(file: string, input: Input): Promise<void> {
 }
 
 const dir = resolve(PROJECT_ROOT, '.bench-data/hostile');
+// `--child NAME` reads one input (the parent's child process); any other argument picks the
+// inputs whose names contain it.
 const [mode, only] = process.argv.slice(2);
 if (mode === '--child') {
   const input = INPUTS.find((i) => i.name === only)!;
@@ -120,7 +152,7 @@ if (mode === '--child') {
 } else {
   mkdirSync(dir, { recursive: true });
   const self = fileURLToPath(import.meta.url);
-  for (const input of INPUTS) {
+  for (const input of INPUTS.filter((i) => mode === undefined || i.name.includes(mode))) {
     const file = resolve(dir, input.name);
     const content = input.content();
     writeFileSync(file, content);
