@@ -21,4 +21,6 @@ export interface RowError {
   line: number;
   field?: string;
   message: string;
+  /** The record's key, when it was read before the record was rejected (for the entity trace). */
+  key?: string;
 }

@@ -78,7 +78,7 @@ function checkGroups(registry: KeyRegistry, errors: RowError[]): MappedEntity[][
       checkSchema(group.entity.mapping, group.payload, issues, group.kind === 'patch');
     }
     if (issues.length > 0) {
-      const error = rowError(group.source, issues);
+      const error = rowError(group.source, issues, group.key);
       if (group.lines.length > 1) error.message += ` (rows of lines ${group.lines.join(', ')})`;
       errors.push(error);
       for (const row of rowsOf(group)) rejected.add(row);

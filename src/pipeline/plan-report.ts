@@ -20,7 +20,7 @@ export interface PlanJson {
   rows: number;
   operations: Plan['operations'];
   deletes: number;
-  errors: { file: string; line: number; field?: string; message: string }[];
+  errors: { file: string; line: number; field?: string; message: string; key?: string }[];
   unchanged: Record<string, number>;
   version: number;
   items?: PlanItemView[];
@@ -51,6 +51,7 @@ export function planJson(plan: Plan, showItems: boolean): PlanJson {
       line: e.line,
       ...(e.field === undefined ? {} : { field: e.field }),
       message: e.message,
+      ...(e.key === undefined ? {} : { key: e.key }),
     })),
     unchanged: plan.unchanged,
     version: plan.version,

@@ -130,6 +130,7 @@ describe('lookups from files', () => {
         line: 3,
         field: 'PRODUCTID',
         message: expect.stringMatching(/"P-2" is not in lookup names \(.*partial\.csv\)/),
+        key: 'P-2',
       },
     ]);
   });

@@ -29,25 +29,34 @@ describe('akeneo-products on a product export', () => {
   it('gives one product per sku row and rejects the bad rows by line', () => {
     expect(plan.rows).toBe(8);
     expect(plan.errors).toEqual([
-      { file, line: 5, field: 'name-en_US', message: 'name-en_US: required, but empty' },
+      {
+        file,
+        line: 5,
+        field: 'name-en_US',
+        message: 'name-en_US: required, but empty',
+        key: '10003',
+      },
       {
         file,
         line: 6,
         field: 'price-EUR',
         message:
           'price-EUR: expected an amount such as 19.90 (or 19,90), not negative, got "twelve"',
+        key: '10004',
       },
       {
         file,
         line: 9,
         field: 'sku',
         message: 'sku: "10001" repeats the key of the record on line 2',
+        key: '10001',
       },
       {
         file,
         line: 10,
         field: 'ean',
         message: 'ean: expected a barcode (EAN, UPC, GTIN) of 8 to 14 digits, got "4006381 333931"',
+        key: '10005',
       },
     ]);
     expect(itemCounts(plan)).toEqual({ 'products.put': 4, 'products.prices.patch': 3 });

@@ -34,6 +34,7 @@ describe('shopify-products on a 2023 export (Handle, Body (HTML), Variant Price,
         line: 11,
         field: 'Variant Price',
         message: 'Variant Price: expected a decimal number like 1,234.56, got "$24.00"',
+        key: 'broken-price',
       },
       expect.objectContaining({
         file,
@@ -106,7 +107,13 @@ describe('shopify-products on a 2024 export (URL handle, Description, Price)', (
     const plan = await planPreset('shopify-products', file, redis, prefix);
     expect(plan.rows).toBe(7);
     expect(plan.errors).toEqual([
-      { file, line: 8, field: 'Price', message: 'Price: expected at least 0, got "-2.00"' },
+      {
+        file,
+        line: 8,
+        field: 'Price',
+        message: 'Price: expected at least 0, got "-2.00"',
+        key: 'gift-wrap',
+      },
       { file, line: 9, field: 'Handle', message: 'Handle: required (it is the key), but empty' },
     ]);
     expect(payloads(plan, 'products.put')).toEqual({

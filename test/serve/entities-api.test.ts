@@ -1,16 +1,25 @@
 /**
  * The console's entity trace: `GET /api/entities/{pipeline}/{key}` answers a viewer the document
  * `ferry trace --json` prints (a key with leading zeros is its own key), 401 without a token, 404
- * for a pipeline with no file; the OpenAPI description lists it.
+ * for a pipeline with no file; the OpenAPI description lists it. A product whose row was rejected
+ * (a price that is no number) is not "never seen": the API, `ferry trace`, the trace page and the
+ * run page name the run, file, line, field and message.
  */
 import type { FastifyInstance } from 'fastify';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { request } from 'undici';
+import { main } from '../../src/cli/main.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
+import { deliveryKeys } from '../../src/queue/keys.js';
+import { RETENTION_S } from '../../src/queue/runs/finish-run.js';
+import { runRejectedKey } from '../../src/queue/runs/run-rejected.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
+import { writeConfigFile } from '../queue/cli-process.js';
 import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
 import {
   consoleTestConfig,
@@ -30,7 +39,11 @@ let runId: string;
 beforeAll(async () => {
   config = consoleTestConfig(h);
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  runId = await deliverItems(h, config, [itemRow('00042', '42,00'), itemRow('A200', '-12,00')]);
+  runId = await deliverItems(h, config, [
+    itemRow('00042', '42,00'),
+    itemRow('A200', '-12,00'),
+    itemRow('B300', 'twelve'),
+  ]);
   ({ app, url } = await listenConsole(config, h.redis));
 });
 
@@ -67,8 +80,67 @@ it("answers a viewer a key's trace; leading zeros are part of the key", async ()
     states: [],
     changes: [],
     runsSearched: 1,
+    rejected: [],
     deadLetters: [],
   });
+});
+
+it('names the rejected row of a key: run, file, line, field and message', async () => {
+  const found = await get('/api/entities/catalog/B300', VIEWER);
+  expect(found.status).toBe(200);
+  expect(found.body).toMatchObject({ key: 'B300', states: [], changes: [], deadLetters: [] });
+  expect(found.body.rejected).toEqual([
+    {
+      runId,
+      file: join(h.dir, 'items.csv'),
+      line: 4,
+      field: 'Unit Price',
+      message: expect.stringContaining('twelve'),
+      startedAt: expect.any(String),
+    },
+  ]);
+  const out: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      out.push(String(chunk));
+      done();
+    },
+  });
+  const env = { FERRY_CONFIG: writeConfigFile(h.dir, h.prefix, h.sim.url) };
+  const code = await main(['trace', 'catalog', 'B300'], { stdout: sink, stderr: sink, env });
+  const text = out.join('');
+  expect(code).toBe(1);
+  expect(text).toContain(`Rejected in run ${runId}`);
+  expect(text).toContain(`${join(h.dir, 'items.csv')} line 4, field Unit Price`);
+  expect(text).not.toContain('Never seen');
+  const json: string[] = [];
+  const jsonSink = new Writable({
+    write(chunk, _enc, done) {
+      json.push(String(chunk));
+      done();
+    },
+  });
+  await main(['trace', 'catalog', 'B300', '--json'], { stdout: jsonSink, stderr: sink, env });
+  expect(JSON.parse(json.join(''))).toEqual(found.body);
+  // Kept, by key, as long as the run's record.
+  const keys = deliveryKeys(config.redis.prefix);
+  expect(await h.redis.ttl(runRejectedKey(keys, runId))).toBeGreaterThan(RETENTION_S - 60);
+});
+
+it('shows the rejected row on the trace page, and its key on the run page', async () => {
+  const page = async (path: string) => {
+    const res = await request(`${url}${path}`, {
+      headers: { authorization: `Bearer ${VIEWER}`, accept: 'text/html' },
+    });
+    expect(res.statusCode).toBe(200);
+    return await res.body.text();
+  };
+  const trace = await page('/entities?pipeline=catalog&key=B300');
+  expect(trace).toContain(`Rejected in run ${runId}`);
+  expect(trace).toMatch(/items\.csv<\/td>\s*<td>4<\/td>/);
+  expect(trace).not.toContain('Never seen');
+  const run = await page(`/runs/${runId}`);
+  expect(run).toContain('href="/entities?pipeline=catalog&key=B300"');
 });
 
 it('lists the dead letters of a key, and a key written with reserved characters', async () => {

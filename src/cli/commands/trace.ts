@@ -8,7 +8,7 @@ import {
   tracedPipeline,
   TRACED_RUNS,
 } from '../../queue/trace/entity-trace.js';
-import { traceText } from '../../queue/trace/entity-trace-text.js';
+import { rejectedSinceDelivery, traceText } from '../../queue/trace/entity-trace-text.js';
 import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
 
 export const traceCommand: Command = {
@@ -19,14 +19,17 @@ export const traceCommand: Command = {
     'its committed state in each entity of the pipeline (hash, version, the run that committed it',
     'and when; a deleted entity keeps a tombstone), the changes the last N runs of the pipeline',
     'planned for it (operation, upsert/patch/delete, and what came of it: delivered, replayed,',
-    'dead_lettered, pending, superseded, not_delivered), and the dead letters waiting with its key.',
+    'dead_lettered, pending, superseded, not_delivered), the rows with its key those runs',
+    'rejected (file, line, field, message), and the dead letters waiting with its key.',
     'The key is taken as written: 00042 and 42 are two keys.',
     '',
     'With --json: {pipeline, key, state?, states: [{entity, resource, hash, version, deleted,',
     'committed?: {runId, from, to}}], changes: [{runId, kind, trigger, runStatus, startedAt,',
     'finishedAt?, operationId, resource?, change, outcome, deadLetterId?}], runsSearched,',
-    'deadLetters: [as `ferry dlq list --json`]}, the document GET /api/entities/{pipeline}/{key}',
-    'answers. Exit 0; 1 when dead letters with its key wait; 2 bad usage or no such pipeline.',
+    'rejected: [{runId, file, line, field?, message, startedAt}], deadLetters: [as `ferry dlq',
+    'list --json`]}, the document GET /api/entities/{pipeline}/{key} answers. Exit 0; 1 when dead',
+    'letters with its key wait or a row of it was rejected since its last delivery; 2 bad usage',
+    'or no such pipeline.',
     '',
     'Examples:',
     '  ferry trace catalog A100',
@@ -56,7 +59,7 @@ export const traceCommand: Command = {
       const trace = await traceEntity({ config, redis, keys, dlq }, definition, key, runs);
       if (flag(args, 'json')) writeJson(stdout, trace);
       else stdout.write(traceText(trace));
-      return trace.deadLetters.length > 0 ? 1 : 0;
+      return trace.deadLetters.length > 0 || rejectedSinceDelivery(trace) ? 1 : 0;
     } finally {
       redis.disconnect();
     }

@@ -14,17 +14,19 @@ export type MapResult = { entities: MappedEntity[] } | { error: RowError };
 
 const MAX_ISSUES_IN_MESSAGE = 3;
 
-export function rowError(source: SourceRef, issues: readonly FieldIssue[]): RowError {
+export function rowError(source: SourceRef, issues: readonly FieldIssue[], key?: string): RowError {
   // Entities that share a column (the key of product and price) report its problem once.
   const distinct = [...new Set(issues.map((i) => `${i.field}: ${i.message}`))];
   const shown = distinct.slice(0, MAX_ISSUES_IN_MESSAGE);
   const more = distinct.length - shown.length;
-  return {
+  const error: RowError = {
     file: source.file,
     line: source.line,
     field: issues[0]?.field,
     message: shown.join('; ') + (more > 0 ? ` (and ${more} more)` : ''),
   };
+  if (key !== undefined) error.key = key;
+  return error;
 }
 
 function changeKind(
@@ -69,6 +71,8 @@ export function mapRecord(
   const mapped: MappedEntity[] = [];
   const entities = definition.entities;
   keys.length = entities.length;
+  // The key of the first entity with a problem: the one the rejected row is about.
+  let rejectedKey: string | undefined;
   for (let i = 0; i < entities.length; i++) {
     const entity = entities[i] as EntityDefinition;
     keys[i] = undefined;
@@ -86,6 +90,7 @@ export function mapRecord(
       payload = mapPayload(plan, key, fields, own, kind, entity.duplicates !== 'group');
       if (own.length > 0) {
         issues.push(...own);
+        rejectedKey ??= key;
         continue;
       }
     }
@@ -95,6 +100,7 @@ export function mapRecord(
         field: plan.keyLabel,
         message: `"${key}" repeats the key of the record on line ${repeat}`,
       });
+      rejectedKey ??= key;
       continue;
     }
     mapped.push({ entity, key, payload, kind, source: record.source });
@@ -104,7 +110,7 @@ export function mapRecord(
       const key = keys[i];
       if (key !== undefined) registry.spare(entities[i] as EntityDefinition, key);
     }
-    return { error: rowError(record.source, issues) };
+    return { error: rowError(record.source, issues, rejectedKey) };
   }
   return { entities: registry.admit(mapped) };
 }

@@ -1,6 +1,6 @@
 /**
  * After a run's last job settled: its working keys (stage lists, payloads, settled set) go; the
- * record, errors and changes (what it planned per key) are kept for RETENTION_S, and the report
+ * record, errors, changes (what it planned per key) and rejected rows by key are kept for RETENTION_S, and the report
  * is written. Safe to call more than once (the worker that settled the last job and a
  * `ferry run --wait` may both do it).
  */
@@ -8,6 +8,7 @@ import type { RedisClient } from '../../redis/connection.js';
 import type { DeadLetterStore } from '../dlq/dead-letter-store.js';
 import type { DeliveryKeys } from '../keys.js';
 import { runChangesKey } from './run-changes.js';
+import { runRejectedKey } from './run-rejected.js';
 import { buildRunReport, writeRunReport, type RunReport } from './run-report.js';
 
 /** How long a finished run's record and errors stay in Redis. */
@@ -27,6 +28,7 @@ export async function finishRun(
     .expire(keys.run(runId), RETENTION_S)
     .expire(keys.runErrors(runId), RETENTION_S)
     .expire(runChangesKey(keys, runId), RETENTION_S)
+    .expire(runRejectedKey(keys, runId), RETENTION_S)
     .exec();
   return await writeRunReport(await buildRunReport(redis, keys, dlq, runId), reportsDir);
 }

@@ -32,6 +32,8 @@ import { guardStopped } from './record-guard-stop.js';
 import { MassDeleteGuardError } from '../../pipeline/errors.js';
 import { countRunEnd, itemsField } from '../metrics/metric-fields.js';
 import { releaseStage } from './release-stage.js';
+import { RETENTION_S } from './finish-run.js';
+import { addRejectedRows } from './run-rejected.js';
 import { StageWriter } from './stage-writer.js';
 
 export interface StartRunOptions {
@@ -205,6 +207,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     const chunk = plan.errors.slice(i, Math.min(i + 1_000, ERRORS_KEPT));
     multi.rpush(keys.runErrors(runId), ...chunk.map((e) => JSON.stringify(e)));
   }
+  addRejectedRows(multi, keys, runId, plan.errors.slice(0, ERRORS_KEPT), RETENTION_S);
   if (hasJobs) multi.sadd(keys.activeRuns, runId);
   try {
     // Before the run is recorded: a run whose lock lapsed while planning must not start.

@@ -1,10 +1,11 @@
 /**
  * An entity's trace for people: first the plain answer (delivered in run X at T with hash H;
- * planned but failed: dead letter D with error E; deleted in run X; never seen by Ferry), then
- * the state per resource, the changes recent runs planned, and the dead letters.
+ * planned but failed: dead letter D with error E; rejected in run X at file:line; deleted in run
+ * X; never seen by Ferry), then the state per resource, the changes recent runs planned, the
+ * rejected rows and the dead letters.
  */
 import type { DeadLetterRow } from '../dlq/dead-letter-views.js';
-import type { EntityTrace, TracedChange, TracedState } from './entity-trace.js';
+import type { EntityTrace, TracedChange, TracedRejection, TracedState } from './entity-trace.js';
 
 /** `2026-01-02T03:04:05.678Z` -> `2026-01-02 03:04:05Z`. */
 const when = (isoTime: string): string => `${isoTime.slice(0, 10)} ${isoTime.slice(11, 19)}Z`;
@@ -23,6 +24,18 @@ function failedText(row: DeadLetterRow): string {
   return `dead letter ${row.id} (${row.operationId}, ${status}, ${row.errorCode}): ${row.message}`;
 }
 
+/** `items.csv line 12, field price: expected a decimal` */
+export function rejectionText(r: TracedRejection): string {
+  return `${r.file} line ${r.line}${r.field ? `, field ${r.field}` : ''}: ${r.message}`;
+}
+
+/** The newest rejected row of the key when no delivery came after it: the platform has an older version, or none. */
+export function rejectedSinceDelivery(trace: EntityTrace): TracedRejection | undefined {
+  const rejection = trace.rejected[0];
+  const committed = trace.state?.committed;
+  return rejection && !(committed && committed.to >= rejection.startedAt) ? rejection : undefined;
+}
+
 /** The answer to "why is this entity (not) on the platform?", in a sentence or three. */
 export function traceVerdict(trace: EntityTrace): string[] {
   const lines: string[] = [];
@@ -37,13 +50,23 @@ export function traceVerdict(trace: EntityTrace): string[] {
       `Deleted ${committedText(state)} (${state.resource}): it was missing from the pipeline's ` +
         'export, so Ferry deleted it on the platform.',
     );
-  } else if (trace.changes.length === 0 && trace.deadLetters.length === 0) {
+  }
+  const rejection = rejectedSinceDelivery(trace);
+  if (rejection) {
+    lines.push(
+      `Rejected in run ${rejection.runId} (${when(rejection.startedAt)}): ` +
+        `${rejectionText(rejection)}. Fix the row in the export; the next run sends it.`,
+    );
+  }
+  const nothing =
+    trace.changes.length === 0 && trace.deadLetters.length === 0 && trace.rejected.length === 0;
+  if (!state && nothing) {
     lines.push(
       `Never seen by Ferry: no state, no change planned in the last ${trace.runsSearched} run(s) ` +
-        `of ${trace.pipeline} and no dead letter for "${trace.key}". Check that the export holds ` +
-        'this exact key (leading zeros count) and that no row of it was rejected (`ferry runs`).',
+        `of ${trace.pipeline}, no rejected row and no dead letter for "${trace.key}". Check that ` +
+        'the export holds this exact key (leading zeros count).',
     );
-  } else if (!pending && trace.deadLetters.length === 0) {
+  } else if (!state && !pending && trace.deadLetters.length === 0 && trace.changes.length > 0) {
     lines.push('Planned but not delivered: see the changes below.');
   }
   for (const row of trace.deadLetters) {
@@ -81,6 +104,12 @@ export function traceText(trace: EntityTrace): string {
   lines.push(
     `Changes planned in the last ${trace.runsSearched} run(s):`,
     ...(trace.changes.length ? trace.changes.map(changeLine) : ['  none']),
+  );
+  lines.push(
+    'Rejected rows:',
+    ...(trace.rejected.length
+      ? trace.rejected.map((r) => `  ${when(r.startedAt)}  ${r.runId}  ${rejectionText(r)}`)
+      : ['  none']),
   );
   lines.push(
     'Dead letters:',

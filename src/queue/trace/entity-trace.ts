@@ -1,7 +1,8 @@
 /**
  * The trace of one entity (a product, store or user key) in one pipeline: what state holds for it
  * (per resource of the pipeline: hash, version, the run that committed it and when), what recent
- * runs planned for it and how that ended, and the dead letters waiting with its key. The one
+ * runs planned for it and how that ended, the rows of it recent runs rejected, and the dead
+ * letters waiting with its key. The one
  * document `ferry trace --json` prints and `GET /api/entities/{pipeline}/{key}` answers: the
  * answer to "why is this product not on the shop?".
  */
@@ -17,6 +18,7 @@ import { deadLetterRow, type DeadLetterRow } from '../dlq/dead-letter-views.js';
 import { NotFoundError } from '../errors.js';
 import type { DeliveryKeys } from '../keys.js';
 import { plannedChanges } from '../runs/run-changes.js';
+import { rejectedRows } from '../runs/run-rejected.js';
 import { recentRuns } from '../runs/run-index.js';
 import { isFinished, type RunRecord } from '../runs/run-record.js';
 
@@ -66,6 +68,16 @@ export interface TracedChange {
   deadLetterId?: string;
 }
 
+/** A row with the key that a recent run rejected (a bad price, an empty required field...). */
+export interface TracedRejection {
+  runId: string;
+  file: string;
+  line: number;
+  field?: string;
+  message: string;
+  startedAt: string;
+}
+
 export interface EntityTrace {
   pipeline: string;
   /** As given: a key is a string (leading zeros are part of it). */
@@ -77,6 +89,8 @@ export interface EntityTrace {
   /** Changes planned for it by the `runsSearched` most recent runs of the pipeline, newest first. */
   changes: TracedChange[];
   runsSearched: number;
+  /** Rows with this key the searched runs rejected, newest run first. */
+  rejected: TracedRejection[];
   /** Dead letters of the pipeline with an item of this key, oldest first. */
   deadLetters: DeadLetterRow[];
 }
@@ -170,6 +184,19 @@ export async function traceEntity(
     recent.map((r) => ({ id: r.id, operationIds: r.stages.flatMap((s) => s.operationIds) })),
     key,
   );
+  const rejectedByRun = await rejectedRows(
+    ctx.redis,
+    ctx.keys,
+    recent.map((r) => r.id),
+    key,
+  );
+  const rejected = recent.flatMap((run, i) =>
+    (rejectedByRun[i] ?? []).map((row): TracedRejection => ({
+      runId: run.id,
+      ...row,
+      startedAt: iso(run.createdAt),
+    })),
+  );
   const resourceOf = resourcesByOperation(definition);
   const changes: TracedChange[] = [];
   recent.forEach((run, i) => {
@@ -199,6 +226,7 @@ export async function traceEntity(
     states,
     changes,
     runsSearched: recent.length,
+    rejected,
     deadLetters: entries.map(deadLetterRow),
   };
   if (states[0]) trace.state = states[0];

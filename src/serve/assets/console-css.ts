@@ -58,4 +58,5 @@ form.inline { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; mar
 .login input { width: 100%; margin: 6px 0 12px; }
 .bar { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .counts span { margin-right: 14px; }
+.reason, td.wrap { white-space: normal; overflow-wrap: anywhere; }
 `;

@@ -1,7 +1,8 @@
 /**
  * `/entities`: type a key and see why it is (or is not) on the platform: the verdict in plain
  * words, its committed state per resource with the run that delivered it, the changes recent runs
- * planned for it and what came of each, and its dead letters.
+ * planned for it and what came of each, the rows of it recent runs rejected, and its dead
+ * letters.
  */
 import type { EntityTrace } from '../../queue/trace/entity-trace.js';
 import { traceVerdict } from '../../queue/trace/entity-trace-text.js';
@@ -103,6 +104,36 @@ function traceSection(trace: EntityTrace, now: number): SafeHtml {
                     <td>
                       ${badge(outcomeClass(c.outcome), c.outcome.replace('_', ' '))}${c.deadLetterId ? html` <a href="/dead-letters/${c.deadLetterId}">${c.deadLetterId}</a>` : ''}
                     </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }
+    <h2>Rejected rows in the last ${trace.runsSearched} runs</h2>
+    ${
+      trace.rejected.length === 0
+        ? html`<p class="muted">No row with this key was rejected.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Started</th>
+                <th>File</th>
+                <th>Line</th>
+                <th>Field</th>
+                <th>Why</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${trace.rejected.map(
+                (r) =>
+                  html`<tr>
+                    <td><a href="/runs/${r.runId}">${r.runId}</a></td>
+                    <td>${when(r.startedAt, now)}</td>
+                    <td>${r.file}</td>
+                    <td>${r.line}</td>
+                    <td>${r.field ? html`<code>${r.field}</code>` : '—'}</td>
+                    <td class="wrap">${r.message}</td>
                   </tr>`,
               )}
             </tbody>

@@ -30,9 +30,12 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** A long text (a guard's message) cut to its first sentence, whole in the tooltip. */
-export function brief(text: string, max = 110): SafeHtml {
-  const first = /^.*?[.:](\s|$)/.exec(text)?.[0]?.trim() ?? text;
-  const short = first.length > max ? `${first.slice(0, max - 1)}…` : first;
-  return html`<span title="${text}">${short}</span>`;
+/**
+ * A long text (a guard's message) shown by its first sentence, whole and wrapped (never cut
+ * inside it), with "…" when more follows; the whole text is in the tooltip and on the run page.
+ */
+export function brief(text: string): SafeHtml {
+  const first = /^.*?[.:](\s|$)/s.exec(text)?.[0]?.trim() ?? text;
+  const more = first.length < text.trim().length;
+  return html`<span class="reason" title="${text}">${first}${more ? ' …' : ''}</span>`;
 }

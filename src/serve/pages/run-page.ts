@@ -155,6 +155,7 @@ export function runBody(
               <thead>
                 <tr>
                   <th>Where</th>
+                  <th>Key</th>
                   <th>Field</th>
                   <th>Problem</th>
                 </tr>
@@ -164,8 +165,11 @@ export function runBody(
                   (e) =>
                     html`<tr>
                       <td class="mono">${e.file}:${e.line}</td>
+                      <td>
+                        ${e.key === undefined ? html`<span class="muted">not read</span>` : html`<a class="mono" href="/entities?pipeline=${encodeURIComponent(report.pipeline)}&key=${encodeURIComponent(e.key)}">${e.key}</a>`}
+                      </td>
                       <td><code>${e.field ?? ''}</code></td>
-                      <td>${e.message}</td>
+                      <td class="wrap">${e.message}</td>
                     </tr>`,
                 )}
               </tbody>
