@@ -38,3 +38,13 @@ export async function readAudit(
 ): Promise<AuditEntry[]> {
   return (await redis.lrange(keys.audit, 0, limit - 1)).map((l) => JSON.parse(l) as AuditEntry);
 }
+
+/** The newest audited action on `target` (one of a comma-separated selection counts), if any. */
+export async function lastAuditOf(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  target: string,
+  searched = 1_000,
+): Promise<AuditEntry | undefined> {
+  return (await readAudit(redis, keys, searched)).find((e) => e.target.split(',').includes(target));
+}

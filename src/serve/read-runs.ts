@@ -1,6 +1,6 @@
 /**
  * The runs a page of the console or `GET /api/runs` lists: newest first, of one pipeline when
- * asked, a page at a time (the cursor is the position in the run index where the next page
+ * asked (and of one status), a page at a time (the cursor is the position in the run index where the next page
  * starts). The run hashes of each index page are read in one round trip.
  */
 import { lineOf, type RunLine } from '../queue/runs/run-line.js';
@@ -16,7 +16,13 @@ export interface RunPage {
 
 export async function readRunPage(
   ctx: ServeContext,
-  options: { pipeline?: string | undefined; limit: number; cursor?: string | undefined },
+  options: {
+    pipeline?: string | undefined;
+    /** Only runs of this status (the page reads on through the index until it has `limit`). */
+    status?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  },
 ): Promise<RunPage> {
   let at = Number(options.cursor ?? 0);
   const runs: RunLine[] = [];
@@ -26,7 +32,7 @@ export async function readRunPage(
     total = page.total;
     for (const run of await readRunRecords(ctx.redis, ctx.keys, page.ids)) {
       at += 1;
-      if (!run) continue;
+      if (!run || (options.status !== undefined && run.status !== options.status)) continue;
       runs.push(lineOf(run));
       if (runs.length === options.limit) break;
     }

@@ -136,6 +136,18 @@ export async function buildServer(options: {
       .send({ ...errorBody(failure.code, failure.message), ...failure.extra });
   });
 
+  // An address with no route: a page for a browser, the API's error document for anything else.
+  app.setNotFoundHandler((request, reply) => {
+    const message = `Nothing is at ${request.url}. The console's pages are listed at the top.`;
+    if (browserWants(request)) {
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .send(messagePage('Not found', message, request.principal));
+    }
+    return reply.code(404).send(errorBody('FERRY_NOT_FOUND', message));
+  });
+
   // A scope of its own: its body parsers (multipart, any type as a stream) are for imports only.
   await app.register(async (scope) => await importRoutes(scope, ctx));
   await app.register(async (scope) => {
@@ -194,7 +206,18 @@ function describeFailure(error: unknown): Failure {
 }
 
 function wantsPage(request: FastifyRequest): boolean {
-  return request.routeOptions.config?.page === true && request.method === 'GET';
+  return request.routeOptions.config?.page === true && browserWants(request);
+}
+
+/** A browser's GET of a page (a script asking for JSON, or any /api/ address, gets JSON). */
+function browserWants(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !request.url.startsWith('/api/') &&
+    !/application\/json/.test(accept) &&
+    (/text\/html/.test(accept) || request.routeOptions.config?.page === true)
+  );
 }
 
 function pageTitle(status: number): string {

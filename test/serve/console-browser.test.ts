@@ -96,8 +96,8 @@ it('shows a run appear and finish live, and replays its dead letter with an edit
   expect(text).toContain('-12.00');
   await editor.fill(text.replace('-12.00', '12.00'));
   await page.click('text=Replay with this payload');
-  await page.locator('[data-result].ok').waitFor({ timeout: 20_000 });
-  expect(await page.textContent('[data-result]')).toContain('1 delivered');
+  await page.locator('[data-flash].ok').waitFor({ timeout: 20_000 });
+  expect(await page.textContent('[data-flash]')).toContain('1 delivered');
 
   const prices = (await (await fetch(`${h.sim.url}/__sim/state/prices`)).json()) as unknown[];
   expect(JSON.stringify(prices)).toMatch(/"A200".*"12\.00"|"12\.00".*"A200"/);
@@ -116,7 +116,7 @@ it('imports a store list through the upload form and follows it to its end', asy
   );
   await page.setInputFiles('input[type=file]', file);
   await page.click('form[data-upload] button');
-  const result = page.locator('[data-result].notice');
+  const result = page.locator('[data-flash].notice');
   await result.waitFor({ timeout: 15_000 });
   expect(await result.textContent()).toContain('Import started');
   await result.locator('a').click();

@@ -54,9 +54,11 @@ form.inline { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; mar
 .kv dd { margin: 0; }
 .chart { min-height: 200px; }
 .result { margin-top: 8px; }
+.flash:empty { display: none; }
+.flash { margin: 12px 24px 0; max-width: 1232px; }
 .login { max-width: 380px; margin: 80px auto; }
 .login input { width: 100%; margin: 6px 0 12px; }
 .bar { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .counts span { margin-right: 14px; }
-.reason, td.wrap { white-space: normal; overflow-wrap: anywhere; }
+.reason, td.wrap, td.mono { white-space: normal; overflow-wrap: anywhere; }
 `;

@@ -28,13 +28,37 @@ export const CONSOLE_SCRIPT = `
     });
   }
 
+  /** A form field changed from what the page was served with (a pick, a ticked box, a file). */
+  function changed(f) {
+    if (f.type === 'file') return f.files && f.files.length > 0;
+    if (f.type === 'checkbox' || f.type === 'radio') return f.checked !== f.defaultChecked;
+    if (f.tagName === 'SELECT') {
+      // With no option marked selected, the first one is the served value.
+      var served = Array.prototype.findIndex.call(f.options, function (o) { return o.defaultSelected; });
+      return f.selectedIndex !== Math.max(served, 0);
+    }
+    return f.value !== f.defaultValue;
+  }
+
+  /** The person is doing something on the page: a refresh now would throw it away. */
   function busy(root) {
     var active = document.activeElement;
-    var chosen = Array.prototype.some.call(root.querySelectorAll('input[type=file]'), function (f) {
-      return f.files && f.files.length > 0;
-    });
-    return chosen || root.querySelector('[data-keep]:focus-within, [data-editing]') ||
+    var fields = root.querySelectorAll('input, select, textarea');
+    return Array.prototype.some.call(fields, changed) ||
+      root.querySelector('[data-keep]:focus-within, [data-editing]') ||
       (active && root.contains(active) && /INPUT|TEXTAREA|SELECT/.test(active.tagName));
+  }
+
+  /** Fetches the page again and puts its new <main> in place (the live refresh, and after an action). */
+  function refresh(main, force) {
+    return fetch(location.href, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
+      .then(function (res) { return res.ok || force ? res.text() : null; })
+      .then(function (text) {
+        if (!text || (!force && busy(main))) return;
+        var next = new DOMParser().parseFromString(text, 'text/html').querySelector('main');
+        if (next && next.innerHTML !== main.innerHTML) { main.innerHTML = next.innerHTML; charts(main); }
+      })
+      .catch(function () {});
   }
 
   function live() {
@@ -43,15 +67,17 @@ export const CONSOLE_SCRIPT = `
     var every = Number(main.getAttribute('data-live')) || 2000;
     setInterval(function () {
       if (document.hidden || busy(main)) return;
-      fetch(location.href, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
-        .then(function (res) { return res.ok ? res.text() : null; })
-        .then(function (text) {
-          if (!text || busy(main)) return;
-          var next = new DOMParser().parseFromString(text, 'text/html').querySelector('main');
-          if (next && next.innerHTML !== main.innerHTML) { main.innerHTML = next.innerHTML; charts(main); }
-        })
-        .catch(function () {});
+      refresh(main, false);
     }, every);
+  }
+
+  /** What an action did, above the page (a refresh of <main> does not wipe it). */
+  function flash(tone, text, link) {
+    var place = document.querySelector('[data-flash]');
+    if (!place) return;
+    place.className = 'flash notice ' + tone;
+    place.textContent = text + ' ';
+    if (link) { var a = document.createElement('a'); a.href = link.href; a.textContent = link.text; place.appendChild(a); }
   }
 
   function show(el, ok, text, link) {
@@ -109,9 +135,16 @@ export const CONSOLE_SCRIPT = `
     send(el, el.getAttribute('data-post'), body, headers).then(function (r) {
       var next = r.ok && el.getAttribute('data-then');
       var runId = r.doc && (r.doc.runId || (r.doc.runs && r.doc.runs[0] && r.doc.runs[0].runId));
-      show(el, r.ok, describe(r), runId ? { href: '/runs/' + encodeURIComponent(runId), text: 'Open run ' + runId } : null);
-      if (next === 'reload') setTimeout(function () { location.reload(); }, 600);
-      else if (next === 'run' && runId) location.href = '/runs/' + encodeURIComponent(runId);
+      var link = runId ? { href: '/runs/' + encodeURIComponent(runId), text: 'Open run ' + runId } : null;
+      if (next === 'refresh') {
+        // The page as it is now: a replayed dead letter gone, a cancelled run, a paused schedule.
+        // A replay whose items failed again is no success to paint green.
+        flash(r.doc && r.doc.failed > 0 ? 'warn' : 'ok', describe(r), link);
+        refresh(document.querySelector('main'), true);
+        return;
+      }
+      show(el, r.ok, describe(r), link);
+      if (next === 'run' && runId) location.href = '/runs/' + encodeURIComponent(runId);
       else if (next) location.href = next;
     });
   });
@@ -124,8 +157,12 @@ export const CONSOLE_SCRIPT = `
     var data = new FormData(form);
     send(button, form.getAttribute('action'), data).then(function (r) {
       var runId = r.doc && r.doc.runId;
-      show(button, r.ok, r.ok ? 'Import started: run ' + runId + '.' : describe(r),
-        runId ? { href: '/runs/' + encodeURIComponent(runId), text: 'Follow it' } : null);
+      var link = runId ? { href: '/runs/' + encodeURIComponent(runId), text: 'Follow it' } : null;
+      if (!r.ok) { show(button, false, describe(r), null); return; }
+      // Cleared: the file is sent, and a chosen file would hold the live refresh back.
+      form.reset();
+      flash('ok', 'Import started: run ' + runId + ' is ' + r.doc.status + '.', link);
+      refresh(document.querySelector('main'), true);
     });
   });
 

@@ -6,6 +6,7 @@
 import type { DeadLetter } from '../../queue/dlq/dead-letter.js';
 import type { DeadLetterRow } from '../../queue/dlq/dead-letter-views.js';
 import type { DeadLetterSearch } from '../find-dead-letters.js';
+import type { AuditEntry } from '../audit.js';
 import type { Principal } from '../tokens.js';
 import { badge, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
@@ -58,6 +59,7 @@ export function deadLettersBody(
                       data-post="/api/dead-letters/replay"
                       data-ids-from="input.pick"
                       data-confirm="Replay the selected dead letters now?"
+                      data-then="refresh"
                     >
                       Replay selected
                     </button>
@@ -190,17 +192,40 @@ ${JSON.stringify(
                       data-post="${base}/replay"
                       data-payload-from="payload"
                       data-confirm="Replay ${entry.id} with the payload as edited above?"
+                      data-then="refresh"
                     >
                       Replay with this payload
                     </button>`
                   : ''
               }
-              <button data-post="${base}/replay" data-confirm="Replay ${entry.id} as it was?">
+              <button
+                data-post="${base}/replay"
+                data-confirm="Replay ${entry.id} as it was?"
+                data-then="refresh"
+              >
                 Replay as it was
               </button>
             </p>`
           : html`<p class="muted">An operator can edit the payload and replay it.</p>`
       }
       <div data-result></div>
+    </div>`;
+}
+
+const DONE_WORDS: Record<string, string> = {
+  'dead-letter.replay': 'replayed as it was',
+  'dead-letter.replay-edited': 'replayed with an edited payload',
+};
+
+/** A dead letter no longer waiting (a reload after its replay): what became of it, and by whom. */
+export function deadLetterGoneBody(id: string, done: AuditEntry, now: number): SafeHtml {
+  const what = DONE_WORDS[done.action] ?? done.action.replace(/^dead-letter\./, '');
+  return html`<p class="muted"><a href="/dead-letters">Dead letters</a></p>
+    <h1>${id} ${badge('succeeded', 'no longer waiting')}</h1>
+    <div class="notice ok">
+      This dead letter was ${what} by ${done.actor} ${when(done.at, now)}; it is no longer in the
+      list. A replay that failed again left a new dead letter: see the
+      <a href="/dead-letters">dead letters</a> and the <a href="/runs">runs</a> (the replay is a run
+      of its own).
     </div>`;
 }

@@ -60,6 +60,7 @@ export function page(frame: PageFrame, body: SafeHtml): string {
               : ''
           }
         </header>
+        <div class="flash" data-flash role="status"></div>
         <main ${frame.liveMs ? html`data-live="${frame.liveMs}"` : ''}>${body}</main>
         ${frame.charts ? html`<script src="/assets/uplot.js"></script>` : ''}
         <script src="/assets/console.js"></script>

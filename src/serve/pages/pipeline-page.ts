@@ -1,7 +1,7 @@
 /**
  * `/pipelines/{name}`: one pipeline. Its schedule (pause and resume for an operator's maintenance
- * window), an upload form that imports a file now (as `POST /api/pipelines/{name}/runs`), and its
- * latest runs.
+ * window), "Run now" from its own source (as `POST /api/pipelines/{name}/run`), an upload form
+ * that imports a file now (as `POST /api/pipelines/{name}/runs`), and its latest runs.
  */
 import type { RunLine } from '../../queue/runs/run-line.js';
 import type { LastReconciliation } from '../../reconcile/last-reconciliation.js';
@@ -40,14 +40,14 @@ export function pipelineBody(
                           ? html`<button
                               class="primary"
                               data-post="/api/pipelines/${name}/schedule/resume"
-                              data-then="reload"
+                              data-then="refresh"
                             >
                               Resume the schedule
                             </button>`
                           : html`<button
                               data-post="/api/pipelines/${name}/schedule/pause"
                               data-confirm="Pause the schedule of ${view.name}? No tick starts a run until it is resumed."
-                              data-then="reload"
+                              data-then="refresh"
                             >
                               Pause the schedule
                             </button>`
@@ -59,6 +59,32 @@ export function pipelineBody(
       }
       <div data-result></div>
     </div>
+    ${
+      view.ownSource
+        ? html`<div class="card" data-action-scope>
+            <h3>Run now</h3>
+            <p class="muted">
+              Reads its own source, <span class="mono">${view.ownSource}</span>, and delivers what
+              changed since the last run, as <code>ferry run ${view.name}</code> does.
+            </p>
+            ${
+              operator
+                ? html`<p class="bar">
+                    <button
+                      class="primary"
+                      data-post="/api/pipelines/${name}/run"
+                      data-confirm="Start a run of ${view.name} now, from ${view.ownSource}?"
+                      data-then="run"
+                    >
+                      Run now
+                    </button>
+                  </p>`
+                : html`<p class="muted">An operator can start it from here.</p>`
+            }
+            <div data-result></div>
+          </div>`
+        : ''
+    }
     ${
       operator && view.direction === 'import'
         ? html`<div class="card" data-action-scope data-keep>

@@ -72,7 +72,7 @@ export function runBody(
                 class="danger"
                 data-post="/api/runs/${report.runId}/cancel"
                 data-confirm="Cancel run ${report.runId}? Nothing more of it is sent; requests in flight finish."
-                data-then="reload"
+                data-then="refresh"
               >
                 Cancel this run
               </button>

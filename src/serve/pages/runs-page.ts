@@ -1,16 +1,31 @@
-/** `/runs`: the latest runs, newest first, a page at a time, filtered by pipeline. */
+/** `/runs`: the latest runs, newest first, a page at a time, filtered by pipeline and status. */
 import type { RunPage } from '../read-runs.js';
 import { badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
+/** The statuses the filter offers, in the order a person looks for them. */
+export const RUN_STATUSES = [
+  'running',
+  'cancelling',
+  'partial',
+  'failed',
+  'guard_stopped',
+  'succeeded',
+  'cancelled',
+  'skipped',
+] as const;
+
 export function runsBody(
   page: RunPage,
-  filter: { pipeline?: string | undefined; pipelines: string[] },
+  filter: { pipeline?: string | undefined; status?: string | undefined; pipelines: string[] },
   now: number,
 ): SafeHtml {
-  const next = page.nextCursor
-    ? `/runs?cursor=${page.nextCursor}${filter.pipeline ? `&pipeline=${encodeURIComponent(filter.pipeline)}` : ''}`
-    : undefined;
+  const params = new URLSearchParams();
+  if (filter.pipeline) params.set('pipeline', filter.pipeline);
+  if (filter.status) params.set('status', filter.status);
+  if (page.nextCursor) params.set('cursor', page.nextCursor);
+  const next = page.nextCursor ? `/runs?${params.toString()}` : undefined;
+  const which = [filter.pipeline, filter.status?.replace('_', ' ')].filter(Boolean).join(', ');
   return html`<h1>Runs</h1>
     <form class="inline" method="get" action="/runs">
       <label for="pipeline">Pipeline</label>
@@ -21,12 +36,22 @@ export function runsBody(
             html`<option value="${p}" ${p === filter.pipeline ? 'selected' : ''}>${p}</option>`,
         )}
       </select>
+      <label for="status">Status</label>
+      <select id="status" name="status">
+        <option value="">any</option>
+        ${RUN_STATUSES.map(
+          (st) =>
+            html`<option value="${st}" ${st === filter.status ? 'selected' : ''}>
+              ${st.replace('_', ' ')}
+            </option>`,
+        )}
+      </select>
       <button type="submit">Show</button>
     </form>
     ${
       page.runs.length === 0
         ? html`<p class="muted">
-            No run yet${filter.pipeline ? html` of ${filter.pipeline}` : ''}.
+            ${which ? `No run (${which}) in the last 30 days.` : 'No run yet.'}
           </p>`
         : html`<table>
             <thead>

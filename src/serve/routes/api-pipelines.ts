@@ -1,11 +1,20 @@
 /**
- * Pipelines: `GET /api/pipelines` (each pipeline file with its schedule and last run), and an
- * operator's `POST /api/pipelines/{name}/schedule/pause|resume` (as `ferry schedules pause`).
+ * Pipelines: `GET /api/pipelines` (each pipeline file with its schedule and last run), an
+ * operator's `POST /api/pipelines/{name}/schedule/pause|resume` (as `ferry schedules pause`), and
+ * an operator's `POST /api/pipelines/{name}/run`: a run now from the pipeline's own source (as
+ * `ferry run NAME`), 202 {runId, status}; 409 with activeRunId while the pipeline runs.
  */
 import type { FastifyInstance } from 'fastify';
-import { isFerryError } from '../../errors/index.js';
-import { loadAnyPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
-import { laneOf } from '../../queue/runs/start-run.js';
+import { isFerryError, UsageError } from '../../errors/index.js';
+import {
+  loadAnyPipeline,
+  loadPipeline,
+  pipelineNames,
+} from '../../pipeline/definition/load-pipeline.js';
+import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
+import { NotFoundError } from '../../queue/errors.js';
+import { buildRunReport } from '../../queue/runs/run-report.js';
+import { laneOf, startRun } from '../../queue/runs/start-run.js';
 import { recentRuns } from '../../queue/runs/run-index.js';
 import { listSchedules } from '../../schedules/list-schedules.js';
 import { pauseSchedule, resumeSchedule } from '../../schedules/pause-schedule.js';
@@ -24,6 +33,15 @@ export interface PipelineView {
   lastRun?: { runId: string; status: string; finishedAt?: string };
   /** Why the pipeline file cannot be read, when it cannot. */
   problem?: string;
+  /** The file, folder or URL an import pipeline reads by itself (it can be run now). */
+  ownSource?: string;
+}
+
+/** What an import pipeline reads by itself; none for one fed by uploads or a pickup folder. */
+export function ownSourceOf(definition: PipelineDefinition): string | undefined {
+  if (definition.schedule?.pickup) return undefined;
+  const { file, folder, url } = definition.source;
+  return file ?? folder ?? url;
 }
 
 export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> {
@@ -39,6 +57,9 @@ export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> 
         const { direction, definition } = loadAnyPipeline(name, ctx.config);
         view.direction = direction;
         if (definition.description) view.description = definition.description;
+        const own =
+          direction === 'import' ? ownSourceOf(definition as PipelineDefinition) : undefined;
+        if (own) view.ownSource = own;
       } catch (error) {
         if (!isFerryError(error)) throw error;
         view.problem = error.message;
@@ -67,6 +88,46 @@ export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> 
 
 export function pipelineRoutes(app: FastifyInstance, ctx: ServeContext): void {
   app.get('/api/pipelines', async () => await readPipelines(ctx));
+
+  app.post<{ Params: { name: string } }>(
+    '/api/pipelines/:name/run',
+    { config: { access: 'operator' } },
+    async (request, reply) => {
+      const { name } = request.params;
+      if (!pipelineNames(ctx.config).includes(name)) {
+        throw new NotFoundError(
+          'pipeline',
+          name,
+          `Pipelines: ${pipelineNames(ctx.config).join(', ')}.`,
+        );
+      }
+      const definition = loadPipeline(name, ctx.config);
+      if (!ownSourceOf(definition)) {
+        throw new UsageError(
+          `Pipeline "${name}" has no source of its own to read: import a file ` +
+            `(POST /api/pipelines/${name}/runs) instead.`,
+        );
+      }
+      const started = await startRun({
+        config: ctx.config,
+        redis: ctx.redis,
+        logger: ctx.logger,
+        pipeline: name,
+        trigger: 'http',
+        startedBy: request.principal!.name,
+      });
+      await recordAudit(ctx.redis, ctx.keys, {
+        actor: request.principal!.name,
+        action: 'run.start',
+        target: started.runId,
+      });
+      const status = (await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, started.runId)).status;
+      return reply
+        .code(202)
+        .header('location', `/api/runs/${started.runId}`)
+        .send({ runId: started.runId, status });
+    },
+  );
 
   for (const action of ['pause', 'resume'] as const) {
     app.post<{ Params: { name: string } }>(

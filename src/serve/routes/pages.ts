@@ -15,10 +15,10 @@ import { readLastReconciliations } from '../../reconcile/last-reconciliation.js'
 import { traceEntity, tracedPipeline, TRACED_RUNS } from '../../queue/trace/entity-trace.js';
 import { CONSOLE_CSS } from '../assets/console-css.js';
 import { CONSOLE_SCRIPT } from '../assets/console-script.js';
-import { readAudit } from '../audit.js';
+import { lastAuditOf, readAudit } from '../audit.js';
 import { auditBody } from '../pages/audit-page.js';
 import { entitiesBody } from '../pages/entities-page.js';
-import { deadLetterBody, deadLettersBody } from '../pages/dead-letters-page.js';
+import { deadLetterBody, deadLetterGoneBody, deadLettersBody } from '../pages/dead-letters-page.js';
 import {
   findDeadLetterPage,
   findDeadLetters,
@@ -29,7 +29,7 @@ import { page, type PageFrame } from '../pages/layout.js';
 import { overviewBody } from '../pages/overview-page.js';
 import { pipelineBody } from '../pages/pipeline-page.js';
 import { runBody } from '../pages/run-page.js';
-import { runsBody } from '../pages/runs-page.js';
+import { RUN_STATUSES, runsBody } from '../pages/runs-page.js';
 import { readOverview } from '../read-overview.js';
 import { readRunPage } from '../read-runs.js';
 import type { ServeContext } from '../serve-context.js';
@@ -70,17 +70,20 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
     ),
   );
 
-  app.get<{ Querystring: { pipeline?: string; cursor?: string } }>(
+  app.get<{ Querystring: { pipeline?: string; status?: string; cursor?: string } }>(
     '/runs',
     pageConfig,
     async (request, reply) => {
       const pipeline = request.query.pipeline || undefined;
+      const status = (RUN_STATUSES as readonly string[]).includes(request.query.status ?? '')
+        ? request.query.status
+        : undefined;
       const cursor = /^[0-9]+$/.test(request.query.cursor ?? '') ? request.query.cursor : undefined;
-      const runs = await readRunPage(ctx, { pipeline, limit: PAGE_SIZE, cursor });
+      const runs = await readRunPage(ctx, { pipeline, status, limit: PAGE_SIZE, cursor });
       return send(
         reply,
         { title: 'Runs', section: 'runs', liveMs: LIVE_MS },
-        runsBody(runs, { pipeline, pipelines: pipelineNames(ctx.config) }, Date.now()),
+        runsBody(runs, { pipeline, status, pipelines: pipelineNames(ctx.config) }, Date.now()),
       );
     },
   );
@@ -162,7 +165,21 @@ export function pageRoutes(app: FastifyInstance, ctx: ServeContext): void {
   app.get<{ Params: { id: string } }>('/dead-letters/:id', pageConfig, async (request, reply) => {
     const entry = await ctx.dlq.get(request.params.id);
     if (!entry) {
-      throw new NotFoundError('dead letter', request.params.id, 'It may have been replayed.');
+      // A replayed (or purged) dead letter is gone from the list: say what became of it.
+      const done = await lastAuditOf(ctx.redis, ctx.keys, request.params.id);
+      if (!done) {
+        throw new NotFoundError(
+          'dead letter',
+          request.params.id,
+          'No dead letter of this id waits: it was replayed or purged from the command line, or ' +
+            'never existed. The dead-letter list shows what waits.',
+        );
+      }
+      return send(
+        reply,
+        { title: request.params.id, section: 'dead-letters' },
+        deadLetterGoneBody(request.params.id, done, Date.now()),
+      );
     }
     return send(
       reply,
