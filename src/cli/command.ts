@@ -41,6 +41,12 @@ export interface Command {
   options: Record<string, OptionSpec>;
   /** Positional arguments accepted: [min, max]. */
   positionals?: [number, number];
+  /**
+   * The command prints a report for people on stdout (given its options): its log then shows
+   * warnings and errors only, unless FERRY_LOG_LEVEL (or a log.level other than info) asks for
+   * more, so that no info line lands in the middle of the report.
+   */
+  reportsToPeople?: (values: ParsedArgs['values']) => boolean;
   run(ctx: CommandContext): Promise<number>;
 }
 

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { FerryConfig } from '../config/schema.js';
+import { closestName, didYouMean } from '../base/did-you-mean.js';
 import { UsageError, isFerryError } from '../errors/index.js';
 import type { Logger } from '../logging/logger.js';
 import {
@@ -30,6 +31,21 @@ function subcommandsOf(word: string | undefined): CommandEntry[] {
   return COMMANDS.filter((c) => c.name.startsWith(`${word} `));
 }
 
+/** parseArgs' message, without its advice on positionals for an unknown option. */
+function usageText(error: unknown): string {
+  const message = (error as Error).message;
+  if ((error as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message;
+  return message.split('. ')[0]!.replace(/\.$/, '');
+}
+
+/** " Did you mean --x?" for parseArgs' unknown option, by its code (never its text). */
+function optionHint(error: unknown, options: readonly string[]): string {
+  if ((error as { code?: string }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return '';
+  const given = /'(-{1,2}[^'\s]+)'/.exec((error as Error).message)?.[1]?.replace(/^-+/, '');
+  const name = given === undefined ? undefined : closestName(given.split('=')[0]!, options);
+  return name === undefined ? '' : ` Did you mean --${name}?`;
+}
+
 async function described(entry: CommandEntry): Promise<DescribedCommand> {
   return { ...(await entry.load()), summary: entry.summary };
 }
@@ -47,16 +63,23 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   const found = findCommand(argv);
   if (!found) {
     const subs = subcommandsOf(argv[0]);
+    const names = subs.map((c) => c.name);
+    if (subs.length > 0 && (argv.includes('--help') || argv.includes('-h'))) {
+      // Asked for: the subcommands and their help, on stdout, and no error.
+      const helps = await Promise.all(subs.map(async (c) => commandHelp(await described(c))));
+      stdout.write(`ferry ${argv[0]} has subcommands: ${names.join(', ')}\n\n${helps.join('\n')}`);
+      return 0;
+    }
     if (subs.length > 0) {
-      stderr.write(`ferry ${argv[0]} needs a subcommand: ${subs.map((c) => c.name).join(', ')}\n`);
-      if (argv.includes('--help') || argv.includes('-h')) {
-        const helps = await Promise.all(subs.map(async (c) => commandHelp(await described(c))));
-        stdout.write(helps.join('\n'));
-        return 0;
-      }
+      const hint = argv[1] ? didYouMean(`${argv[0]} ${argv[1]}`, names) : '';
+      stderr.write(`ferry ${argv[0]} needs a subcommand: ${names.join(', ')}.${hint}\n`);
       return 2;
     }
-    stderr.write(`Unknown command "${argv[0]}". Run \`ferry --help\` to list the commands.\n`);
+    const known = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]!))];
+    stderr.write(
+      `Unknown command "${argv[0]}".${didYouMean(argv[0]!, known)} Run \`ferry --help\` to ` +
+        'list the commands.\n',
+    );
     return 2;
   }
   const { entry, rest } = found;
@@ -80,7 +103,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       });
     } catch (error) {
       throw new UsageError(
-        `${(error as Error).message}. Run \`ferry ${command.name} --help\` for the options.`,
+        `${usageText(error)}.${optionHint(error, Object.keys({ ...command.options, ...COMMON_OPTIONS }))} ` +
+          `Run \`ferry ${command.name} --help\` for the options.`,
       );
     }
     if (parsed.values.help) {
@@ -106,7 +130,11 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       config: () => (config ??= loadConfig(env).config),
       logger: () => {
         if (!logger) {
-          const level = config?.log.level ?? env.FERRY_LOG_LEVEL ?? 'info';
+          const asked =
+            env.FERRY_LOG_LEVEL ??
+            (config && config.log.level !== 'info' ? config.log.level : undefined);
+          const quiet = command.reportsToPeople?.(parsed.values) === true;
+          const level = asked ?? (quiet ? 'warn' : 'info');
           logger = createLogger({ level, format: config?.log.format ?? 'auto' });
         }
         return logger;

@@ -203,7 +203,7 @@ it('clears the file input after an upload, and the page goes on refreshing', asy
   await page.click('form[data-upload] button');
   const flash = page.locator('[data-flash].ok');
   await flash.waitFor({ timeout: 15_000 });
-  const runId = /run (\S+) is/.exec((await flash.textContent()) ?? '')?.[1];
+  const runId = /run (\S+)\./.exec((await flash.textContent()) ?? '')?.[1];
   expect(runId).toBeDefined();
   expect(await page.locator('input[type=file]').inputValue()).toBe('');
   // The live refresh runs again: the run's line turns succeeded without a reload.

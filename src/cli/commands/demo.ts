@@ -19,6 +19,7 @@ export const demoCommand: Command = {
     'rejected on purpose); 1 some items were dead-lettered; 2 no Redis and no way to start one',
     '(the message says how to get one), or bad usage.',
   ].join('\n'),
+  reportsToPeople: () => true,
   options: {
     once: {
       type: 'boolean',

@@ -86,6 +86,7 @@ export const runCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [1, 1],
+  reportsToPeople: (values) => values.wait === true,
   async run({ args, stdout, stderr, config, logger, stopSignal }) {
     boundHeapGrowth(); // planning a large export: as `ferry plan` does
     const file = stringOption(args, 'file');

@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { didYouMean } from '../../base/did-you-mean.js';
 import { formatIssues } from '../../config/format-issues.js';
 import { PROJECT_ROOT, readYamlFile } from '../../config/load-config.js';
 import type { FerryConfig } from '../../config/schema.js';
@@ -162,7 +163,9 @@ export function loadAnyPipeline(name: string, config: FerryConfig): AnyPipeline 
     throw new ConfigError(shown, [
       {
         path: '',
-        message: `no such pipeline; pipelines in ${displayPath(dir)}: ${available(dir)}`,
+        message:
+          `no such pipeline.${didYouMean(name, namesIn(dir))} Pipelines in ` +
+          `${displayPath(dir)}: ${available(dir)}`,
       },
     ]);
   }

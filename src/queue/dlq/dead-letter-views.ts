@@ -41,19 +41,30 @@ function shortList(values: readonly string[], max = 3): string {
 
 export function deadLetterTable(entries: readonly DeadLetter[]): string {
   if (entries.length === 0) return 'No dead letters.\n';
-  const lines = entries.map((e) => {
-    const r = deadLetterRow(e);
-    return [
-      r.id,
-      r.at.slice(0, 19),
-      r.operationId,
-      shortList(r.keys),
-      shortList(r.source, 2) || '-',
-      String(r.status ?? '-'),
-      r.errorCode,
-    ].join('  ');
-  });
-  return `${['id', 'at', 'operation', 'keys', 'source', 'status', 'code'].join('  ')}\n${lines.join('\n')}\n${entries.length} dead letter(s). \`ferry dlq show ID\` for one.\n`;
+  const rows = [
+    ['id', 'at', 'operation', 'keys', 'source', 'status', 'code'],
+    ...entries.map((e) => {
+      const r = deadLetterRow(e);
+      return [
+        r.id,
+        r.at.slice(0, 19),
+        r.operationId,
+        shortList(r.keys),
+        shortList(r.source, 2) || '-',
+        String(r.status ?? '-'),
+        r.errorCode,
+      ];
+    }),
+  ];
+  // Columns aligned: each as wide as its widest cell.
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+  return `${lines.join('\n')}\n${entries.length} dead letter(s). \`ferry dlq show ID\` for one.\n`;
 }
 
 export function deadLetterText(entry: DeadLetter): string {

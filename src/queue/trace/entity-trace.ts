@@ -6,6 +6,7 @@
  * document `ferry trace --json` prints and `GET /api/entities/{pipeline}/{key}` answers: the
  * answer to "why is this product not on the shop?".
  */
+import { didYouMean } from '../../base/did-you-mean.js';
 import type { FerryConfig } from '../../config/schema.js';
 import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
 import { loadPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
@@ -106,7 +107,11 @@ export interface TraceContext {
 export function tracedPipeline(config: FerryConfig, name: string): PipelineDefinition {
   const names = pipelineNames(config);
   if (!names.includes(name)) {
-    throw new NotFoundError('pipeline', name, `Pipelines: ${names.join(', ') || 'none'}.`);
+    throw new NotFoundError(
+      'pipeline',
+      name,
+      `${didYouMean(name, names).trim()} Pipelines: ${names.join(', ') || 'none'}.`.trim(),
+    );
   }
   return loadPipeline(name, config);
 }

@@ -161,7 +161,7 @@ export const CONSOLE_SCRIPT = `
       if (!r.ok) { show(button, false, describe(r), null); return; }
       // Cleared: the file is sent, and a chosen file would hold the live refresh back.
       form.reset();
-      flash('ok', 'Import started: run ' + runId + ' is ' + r.doc.status + '.', link);
+      flash('ok', 'Import started: run ' + runId + '.', link);
       refresh(document.querySelector('main'), true);
     });
   });
