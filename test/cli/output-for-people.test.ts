@@ -48,7 +48,7 @@ describe('ferry run --wait', () => {
     const loud = spawnFerry(args, infoConfig(), { FERRY_LOG_LEVEL: 'info' });
     expect(await loud.exited).toBe(1);
     expect(loud.stderr()).toMatch(/^\{"level":30,/m);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('help and mistakes', () => {
