@@ -101,6 +101,8 @@ try {
   await shot('dead-letters', '/dead-letters', false);
   await shot('dead-letter', `/dead-letters/${letter}`);
   await shot('entity-trace', '/entities?pipeline=catalog&key=10003');
+  // A product whose row the catalog run rejected (a price written 12,34,56).
+  await shot('entity-trace-rejected', '/entities?pipeline=catalog&key=10025');
   await shot('pipeline', '/pipelines/stores', false);
   await shot('audit', '/audit', false);
   await shot('queues', '/queues', false);
