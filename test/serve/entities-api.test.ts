@@ -111,7 +111,7 @@ it('names the rejected row of a key: run, file, line, field and message', async 
   const text = out.join('');
   expect(code).toBe(1);
   expect(text).toContain(`Rejected in run ${runId}`);
-  expect(text).toContain(`${join(h.dir, 'items.csv')} line 4, field Unit Price`);
+  expect(text).toContain(`${join(h.dir, 'items.csv')} line 4: Unit Price: expected a decimal`);
   expect(text).not.toContain('Never seen');
   const json: string[] = [];
   const jsonSink = new Writable({

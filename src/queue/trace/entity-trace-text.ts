@@ -24,9 +24,10 @@ function failedText(row: DeadLetterRow): string {
   return `dead letter ${row.id} (${row.operationId}, ${status}, ${row.errorCode}): ${row.message}`;
 }
 
-/** `items.csv line 12, field price: expected a decimal` */
+/** `items.csv line 12: Unit Price: expected a decimal` (the field named once). */
 export function rejectionText(r: TracedRejection): string {
-  return `${r.file} line ${r.line}${r.field ? `, field ${r.field}` : ''}: ${r.message}`;
+  const named = !r.field || r.message.startsWith(`${r.field}:`);
+  return `${r.file} line ${r.line}: ${named ? '' : `${r.field}: `}${r.message}`;
 }
 
 /** The newest rejected row of the key when no delivery came after it: the platform has an older version, or none. */
