@@ -138,6 +138,7 @@ it('shows the rejected row on the trace page, and its key on the run page', asyn
   const trace = await page('/entities?pipeline=catalog&key=B300');
   expect(trace).toContain(`Rejected in run ${runId}`);
   expect(trace).toMatch(/items\.csv<\/td>\s*<td>4<\/td>/);
+  expect(trace).toContain('<td class="mono path">');
   expect(trace).not.toContain('Never seen');
   const run = await page(`/runs/${runId}`);
   expect(run).toContain('href="/entities?pipeline=catalog&key=B300"');

@@ -60,5 +60,7 @@ form.inline { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; mar
 .login input { width: 100%; margin: 6px 0 12px; }
 .bar { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .counts span { margin-right: 14px; }
-.reason, td.wrap, td.mono { white-space: normal; overflow-wrap: anywhere; }
+/* Reasons and file paths wrap anywhere; keys and ids never break. */
+.reason, td.wrap, td.path { white-space: normal; overflow-wrap: anywhere; }
+td a[href^="/runs/"], td a[href^="/dead-letters/"] { white-space: nowrap; }
 `;

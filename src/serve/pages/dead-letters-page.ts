@@ -99,7 +99,7 @@ export function deadLettersBody(
                         <code>${e.errorCode}</code>
                         <div>${e.message}</div>
                       </td>
-                      <td class="mono">${e.source.join(', ')}</td>
+                      <td class="mono path">${e.source.join(', ')}</td>
                     </tr>`,
                 )}
               </tbody>
@@ -163,7 +163,7 @@ export function deadLetterBody(entry: DeadLetter, principal: Principal, now: num
                   >${i.key}</a
                 >
               </td>
-              <td class="mono">${i.source ? `${i.source.file}:${i.source.line}` : '—'}</td>
+              <td class="mono path">${i.source ? `${i.source.file}:${i.source.line}` : '—'}</td>
               <td>${i.version}</td>
             </tr>`,
         )}

@@ -130,7 +130,7 @@ function traceSection(trace: EntityTrace, now: number): SafeHtml {
                   html`<tr>
                     <td><a href="/runs/${r.runId}">${r.runId}</a></td>
                     <td>${when(r.startedAt, now)}</td>
-                    <td>${r.file}</td>
+                    <td class="mono path">${r.file}</td>
                     <td>${r.line}</td>
                     <td>${r.field ? html`<code>${r.field}</code>` : '—'}</td>
                     <td class="wrap">${r.message}</td>

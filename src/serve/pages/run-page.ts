@@ -164,7 +164,7 @@ export function runBody(
                 ${report.errors.slice(0, ERRORS_SHOWN).map(
                   (e) =>
                     html`<tr>
-                      <td class="mono">${e.file}:${e.line}</td>
+                      <td class="mono path">${e.file}:${e.line}</td>
                       <td>
                         ${e.key === undefined ? html`<span class="muted">not read</span>` : html`<a class="mono" href="/entities?pipeline=${encodeURIComponent(report.pipeline)}&key=${encodeURIComponent(e.key)}">${e.key}</a>`}
                       </td>
@@ -203,7 +203,9 @@ export function runBody(
                         <code>${d.errorCode}</code>
                         <div>${d.message}</div>
                       </td>
-                      <td class="mono">${d.source.map((s) => `${s.file}:${s.line}`).join(', ')}</td>
+                      <td class="mono path">
+                        ${d.source.map((s) => `${s.file}:${s.line}`).join(', ')}
+                      </td>
                     </tr>`,
                 )}
               </tbody>
