@@ -57,6 +57,8 @@ async function* bytes(read: ResumableRead): AsyncGenerator<Buffer> {
       }
       lost = error;
     } finally {
+      // Closing the remote handle can still fail once the connection is gone: nothing to do then.
+      stream?.on('error', () => undefined);
       stream?.destroy();
     }
     if (++losses > retries) {

@@ -3,6 +3,7 @@
  * an S3 bucket. Secrets are best given as `${NAME}` (read from NAME or the file NAME_FILE names).
  */
 import { z } from 'zod';
+import { parseHostKey } from '../../../connectors/sources/host-key.js';
 
 const PRIVATE_KEY = /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
@@ -23,7 +24,16 @@ export const sftpSourceSchema = z
     /** Unlocks an encrypted privateKey. */
     passphrase: z.string().min(1).optional(),
     /** The server's public key ("ssh-ed25519 AAAA...") or its fingerprint ("SHA256:..."). */
-    hostKey: z.string().min(1),
+    hostKey: z.string().superRefine((key, ctx) => {
+      try {
+        parseHostKey(key);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: (error as Error).message.replace(/^hostKey: /, ''),
+        });
+      }
+    }),
     /** A file; with `pattern`, a folder whose matching files are read in name order. */
     path: z.string().min(1),
     pattern: z.string().min(1).optional(),
