@@ -9,6 +9,13 @@ import { envValue } from '../../src/config/env-value.js';
 import { UsageError } from '../../src/errors/index.js';
 import type { S3Spec, SftpSpec } from './remote-types.js';
 
+/** A remote spec as messages show it: sftp://user@host:port/path or s3://bucket/key-or-prefix. */
+export function remoteWhere(spec: { sftp: SftpSpec } | { s3: S3Spec }): string {
+  if ('s3' in spec) return `s3://${spec.s3.bucket}/${spec.s3.key ?? spec.s3.prefix ?? ''}`;
+  const { username, host, port, path } = spec.sftp;
+  return `sftp://${username}@${host}:${port ?? 22}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
 export function isRemoteAddress(text: string): boolean {
   return /^(sftp|s3):\/\//i.test(text);
 }

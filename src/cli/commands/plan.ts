@@ -1,4 +1,4 @@
-import { openDrop } from '../../../connectors/sources/remote.js';
+import { remoteWhere } from '../../../connectors/sources/remote-address.js';
 import { urlName } from '../../../connectors/sources/url.js';
 import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
 import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
@@ -26,7 +26,7 @@ import {
 function describeSource(spec: SourceSpec): string {
   if ('file' in spec) return displayPath(spec.file);
   if ('folder' in spec) return `${displayPath(spec.folder)}/${spec.pattern ?? '*'}`;
-  if ('sftp' in spec || 's3' in spec) return openDrop(spec).where;
+  if ('sftp' in spec || 's3' in spec) return remoteWhere(spec);
   if (!('url' in spec)) return 'stdin';
   // Never show credentials or query parameters (they may carry tokens).
   return urlName(new URL(spec.url));
