@@ -39,3 +39,22 @@ export class UnknownConnectorError extends FerryError {
   readonly code = 'FERRY_CONNECTOR_UNKNOWN';
   override readonly exitCode = 2;
 }
+
+/**
+ * A remote source (SFTP server, S3 endpoint) did not answer, or dropped the connection more often
+ * than its retries allow. Exit code 5, as for an unreachable Redis or platform: try again later.
+ */
+export class SourceUnreachableError extends FerryError {
+  readonly code = 'FERRY_SOURCE_UNREACHABLE';
+  override readonly exitCode = 5;
+}
+
+/**
+ * An SFTP server presented a host key other than the configured `hostKey`: nothing was read or
+ * sent. The message names the fingerprint it saw (never a secret). Exit code 2: the operator
+ * checks the server and the configuration.
+ */
+export class HostKeyMismatchError extends FerryError {
+  readonly code = 'FERRY_SOURCE_HOST_KEY';
+  override readonly exitCode = 2;
+}

@@ -1,5 +1,5 @@
 /**
- * The one entry point for reading: a source (file, folder, stdin, URL) through a connector (named,
+ * The one entry point for reading: a source (file, folder, stdin, URL, SFTP, S3) through a connector (named,
  * or chosen by extension, media type or content) into ReadItems. Streams end up closed however
  * the reading ends (to the end, a `break`, an error).
  */
@@ -87,7 +87,10 @@ export function readSource(
     return reader;
   };
   if (given) readerOf(given);
-  const many = 'folder' in spec;
+  const many =
+    'folder' in spec ||
+    ('sftp' in spec && spec.sftp.pattern !== undefined) ||
+    ('s3' in spec && spec.s3.key === undefined);
   if (many) meta.files = [];
 
   async function* items(): AsyncGenerator<ReadItem> {

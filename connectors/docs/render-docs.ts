@@ -69,11 +69,47 @@ record with its line. \`ferry read --help\` has the details.
 | a folder | a folder and a \`pattern\` (a glob on file names: \`*\`, \`?\`, \`[a-z]\`, \`{csv,txt}\`; default \`*\`) | each file's own path; files are read one after the other in name order (by code point) |
 | stdin | \`-\` on the command line | \`stdin\` |
 | an http(s) URL | the URL, optionally with request headers | the URL without user, password, query or fragment |
+| files on an SFTP server | \`source.sftp\`: \`{host, port?, username, password? \\| privateKey?, passphrase?, hostKey, path, pattern?}\`; on the command line \`sftp://USER@HOST[:PORT]/PATH\` (one file) | \`sftp://user@host:port/path\` |
+| objects in an S3 bucket | \`source.s3\`: \`{bucket, prefix?, pattern?, endpoint?, region?, forcePathStyle?, accessKeyId?, secretAccessKey?, sessionToken?}\`; on the command line \`s3://BUCKET/KEY\` (one object) | \`s3://bucket/key\` |
 
 A URL is fetched with a GET; network errors and 408, 429 and 5xx answers are retried three times
 with backoff before the body starts, other answers fail at once; redirects are followed. A
 \`user:password@\` in the URL is sent as Basic authorization and never shown. A folder with no
 matching file is an error, not an empty read.
+
+### SFTP and S3
+
+An SFTP source is a file (\`path\`), or with \`pattern\` the matching files of the folder \`path\`
+in name order. \`hostKey\` is required: the server's public key as OpenSSH writes it
+(\`ssh-ed25519 AAAA...\`, from \`/etc/ssh/ssh_host_ed25519_key.pub\` or \`ssh-keyscan\`) or its
+fingerprint (\`SHA256:...\`, from \`ssh-keyscan HOST | ssh-keygen -lf -\`). A server that presents
+another key is refused before a byte is sent or read: \`FERRY_SOURCE_HOST_KEY\` (exit code 2), naming
+the fingerprint it saw. Give \`password\` or \`privateKey\` (the key's text, best as \`\${NAME}\` with
+\`NAME_FILE\` naming the key file; \`passphrase\` for an encrypted one). One connection serves the
+whole read (15 s to connect and log in, keepalives every 5 s, 3 missed is a lost connection).
+
+An S3 source is the objects directly under the folder of \`prefix\` (the part up to its last
+\`/\`) whose keys start with \`prefix\` and whose names match \`pattern\` (default \`*\`), in name
+order; objects in sub-folders (such as the archive) are not read. \`endpoint\` (default
+\`AWS_ENDPOINT_URL_S3\` or \`AWS_ENDPOINT_URL\`) names an S3-compatible store (MinIO, Ceph...);
+\`region\` defaults to \`AWS_REGION\`, else \`us-east-1\`; \`forcePathStyle\` defaults to true when an
+endpoint is set. Credentials: \`accessKeyId\` and \`secretAccessKey\` (best as \`\${NAME}\` values), else
+\`AWS_ACCESS_KEY_ID\` / \`AWS_SECRET_ACCESS_KEY\` (also from \`AWS_ACCESS_KEY_ID_FILE\` /
+\`AWS_SECRET_ACCESS_KEY_FILE\`), else the SDK's standard chain (profile, web identity, instance role).
+
+Both stream: a file is never held in memory. When the connection drops midway (or a body ends
+short), the read reconnects and goes on from the last byte received, after checking the file is the
+same (size and modification time; for S3 the ETag, sent as If-Match); three lost connections in one
+read, or a server that does not answer (four tries to connect, with backoff; S3: four tries of each
+request), is \`FERRY_SOURCE_UNREACHABLE\` (exit code 5). Messages name user, host, port, bucket and
+path, never a password, key or secret.
+
+\`ferry read\` and \`ferry plan --file\` take one remote object: \`sftp://USER@HOST[:PORT]/PATH\` with
+the host key in \`FERRY_SFTP_HOST_KEY\` and the password or private key in \`FERRY_SFTP_PASSWORD\` /
+\`FERRY_SFTP_PRIVATE_KEY\` (each also from its \`_FILE\`); with \`ferry plan\`/\`run\`, an address on
+the pipeline's own SFTP server takes what it lacks from the pipeline's \`source.sftp\`. A password in
+the address is refused (it would show in the process list). \`s3://BUCKET/KEY\` takes the endpoint,
+region and credentials from the AWS variables (or from the pipeline's \`source.s3\` on the same bucket).
 
 ## Choosing a connector
 
@@ -100,6 +136,8 @@ byte-order mark), a zip archive or gzip data given to a text connector is refuse
 | a record that cannot be read | an error item \`{file, line, field?, message}\`; reading goes on |
 | input that is not what the connector expects | \`FERRY_CONNECTOR\`, naming the file (and line) |
 | a source that cannot be opened or fetched | \`FERRY_SOURCE\` (a missing file or folder: exit code 2) |
+| an SFTP server or S3 endpoint that cannot be reached, or keeps dropping the connection | \`FERRY_SOURCE_UNREACHABLE\` (exit code 5) |
+| an SFTP server whose host key is not \`hostKey\` | \`FERRY_SOURCE_HOST_KEY\`, naming the fingerprint it saw (exit code 2) |
 | an unknown connector name | \`FERRY_CONNECTOR_UNKNOWN\`, listing the known ones (exit code 2) |
 | an unknown or bad option | \`FERRY_CONFIG_INVALID\`, naming \`<path>.<option>\` and what was expected (exit code 2) |
 
@@ -108,7 +146,7 @@ byte-order mark), a zip archive or gzip data given to a text connector is refuse
 \`readSource(spec, connector?, options?, context?)\` in connectors/read-source.ts returns
 \`{items, meta}\`: \`items\` is an async iterable of \`{record}\` or \`{error}\`, \`meta\` what the
 connector found out (\`encoding\`, \`delimiter\`, \`header\`, ...), filled in before the first item.
-\`spec\` is \`{file}\`, \`{folder, pattern?}\`, \`{url, headers?}\` or \`{stdin: true}\`. The registry
+\`spec\` is \`{file}\`, \`{folder, pattern?}\`, \`{url, headers?}\`, \`{sftp}\`, \`{s3}\` or \`{stdin: true}\`. The registry
 (connectors/registry.ts) has \`getConnector(name)\`, \`connectorForPath(path)\` and
 \`validateConnectorOptions(connector, options, path)\`, which a pipeline calls when its config is
 loaded, so that a bad option fails at start with its path.`;

@@ -11,5 +11,7 @@ export async function* openSources(
   if ('file' in spec) yield await openFile(spec.file);
   else if ('folder' in spec) yield* openFolder(spec.folder, spec.pattern);
   else if ('url' in spec) yield await openUrl(spec, context);
+  // Loaded when used: the SSH and AWS clients would slow every command's start.
+  else if ('sftp' in spec || 's3' in spec) yield* (await import('./remote.js')).openRemote(spec);
   else yield { name: 'stdin', stream: context.stdin ?? process.stdin, hint: '' };
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { S3Spec, SftpSpec } from './remote-types.js';
 
 /** Where records come from. */
 export type SourceSpec =
@@ -7,6 +8,10 @@ export type SourceSpec =
   | { folder: string; pattern?: string }
   /** An http(s) URL, fetched with a few retries; `headers` (e.g. Authorization) are never logged. */
   | { url: string; headers?: Record<string, string> }
+  /** Files on an SFTP server (remote-types.ts), streamed over one connection. */
+  | { sftp: SftpSpec }
+  /** Objects in an S3 bucket (remote-types.ts), streamed. */
+  | { s3: S3Spec }
   | { stdin: true };
 
 /** One opened input: a stream of bytes and the name its records carry. */

@@ -3,6 +3,8 @@
  * overrides and --allow-deletes.
  */
 import { resolve } from 'node:path';
+import { remoteSpecOf, isRemoteAddress } from '../../connectors/sources/remote-address.js';
+import type { S3Spec, SftpSpec } from '../../connectors/sources/remote-types.js';
 import { UsageError } from '../errors/index.js';
 import type { AllowDeletes } from '../pipeline/plan-pipeline.js';
 import type { SourceSpec } from '../pipeline/source/read-records.js';
@@ -12,15 +14,24 @@ export const FILE_OPTION: Record<string, OptionSpec> = {
   file: {
     type: 'string',
     placeholder: 'F',
-    description: "The input (a path, - for stdin, or a URL). Default: the pipeline's source.",
+    description:
+      "The input (a path, - for stdin, an http(s) URL, or one object at sftp://USER@HOST/PATH or s3://BUCKET/KEY). Default: the pipeline's source.",
   },
 };
 
-/** --file: `-` is stdin, an http(s) URL is fetched, anything else is a local file. */
-export function sourceOf(file: string | undefined): SourceSpec | undefined {
+/**
+ * --file: `-` is stdin, an http(s) URL is fetched, an sftp:// or s3:// address is one remote
+ * object (its connection settings from `base`, the pipeline's source, when on the same server),
+ * anything else is a local file.
+ */
+export function sourceOf(
+  file: string | undefined,
+  base?: { sftp?: SftpSpec; s3?: S3Spec },
+): SourceSpec | undefined {
   if (file === undefined) return undefined;
   if (file === '-') return { stdin: true };
   if (/^https?:\/\//i.test(file)) return { url: file };
+  if (isRemoteAddress(file)) return remoteSpecOf(file, base);
   return { file: resolve(file) };
 }
 

@@ -3,7 +3,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../errors/index.js';
+import { envValue } from './env-value.js';
 import { formatIssues } from './format-issues.js';
+import { interpolate } from './interpolate.js';
 import { configSchema, type FerryConfig } from './schema.js';
 
 /**
@@ -41,31 +43,15 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   return existsSync(local) ? local : resolve(PROJECT_ROOT, 'config/default.yaml');
 }
 
-/** `${NAME}` in a string value is replaced by that environment variable (for secrets). */
-function interpolate(
-  value: unknown,
+/** An overriding variable, or the file its NAME_FILE names (a docker or Kubernetes secret). */
+function envOverride(
   env: NodeJS.ProcessEnv,
-  path: string[],
+  name: string,
   issues: ConfigIssue[],
-): unknown {
-  if (typeof value === 'string') {
-    return value.replace(/\$\{([A-Z0-9_]+)\}/g, (_m, name: string) => {
-      const v = env[name];
-      if (v === undefined) {
-        issues.push({ path: path.join('.'), message: `environment variable ${name} is not set` });
-        return '';
-      }
-      return v;
-    });
-  }
-  if (Array.isArray(value))
-    return value.map((v, i) => interpolate(v, env, [...path, String(i)], issues));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, interpolate(v, env, [...path, k], issues)]),
-    );
-  }
-  return value;
+): string | undefined {
+  const found = envValue(env, name);
+  if ('problem' in found && found.problem) issues.push({ path: name, message: found.problem });
+  return found.value;
 }
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
@@ -118,13 +104,17 @@ function useClusterSeeds(raw: Record<string, unknown>, value: string, file: stri
 }
 
 /** FERRY_VIEWER_TOKEN and FERRY_OPERATOR_TOKEN: one console token each (DESIGN.md). */
-function addRoleTokens(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): void {
+function addRoleTokens(
+  raw: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  issues: ConfigIssue[],
+): void {
   const roles = [
     ['FERRY_VIEWER_TOKEN', 'viewer'],
     ['FERRY_OPERATOR_TOKEN', 'operator'],
   ] as const;
   for (const [name, role] of roles) {
-    const token = env[name];
+    const token = envOverride(env, name, issues);
     if (!token) continue;
     const serve = (raw.serve ??= {}) as Record<string, unknown>;
     const tokens = Array.isArray(serve.tokens) ? serve.tokens : [];
@@ -146,7 +136,7 @@ export function loadConfig(
     ]);
   }
   for (const [name, key] of Object.entries(ENV_OVERRIDES)) {
-    const value = env[name];
+    const value = envOverride(env, name, issues);
     if (value === undefined || value === '') continue;
     if (name === 'FERRY_TOKEN') {
       setPath(raw, 'interface.auth', { type: 'bearer', token: value });
@@ -155,13 +145,15 @@ export function loadConfig(
     }
   }
   if (env.REDIS_CLUSTER) useClusterSeeds(raw, env.REDIS_CLUSTER, file);
-  addRoleTokens(raw, env);
+  addRoleTokens(raw, env, issues);
+  if (issues.length > 0) throw new ConfigError(file, issues);
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const envByKey = new Map<string, string>(Object.entries(ENV_OVERRIDES).map(([n, k]) => [k, n]));
     const named = formatIssues(parsed.error).map((i) => {
       const envName = envByKey.get(i.path);
-      return envName && env[envName] ? { ...i, path: `${i.path} (from ${envName})` } : i;
+      const given = envName && envValue(env, envName).value;
+      return given ? { ...i, path: `${i.path} (from ${envName})` } : i;
     });
     throw new ConfigError(file, named);
   }

@@ -69,6 +69,9 @@ export const ERROR_CODES = [
   'FERRY_EXPORT_LISTING',
   'FERRY_EXPORT_RECORD',
   'FERRY_EXPORT_WRITE',
+  // remote sources (appended)
+  'FERRY_SOURCE_UNREACHABLE',
+  'FERRY_SOURCE_HOST_KEY',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

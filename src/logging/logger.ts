@@ -26,6 +26,14 @@ export const REDACT_PATHS = [
   '*.auth',
   'secret',
   '*.secret',
+  'privateKey',
+  '*.privateKey',
+  'passphrase',
+  '*.passphrase',
+  'secretAccessKey',
+  '*.secretAccessKey',
+  'sessionToken',
+  '*.sessionToken',
 ];
 
 export interface LoggerOptions {

@@ -38,6 +38,11 @@ export interface DeliveryKeys {
   readonly pausedSchedules: string;
   /** Pipeline -> the ETag/Last-Modified of its URL source when last read by a schedule. */
   readonly sourceValidators: string;
+  /**
+   * A pipeline's pickup from an SFTP or S3 source: the files its runs took and not yet moved
+   * (`taken:<name>`), and the newest export read (`newest`), so none is read twice or out of order.
+   */
+  remotePickup(pipeline: string): string;
   /** The installation's figures for /metrics (metrics/metric-fields.ts). */
   readonly metrics: string;
   /** Operator actions in the console, newest first (JSON each). */
@@ -83,6 +88,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     dataLoss: `${base}:data-loss`,
     pausedSchedules: `${base}:schedules:paused`,
     sourceValidators: `${base}:schedules:validators`,
+    remotePickup: (pipeline) => `${base}:schedules:pickup:${pipeline}`,
     metrics: `${base}:metrics`,
     audit: `${base}:audit`,
     pipelineRunIndex: (pipeline) => `${base}:runs:${pipeline}`,

@@ -29,16 +29,29 @@ export async function pickExports(
       return { path, mtime: (await stat(path)).mtimeMs };
     }),
   );
-  const quiet = (f: { mtime: number }): boolean => now - f.mtime >= pickup.quietSeconds * 1000;
-  const ready = files.filter(quiet).sort((a, b) => a.mtime - b.mtime);
-  const settling = files.filter((f) => !quiet(f)).map((f) => f.path);
-  if (pickup.take === 'all') return { take: ready.map((f) => f.path), superseded: [], settling };
-  const newest = ready.at(-1);
+  const chosen = chooseExports(files, pickup, now);
   return {
-    take: newest ? [newest.path] : [],
-    superseded: ready.slice(0, -1).map((f) => f.path),
-    settling,
+    take: chosen.take.map((f) => f.path),
+    superseded: chosen.superseded.map((f) => f.path),
+    settling: chosen.settling.map((f) => f.path),
   };
+}
+
+/**
+ * Which files a tick takes (quiet for `quietSeconds`, newest or all, oldest first), which a newer
+ * one supersedes, which are still being written: for a folder and for SFTP and S3 drops alike.
+ */
+export function chooseExports<T extends { mtime: number }>(
+  files: readonly T[],
+  pickup: Pickup,
+  now: number,
+): { take: T[]; superseded: T[]; settling: T[] } {
+  const quiet = (f: T): boolean => now - f.mtime >= pickup.quietSeconds * 1000;
+  const ready = files.filter(quiet).sort((a, b) => a.mtime - b.mtime);
+  const settling = files.filter((f) => !quiet(f));
+  if (pickup.take === 'all') return { take: ready, superseded: [], settling };
+  const newest = ready.at(-1);
+  return { take: newest ? [newest] : [], superseded: ready.slice(0, -1), settling };
 }
 
 /**

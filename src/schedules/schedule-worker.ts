@@ -3,7 +3,8 @@
  * pipeline files; each tick (one BullMQ job per tick, whatever the number of workers) starts a
  * run of its pipeline, or records a skipped run saying why not. Ticks missed while every worker
  * was down come as one job, run once, late; the run records by how much. A pipeline with
- * `schedule.pickup` takes tonight's export out of its folder (tick-pickup.ts); a URL source is
+ * `schedule.pickup` takes tonight's export out of its folder (tick-pickup.ts) or off its SFTP
+ * server or S3 bucket (tick-remote-pickup.ts); a URL source is
  * fetched only when it changed (tick-url.ts).
  */
 import { Worker, type Job } from 'bullmq';
@@ -16,6 +17,7 @@ import { deliveryKeys, SCHEDULE_QUEUE } from '../queue/keys.js';
 import { openScheduleQueue, type TickData } from './schedule-queue.js';
 import { syncSchedules, type SyncResult } from './sync-schedules.js';
 import { pickUpExports } from './tick-pickup.js';
+import { pickUpRemoteExports } from './tick-remote-pickup.js';
 import { exportOrSkip, recordSkip, skipReason, startOrSkip, type TickContext } from './tick-run.js';
 import { fetchIfChanged } from './tick-url.js';
 
@@ -56,7 +58,9 @@ async function tick(
   }
   const definition = loaded.definition;
   const pickup = definition.schedule?.pickup;
-  if (pickup) await pickUpExports(ctx, pickup);
+  const { sftp, s3 } = definition.source;
+  if (pickup && (sftp || s3)) await pickUpRemoteExports(ctx, pickup, sftp ? { sftp } : { s3: s3! });
+  else if (pickup) await pickUpExports(ctx, pickup);
   else if (definition.source.url) await fetchIfChanged(ctx, definition.source.url);
   else await startOrSkip(ctx);
 }

@@ -131,7 +131,7 @@ describe('loadConfig', () => {
     );
     expect(issues[0]).toEqual({
       path: 'interface.auth.token',
-      message: 'environment variable PLATFORM_TOKEN is not set',
+      message: 'environment variable PLATFORM_TOKEN (or PLATFORM_TOKEN_FILE) is not set',
     });
   });
 

@@ -1,3 +1,4 @@
+import { remoteWhere } from '../../../connectors/sources/remote-address.js';
 import { urlName } from '../../../connectors/sources/url.js';
 import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
 import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
@@ -25,6 +26,7 @@ import {
 function describeSource(spec: SourceSpec): string {
   if ('file' in spec) return displayPath(spec.file);
   if ('folder' in spec) return `${displayPath(spec.folder)}/${spec.pattern ?? '*'}`;
+  if ('sftp' in spec || 's3' in spec) return remoteWhere(spec);
   if (!('url' in spec)) return 'stdin';
   // Never show credentials or query parameters (they may carry tokens).
   return urlName(new URL(spec.url));
@@ -74,7 +76,7 @@ export const planCommand: Command = {
     const allow = allowDeletes(stringOption(args, 'allow-deletes'));
     const config = getConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
-    const sourceOverride = sourceOf(stringOption(args, 'file'));
+    const sourceOverride = sourceOf(stringOption(args, 'file'), definition.source);
     const lookups = lookupFiles(stringList(args, 'lookup'));
     const redis = await connectState(config.redis);
     boundHeapGrowth();

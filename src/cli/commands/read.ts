@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { readSource, type SourceSpec } from '../../../connectors/read-source.js';
 import { connectorNames } from '../../../connectors/registry.js';
+import { isRemoteAddress, remoteSpecOf } from '../../../connectors/sources/remote-address.js';
 import type { ReadMeta } from '../../../connectors/types.js';
 import { isFerryError, UsageError } from '../../errors/index.js';
 import { rowErrorText } from '../../pipeline/row-error-text.js';
@@ -37,6 +38,10 @@ function parseLimit(text: string | undefined): number {
 async function sourceSpec(file: string, pattern: string | undefined): Promise<SourceSpec> {
   if (file === '-') return { stdin: true };
   if (/^https?:\/\//i.test(file)) return { url: file };
+  if (isRemoteAddress(file)) {
+    if (pattern !== undefined) throw new UsageError('--pattern goes with a local folder.');
+    return remoteSpecOf(file);
+  }
   const isFolder = (await stat(file).catch(() => undefined))?.isDirectory() ?? false;
   if (isFolder) return pattern === undefined ? { folder: file } : { folder: file, pattern };
   if (pattern !== undefined)
@@ -94,14 +99,18 @@ export const readCommand: Command = {
   name: 'read',
   usage: 'read FILE [--connector NAME] [--option k=v]... [--limit N] [--json]',
   description: [
-    'FILE is a path, - for stdin, an http(s) URL, or a folder (its files in name order, see --pattern).',
+    'FILE is a path, - for stdin, an http(s) URL, a folder (its files in name order, see --pattern),',
+    'or one remote object: sftp://USER@HOST[:PORT]/PATH (host key in FERRY_SFTP_HOST_KEY, password',
+    'or private key in FERRY_SFTP_PASSWORD / FERRY_SFTP_PRIVATE_KEY, each also from a _FILE) or',
+    's3://BUCKET/KEY (AWS_REGION, AWS_ENDPOINT_URL, credentials from the standard AWS variables).',
     'Shows what the connector found out (encoding, delimiter, header...) and each record with the',
     'physical line it starts on, before any mapping: for writing a new pipeline.',
     'With --json: an array of {line, fields} (fields: column name -> string value; for a folder',
     'each element also has its file). Records that cannot be read go to stderr with their lines.',
     '',
     'Exit codes: 0 every record read; 1 a record could not be read, or the input is not what the',
-    'connector expects; 2 bad usage, an unknown connector or a bad option, a missing file.',
+    'connector expects; 2 bad usage, an unknown connector or a bad option, a missing file, a host',
+    'key that does not match; 5 a remote server that cannot be reached.',
     '',
     'Examples:',
     '  ferry read items.csv',

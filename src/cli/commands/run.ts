@@ -1,3 +1,5 @@
+import { isRemoteAddress } from '../../../connectors/sources/remote-address.js';
+import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
 import { UsageError } from '../../errors/index.js';
 import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
 import { LANES, type Lane } from '../../queue/keys.js';
@@ -90,7 +92,12 @@ export const runCommand: Command = {
   async run({ args, stdout, stderr, config, logger, stopSignal }) {
     boundHeapGrowth(); // planning a large export: as `ferry plan` does
     const file = stringOption(args, 'file');
-    const source = sourceOf(file);
+    // A remote address on the pipeline's own server takes its connection settings from it.
+    const base =
+      file && isRemoteAddress(file)
+        ? loadPipeline(args.positionals[0] as string, config()).source
+        : undefined;
+    const source = sourceOf(file, base);
     const wait = flag(args, 'wait');
     if (flag(args, 'no-local-worker') && !wait) {
       throw new UsageError('--no-local-worker goes with --wait.');

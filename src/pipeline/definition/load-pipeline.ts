@@ -11,7 +11,8 @@ import { didYouMean } from '../../base/did-you-mean.js';
 import { formatIssues } from '../../config/format-issues.js';
 import { PROJECT_ROOT, readYamlFile } from '../../config/load-config.js';
 import type { FerryConfig } from '../../config/schema.js';
-import { ConfigError } from '../../errors/index.js';
+import { interpolate } from '../../config/interpolate.js';
+import { ConfigError, type ConfigIssue } from '../../errors/index.js';
 import { resolveBindings } from '../../interface/bindings.js';
 import { displayPath } from '../display-path.js';
 import { inlineTable, type LookupTable } from '../lookups/lookup-table.js';
@@ -135,13 +136,26 @@ export type AnyPipeline =
   | { direction: 'import'; definition: PipelineDefinition }
   | { direction: 'export'; definition: ExportDefinition };
 
+/**
+ * `${NAME}` in the pipeline's `source` (an SFTP password, S3 keys, a URL's token) from the
+ * environment or NAME_FILE, as in the config file; the rest of the file is taken as written.
+ */
+function withSourceSecrets(shown: string, raw: unknown): unknown {
+  const source = (raw as { source?: unknown } | null)?.source;
+  if (!source || typeof source !== 'object') return raw;
+  const issues: ConfigIssue[] = [];
+  const resolved = interpolate(source, process.env, ['source'], issues);
+  if (issues.length > 0) throw new ConfigError(shown, issues);
+  return { ...(raw as object), source: resolved };
+}
+
 function compileAny(name: string, shown: string, raw: unknown, config: FerryConfig): AnyPipeline {
   if ((raw as { direction?: unknown } | null)?.direction === 'export') {
     const parsed = exportPipelineSchema.safeParse(raw);
     if (!parsed.success) throw new ConfigError(shown, formatIssues(parsed.error));
     return { direction: 'export', definition: compileExport(name, shown, parsed.data, config) };
   }
-  const parsed = pipelineSchema.safeParse(raw);
+  const parsed = pipelineSchema.safeParse(withSourceSecrets(shown, raw));
   if (!parsed.success) throw new ConfigError(shown, formatIssues(parsed.error));
   return { direction: 'import', definition: compilePipeline(name, shown, parsed.data, config) };
 }

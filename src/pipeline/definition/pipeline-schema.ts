@@ -3,6 +3,7 @@
  * mistyped key fails at start with its dotted path. docs/PIPELINES.md describes every key.
  */
 import { z } from 'zod';
+import { s3SourceSchema, sftpSourceSchema } from './remote-source-schema.js';
 import { scheduleSchema } from './schedule-schema.js';
 
 /** What a webhook can be told of (DESIGN.md's notifications). */
@@ -21,11 +22,19 @@ const sourceSchema = z
     folder: z.string().min(1).optional(),
     pattern: z.string().min(1).optional(),
     url: z.url().optional(),
+    /** Files on an SFTP server (remote-source-schema.ts). */
+    sftp: sftpSourceSchema.optional(),
+    /** Objects in an S3 bucket (remote-source-schema.ts). */
+    s3: s3SourceSchema.optional(),
   })
   .superRefine((s, ctx) => {
-    const given = (['file', 'folder', 'url'] as const).filter((k) => s[k] !== undefined);
+    const kinds = ['file', 'folder', 'url', 'sftp', 's3'] as const;
+    const given = kinds.filter((k) => s[k] !== undefined);
     if (given.length > 1) {
-      ctx.addIssue({ code: 'custom', message: `expected one of file, folder, url; got ${given}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected one of ${kinds.join(', ')}; got ${given}`,
+      });
     }
     if (s.pattern !== undefined && s.folder === undefined) {
       ctx.addIssue({ code: 'custom', path: ['pattern'], message: 'pattern goes with folder' });
@@ -150,11 +159,14 @@ export const pipelineSchema = z
         message: 'changeType belongs to changes mode',
       });
     }
-    if (p.schedule?.pickup && p.source.folder === undefined) {
+    const pickupFolder =
+      p.source.folder !== undefined || p.source.sftp?.pattern !== undefined || p.source.s3;
+    if (p.schedule?.pickup && !pickupFolder) {
       ctx.addIssue({
         code: 'custom',
         path: ['schedule', 'pickup'],
-        message: 'pickup takes files out of a folder: it needs source.folder (and pattern)',
+        message:
+          'pickup takes files out of a folder: it needs source.folder (and pattern), source.sftp with path and pattern, or source.s3',
       });
     }
     if (p.mode === 'changes' && p.deletes.enabled) {

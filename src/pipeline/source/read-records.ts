@@ -47,6 +47,8 @@ export function sourceSpecOf(definition: PipelineDefinition, override?: SourceSp
     return s.pattern ? { folder, pattern: s.pattern } : { folder };
   }
   if (s.url) return { url: s.url };
+  if (s.sftp) return { sftp: s.sftp };
+  if (s.s3) return { s3: s.s3 };
   throw new UsageError(
     `Pipeline "${definition.name}" (${definition.file}) names no source: give one with --file.`,
   );
