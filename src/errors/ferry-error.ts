@@ -69,6 +69,9 @@ export const ERROR_CODES = [
   'FERRY_EXPORT_LISTING',
   'FERRY_EXPORT_RECORD',
   'FERRY_EXPORT_WRITE',
+  // the breaker for platform-wide refusals (appended)
+  'FERRY_DELIVERY_BLOCKED',
+  'FERRY_RUN_NOT_BLOCKED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

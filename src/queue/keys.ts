@@ -28,6 +28,8 @@ export interface DeliveryKeys {
   readonly dlqIndex: string;
   /** Set once the dead letters written before the by-sets existed are in them. */
   readonly dlqIndexed: string;
+  /** `<pipeline>|<operation>|<key>` -> the id of the item's open dead letter. */
+  readonly dlqOpen: string;
   /** Dead-letter ids by time, of one pipeline, run, operation or item key. */
   dlqBy(dimension: 'pipeline' | 'run' | 'operation' | 'key', value: string): string;
   /** The installation's epoch {id, createdAt}: a Redis that lost its data no longer has it. */
@@ -55,6 +57,8 @@ export interface DeliveryKeys {
   runReleaseLock(runId: string): string;
   /** Holds the id of the pipeline's active run: one run per pipeline at a time. */
   activeRun(pipeline: string): string;
+  /** A pipeline's breaker for platform-wide refusals (worker/breaker.ts). */
+  breaker(pipeline: string): string;
 }
 
 export function queueName(lane: Lane): string {
@@ -78,6 +82,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     dlqEntries: `${base}:dlq:entries`,
     dlqIndex: `${base}:dlq:index`,
     dlqIndexed: `${base}:dlq:indexed`,
+    dlqOpen: `${base}:dlq:open`,
     dlqBy: (dimension, value) => `${base}:dlq:by-${dimension}:${value}`,
     epoch: `${base}:epoch`,
     dataLoss: `${base}:data-loss`,
@@ -94,5 +99,6 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     runSettled: (id) => `${base}:run:${id}:settled`,
     runReleaseLock: (id) => `${base}:run:${id}:releasing`,
     activeRun: (pipeline) => `${base}:active:${pipeline}`,
+    breaker: (pipeline) => `${base}:breaker:${pipeline}`,
   };
 }

@@ -92,7 +92,7 @@ describe('runs by pipeline', () => {
       redis.hset(keys.run(id), {
         id,
         pipeline,
-        kind: 'run',
+        kind: 'sync',
         lane: 'bulk',
         status: 'succeeded',
         trigger: 'cli',
