@@ -30,6 +30,8 @@ export interface DeliveryKeys {
   readonly dlqIndexed: string;
   /** `<pipeline>|<operation>|<key>` -> the id of the item's open dead letter. */
   readonly dlqOpen: string;
+  /** Entry id -> `<failures>|<write id>|<items>` (dead-letter-store.ts). */
+  readonly dlqFailures: string;
   /** Dead-letter ids by time, of one pipeline, run, operation or item key. */
   dlqBy(dimension: 'pipeline' | 'run' | 'operation' | 'key', value: string): string;
   /** The installation's epoch {id, createdAt}: a Redis that lost its data no longer has it. */
@@ -83,6 +85,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     dlqIndex: `${base}:dlq:index`,
     dlqIndexed: `${base}:dlq:indexed`,
     dlqOpen: `${base}:dlq:open`,
+    dlqFailures: `${base}:dlq:failures`,
     dlqBy: (dimension, value) => `${base}:dlq:by-${dimension}:${value}`,
     epoch: `${base}:epoch`,
     dataLoss: `${base}:data-loss`,

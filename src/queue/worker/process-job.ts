@@ -212,7 +212,7 @@ export async function processJob(
   // they are failures like any other for the job's last attempt.
   const waiting = [...out.deferred, ...out.held];
   if (lastAttempt && !out.blocked) entries.push(...waiting.map((d) => letter(d.request, d)));
-  await deps.dlq.add(entries);
+  const written = new Set(await deps.dlq.add(entries));
   for (const e of entries) addToTally(tally, e.operationId, 'failed', e.items.length);
   deadLetters += entries.length;
 
@@ -229,7 +229,8 @@ export async function processJob(
     throw new DeliveryDeferredError(waiting.length, waiting[0]?.message ?? '');
   }
 
-  if (work.replayOf) await deps.dlq.remove(work.replayOf);
+  // A replayed entry closes, unless its items failed again: then it was updated in place.
+  if (work.replayOf) await deps.dlq.remove(work.replayOf.filter((id) => !written.has(id)));
   await settleAndRelease(deps, { ...data, id: jobId, lane }, tally, deadLetters);
 }
 
