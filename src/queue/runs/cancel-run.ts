@@ -148,7 +148,7 @@ export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcom
       if (isFinished(now)) throw new RunFinishedError(runId, now.status); // it ended meanwhile
     }
     // A blocked pipeline's breaker goes with the run it blocked.
-    await resumeDelivery(redis, keys, run.pipeline, runId);
+    await resumeDelivery(redis, keys, run.pipeline, runId, 'reset');
     const deadline = Date.now() + (options.timeoutMs ?? CANCEL_TIMEOUT_MS);
     let step = await advanceCancel(redis, keys, queues, run);
     while (!step.ended && Date.now() < deadline && !options.signal?.aborted) {

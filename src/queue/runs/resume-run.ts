@@ -1,7 +1,7 @@
 /**
  * `ferry resume RUN` and the console's resume: a run the breaker blocked (worker/breaker.ts)
  * sends again at once, without waiting for the next probe. If the platform still refuses
- * everyone, `delivery.breaker.threshold` refusals block it again.
+ * everyone, the next refusal blocks it again (the streak is kept; an answer that passes ends it).
  */
 import type { RedisClient } from '../../redis/connection.js';
 import { RunNotBlockedError } from '../errors.js';
@@ -24,7 +24,7 @@ export async function resumeRun(
 ): Promise<ResumeOutcome> {
   const run = await loadRun(redis, keys, runId);
   if (run.status !== 'blocked') throw new RunNotBlockedError(runId, run.status);
-  await resumeDelivery(redis, keys, run.pipeline, runId);
+  await resumeDelivery(redis, keys, run.pipeline, runId, 'keep');
   const out: ResumeOutcome = { runId, pipeline: run.pipeline, status: 'running' };
   if (run.blockedReason) out.blockedReason = run.blockedReason;
   return out;

@@ -81,13 +81,19 @@ return 1`,
 );
 
 /**
- * KEYS: breaker hash, run hash, metrics hash. ARGV: pipeline. Ends the streak; a blocked
+ * KEYS: breaker hash, run hash, metrics hash. ARGV: pipeline, 'reset' to end the streak (an
+ * answer passed) or 'keep' (an operator's resume: one more refusal blocks again). A blocked
  * pipeline resumes (its run back to `running`). Returns 1 when it was blocked.
  */
 const RESUME = luaScript(
   `local reason = redis.call('HGET', KEYS[1], 'reason')
 local blocked = redis.call('HGET', KEYS[1], 'blocked')
-redis.call('DEL', KEYS[1])
+if ARGV[2] == 'reset' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('HDEL', KEYS[1], 'blocked', 'reason', 'probe')
+  redis.call('HINCRBY', KEYS[1], 'streak', -1)
+end
 if redis.call('HGET', KEYS[2], 'status') == 'blocked' then
   redis.call('HSET', KEYS[2], 'status', 'running')
   redis.call('HDEL', KEYS[2], 'blockedReason')
@@ -122,6 +128,8 @@ export interface Breaker {
     runId: string,
     reason: RefusalReason,
     operationId: string,
+    /** A lower threshold: a job on its last attempt blocks at `attempts` refusals in a row. */
+    threshold?: number,
   ): Promise<RefusalVerdict>;
   /** Any other answer: the streak is over (a probe's answer resumes the pipeline). */
   passed(pipeline: string, runId: string, probe: boolean): Promise<boolean>;
@@ -138,14 +146,14 @@ export function createBreaker(
 ): Breaker {
   const suspects = new Set<string>();
   return {
-    async refused(pipeline, runId, reason, operationId) {
+    async refused(pipeline, runId, reason, operationId, threshold = settings.threshold) {
       suspects.add(pipeline);
       const verdict = await runLua(
         redis,
         REFUSED,
         [keys.breaker(pipeline), keys.run(runId), keys.metrics],
         [
-          settings.threshold,
+          Math.min(threshold, settings.threshold),
           reason,
           Date.now(),
           runId,
@@ -158,7 +166,7 @@ export function createBreaker(
     async passed(pipeline, runId, probe) {
       if (!probe && !suspects.has(pipeline)) return false;
       suspects.delete(pipeline);
-      return await resumeDelivery(redis, keys, pipeline, runId);
+      return await resumeDelivery(redis, keys, pipeline, runId, 'reset');
     },
     suspect: (pipeline) => suspects.has(pipeline),
     async isBlocked(pipeline) {
@@ -167,18 +175,23 @@ export function createBreaker(
   };
 }
 
-/** Resumes a blocked pipeline (a probe passed, `ferry resume`, the console). 1 when it was. */
+/**
+ * Resumes a blocked pipeline: a probe passed ('reset': the streak is over), or an operator asked
+ * (`ferry resume`, the console: 'keep', so that if the platform still refuses, the next refusal
+ * blocks it again). 1 when it was blocked.
+ */
 export async function resumeDelivery(
   redis: RedisClient,
   keys: DeliveryKeys,
   pipeline: string,
   runId: string,
+  streak: 'reset' | 'keep',
 ): Promise<boolean> {
   const was = await runLua(
     redis,
     RESUME,
     [keys.breaker(pipeline), keys.run(runId), keys.metrics],
-    [pipeline],
+    [pipeline, streak],
   );
   return was === 1;
 }

@@ -51,6 +51,12 @@ interface Sending {
   ctx: SendContext;
   /** This job carries the blocked pipeline's probe: one request, then it resumes or waits. */
   probe: boolean;
+  /**
+   * On a job's last attempt, `attempts` refusals in a row block too: its request was refused on
+   * every attempt and nothing passed between them, so the platform refuses everyone, whatever
+   * the threshold (a small run must not dead-letter its items for a wrong credential).
+   */
+  blockAt?: number;
 }
 
 /** What a request's answers say to the breaker; true when the pipeline is (now) blocked. */
@@ -63,7 +69,13 @@ async function tellBreaker(
   const { pipeline, runId } = s.data;
   const [held] = result.held;
   if (held) {
-    const verdict = await breaker.refused(pipeline, runId, held.reason, request.operationId);
+    const verdict = await breaker.refused(
+      pipeline,
+      runId,
+      held.reason,
+      request.operationId,
+      s.blockAt,
+    );
     if (verdict === 'blocked-now') {
       logger.warn({ pipeline, runId, reason: held.reason }, 'delivery blocked: the platform refuses every request');
       await s.deps.onBlocked?.(runId);
@@ -186,8 +198,11 @@ export async function processJob(
     gate: deps.gate,
     budget: config.delivery.retryBudget,
   };
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  const sending: Sending = { deps, data, ctx: sendCtx, probe: found.kind === 'probe' };
+  if (lastAttempt) sending.blockAt = job.opts.attempts ?? 1;
   try {
-    await sendAll(classified.send, { deps, data, ctx: sendCtx, probe: found.kind === 'probe' }, out);
+    await sendAll(classified.send, sending, out);
   } finally {
     // Whatever happens next, what the platform confirmed is committed.
     await commitConfirmed(deps, data, out.confirmed, tally);
@@ -195,7 +210,6 @@ export async function processJob(
   // Its requests were abandoned by a stopping worker: what failed did not fail on the platform.
   if (deps.stopping?.aborted) throw new WorkerStoppedError(jobId);
 
-  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   const dlCtx: DeadLetterContext = {
     runId: data.runId,
     pipeline: data.pipeline,
