@@ -46,7 +46,13 @@ const redis = new Redis(redisUrl);
 const keys = deliveryKeys(prefix);
 const worker = await startDeliveryWorker({ config, logger });
 try {
-  const { runId } = await startRun({ config, redis, logger, pipeline: 'catalog', source: { file } });
+  const { runId } = await startRun({
+    config,
+    redis,
+    logger,
+    pipeline: 'catalog',
+    source: { file },
+  });
   while ((await loadRun(redis, keys, runId)).status !== 'blocked') await sleep(50);
   const atBlock = sim.stats().requests;
   const deadLetters = await createDeadLetterStore(redis, keys).count();

@@ -3,7 +3,11 @@ import { stringOption, type OptionSpec, type ParsedArgs } from './command.js';
 
 /** The filter options of the `dlq` commands that select dead letters. */
 export const DEAD_LETTER_FILTER_OPTIONS = {
-  pipeline: { type: 'string', placeholder: 'P', description: 'Only the dead letters of this pipeline.' },
+  pipeline: {
+    type: 'string',
+    placeholder: 'P',
+    description: 'Only the dead letters of this pipeline.',
+  },
   run: { type: 'string', placeholder: 'R', description: 'Only the dead letters of this run.' },
   operation: { type: 'string', placeholder: 'O', description: 'Only this operation id.' },
   key: { type: 'string', placeholder: 'K', description: 'Only those with an item of this key.' },

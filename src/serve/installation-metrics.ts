@@ -108,8 +108,7 @@ export function installationMetrics(ctx: ServeContext): InstallationMetrics {
   );
   new Gauge({
     name: 'ferry_run_last_success_timestamp_seconds',
-    help:
-      'When the last sync run of the pipeline that settled every planned item ended (Unix seconds); replays never set it.',
+    help: 'When the last sync run of the pipeline that settled every planned item ended (Unix seconds); replays never set it.',
     labelNames: ['pipeline'],
     registers: [registry],
     collect() {

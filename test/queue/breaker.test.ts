@@ -46,7 +46,10 @@ describe('the breaker for platform-wide refusals', () => {
         pipeline: 'catalog',
         source: { file },
       });
-      await until('the run blocked', async () => (await loadRun(h.redis, keys, runId)).status === 'blocked');
+      await until(
+        'the run blocked',
+        async () => (await loadRun(h.redis, keys, runId)).status === 'blocked',
+      );
       const blockedAt = Date.now();
       const atBlock = h.sim.stats().requests;
       // One request at a time: the threshold-th refusal blocks it, nothing more went out.

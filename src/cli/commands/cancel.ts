@@ -46,7 +46,7 @@ export const cancelCommand: Command = {
     '`cancelled`; jobs already sending finish their requests, and what the platform confirmed is',
     'committed to state and counted, so the next run sends only what this one did not. When the',
     'last request in flight settles the run is `cancelled`, its pipeline is free and its report',
-    "is written (as a finished run's); `ferry runs` shows \"cancelling: N requests in flight\" meanwhile.",
+    'is written (as a finished run\'s); `ferry runs` shows "cancelling: N requests in flight" meanwhile.',
     '',
     'If requests are still in flight after --timeout seconds (default 120), the command exits 1 and',
     'the workers end the run once they settle (no second cancel needed). --dry-run shows what',

@@ -39,7 +39,11 @@ function table(lines: RunLine[]): string {
       String(l.items.delivered),
       String(l.failedItems),
       String(l.rejected),
-      [l.blockedReason, l.reason, l.lateSeconds ? `started ${l.lateSeconds} s after its tick` : undefined]
+      [
+        l.blockedReason,
+        l.reason,
+        l.lateSeconds ? `started ${l.lateSeconds} s after its tick` : undefined,
+      ]
         .filter(Boolean)
         .join('; '),
     ]),

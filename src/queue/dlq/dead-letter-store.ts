@@ -215,7 +215,12 @@ export function createDeadLetterStore(redis: RedisClient, keys: DeliveryKeys): D
     for (const e of entries) for (const index of indexesOf(keys, e)) multi.zrem(index, e.id);
     const [[, n] = [null, 0]] = (await multi.exec()) ?? [];
     for (const e of entries) {
-      await runLua(redis, CLOSE, [keys.dlqOpen], [e.id, ...e.items.map((i) => openField(e, i.key))]);
+      await runLua(
+        redis,
+        CLOSE,
+        [keys.dlqOpen],
+        [e.id, ...e.items.map((i) => openField(e, i.key))],
+      );
     }
     return Number(n);
   }

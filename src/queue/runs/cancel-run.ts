@@ -112,14 +112,18 @@ export async function advanceCancel(
   });
   if (dropped.finished) return { inFlight: 0, ended: true };
   const inFlight = await inFlightJobs(queues, run.id);
-  if (inFlight > 0 || dropped.inFlight > 0) return { inFlight: Math.max(inFlight, dropped.inFlight), ended: false };
+  if (inFlight > 0 || dropped.inFlight > 0)
+    return { inFlight: Math.max(inFlight, dropped.inFlight), ended: false };
   const ended = await runLua(
     redis,
     FINALIZE,
     [keys.run(run.id), keys.activeRun(run.pipeline), keys.activeRuns, keys.metrics],
     [run.id, Date.now()],
   );
-  return { inFlight: 0, ended: ended === 1 || (await loadRun(redis, keys, run.id)).status === 'cancelled' };
+  return {
+    inFlight: 0,
+    ended: ended === 1 || (await loadRun(redis, keys, run.id)).status === 'cancelled',
+  };
 }
 
 export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcome> {
@@ -155,7 +159,9 @@ export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcom
       options.onWaiting?.(step.inFlight);
       await sleep(POLL_MS);
       const now = await loadRun(redis, keys, runId);
-      step = isFinished(now) ? { inFlight: 0, ended: true } : await advanceCancel(redis, keys, queues, now);
+      step = isFinished(now)
+        ? { inFlight: 0, ended: true }
+        : await advanceCancel(redis, keys, queues, now);
     }
     if (!step.ended) {
       return {

@@ -40,10 +40,9 @@ export async function dropCancelledJobs(
   const unreleased = new Map<string, number>();
   for (let stage = 0; stage < run.stageCount; stage += 1) {
     const list = keys.runStage(run.id, stage);
-    const [[, ids]] = ((await redis.multi().lrange(list, 0, -1).del(list).exec()) ?? [[
-      null,
-      [],
-    ]]) as [[unknown, string[]]];
+    const [[, ids]] = ((await redis.multi().lrange(list, 0, -1).del(list).exec()) ?? [
+      [null, []],
+    ]) as [[unknown, string[]]];
     for (const id of ids ?? []) unreleased.set(id, stage);
   }
   const settle = async (

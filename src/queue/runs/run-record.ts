@@ -10,12 +10,19 @@ import type { Lane } from '../keys.js';
  * `failed` (dead-lettered), `stale` (a newer change was applied) or `cancelled` (dropped unsent
  * when an operator cancelled the run). `skipped`: unchanged entities, never planned, counted apart.
  */
-export const COUNT_NAMES = ['planned', 'delivered', 'failed', 'stale', 'cancelled', 'skipped'] as const;
+export const COUNT_NAMES = [
+  'planned',
+  'delivered',
+  'failed',
+  'stale',
+  'cancelled',
+  'skipped',
+] as const;
 export type CountName = (typeof COUNT_NAMES)[number];
 export type OperationCounts = Record<CountName, number>;
 
 /**
- * running -> blocked (the platform refuses every request: worker/breaker.ts) -> running; 
+ * running -> blocked (the platform refuses every request: worker/breaker.ts) -> running;
  * running -> succeeded (every planned item delivered, no row rejected) or partial; or, when an
  * operator cancels it, running -> cancelling (nothing more is sent; its jobs in flight finish)
  * -> cancelled (cancel-run.ts). A schedule's tick that started nothing is recorded as skipped,

@@ -77,7 +77,10 @@ async function tellBreaker(
       s.blockAt,
     );
     if (verdict === 'blocked-now') {
-      logger.warn({ pipeline, runId, reason: held.reason }, 'delivery blocked: the platform refuses every request');
+      logger.warn(
+        { pipeline, runId, reason: held.reason },
+        'delivery blocked: the platform refuses every request',
+      );
       await s.deps.onBlocked?.(runId);
     }
     return verdict !== 'counting';
@@ -90,11 +93,7 @@ async function tellBreaker(
   return false;
 }
 
-async function sendAll(
-  requests: readonly JobRequest[],
-  s: Sending,
-  out: Outcomes,
-): Promise<void> {
+async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcomes): Promise<void> {
   let inARow = 0;
   let probe = s.probe;
   for (const request of requests) {
@@ -103,7 +102,11 @@ async function sendAll(
       out.blocked = await s.deps.breaker.isBlocked(s.data.pipeline);
     }
     if (out.blocked) {
-      out.deferred.push({ request, errorCode: 'FERRY_DELIVERY_BLOCKED', message: 'delivery blocked' });
+      out.deferred.push({
+        request,
+        errorCode: 'FERRY_DELIVERY_BLOCKED',
+        message: 'delivery blocked',
+      });
       continue;
     }
     const last = out.deferred[out.deferred.length - 1];

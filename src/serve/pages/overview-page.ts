@@ -27,7 +27,10 @@ function activeCell(run: RunRecord | undefined, now: number): SafeHtml {
   if (!run) return html`<span class="muted">idle</span>`;
   const { done, planned } = settledItems(run);
   const share = planned > 0 ? Math.floor((done / planned) * 100) : 0;
-  return html`<a href="/runs/${run.id}">${badge(run.status, runStatusText(run.status, requestsInFlight(run)))}</a> ${share}%
+  return html`<a href="/runs/${run.id}"
+      >${badge(run.status, runStatusText(run.status, requestsInFlight(run)))}</a
+    >
+    ${share}%
     <div class="muted">
       ${count(done)} of ${count(planned)} settled · started
       ${ago(run.createdAt, now)}${run.blockedReason ? html` · ${brief(run.blockedReason)}` : ''}

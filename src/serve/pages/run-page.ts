@@ -56,8 +56,9 @@ export function runBody(
         <dt>Items</dt>
         <dd>
           ${count(t.settled)} of ${count(t.planned)} settled: ${count(t.delivered)} delivered,
-          ${count(t.failed)} failed, ${count(t.stale)} stale${t.cancelled ? `, ${count(t.cancelled)} cancelled` : ''};
-          ${count(t.unchanged)} unchanged (not planned)
+          ${count(t.failed)} failed, ${count(t.stale)}
+          stale${t.cancelled ? `, ${count(t.cancelled)} cancelled` : ''}; ${count(t.unchanged)}
+          unchanged (not planned)
         </dd>
       </dl>
       ${
