@@ -109,6 +109,7 @@ export async function advanceCancel(
     pipeline: run.pipeline,
     lane: run.lane,
     stageCount: run.stages.length,
+    currentStage: run.currentStage,
   });
   if (dropped.finished) return { inFlight: 0, ended: true };
   const inFlight = await inFlightJobs(queues, run.id);

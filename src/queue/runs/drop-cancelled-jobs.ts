@@ -33,7 +33,7 @@ export async function dropCancelledJobs(
   redis: RedisClient,
   keys: DeliveryKeys,
   queues: DeliveryQueues,
-  run: { id: string; pipeline: string; lane: Lane; stageCount: number },
+  run: { id: string; pipeline: string; lane: Lane; stageCount: number; currentStage: number },
 ): Promise<DroppedJobs> {
   const out: DroppedJobs = { dropped: 0, inFlight: 0, finished: false };
   // Stages not released yet: their ids leave the lists (a releaser at work finds them empty).
@@ -68,10 +68,10 @@ export async function dropCancelledJobs(
     if (payload === null) continue; // settled meanwhile
     const job = (await queues[run.lane].getJob(jobId)) as Job<DeliveryJobData> | undefined;
     if (!job) {
-      const stage = unreleased.get(jobId);
-      if (stage !== undefined) {
-        await settle(jobId, stage, cancelledTally(decodeJobPayload(payload).requests, {}), 0);
-      }
+      // Not released, or released and gone from the queue unsettled (a job BullMQ lost track
+      // of): a released stage is current, as the one before it settled whole.
+      const stage = unreleased.get(jobId) ?? run.currentStage;
+      await settle(jobId, stage, cancelledTally(decodeJobPayload(payload).requests, {}), 0);
       continue;
     }
     if ((await job.getState()) === 'active' || !(await removed(job))) {
