@@ -44,7 +44,10 @@ describe('a job started before', () => {
       async (job) => {
         const work = await jobWork(h.redis, keys, job.id ?? '', job.data);
         const requests = work.kind === 'send' ? work.payload.requests : [];
-        await store.commit(job.data.pipeline, requests.flatMap((r) => r.items));
+        await store.commit(
+          job.data.pipeline,
+          requests.flatMap((r) => r.items),
+        );
         crashed += 1;
         throw new Error('died before settling');
       },
