@@ -3,14 +3,24 @@ import { stringOption, type OptionSpec, type ParsedArgs } from './command.js';
 
 /** The filter options of the `dlq` commands that select dead letters. */
 export const DEAD_LETTER_FILTER_OPTIONS = {
+  pipeline: {
+    type: 'string',
+    placeholder: 'P',
+    description: 'Only the dead letters of this pipeline.',
+  },
   run: { type: 'string', placeholder: 'R', description: 'Only the dead letters of this run.' },
   operation: { type: 'string', placeholder: 'O', description: 'Only this operation id.' },
   key: { type: 'string', placeholder: 'K', description: 'Only those with an item of this key.' },
 } satisfies Record<string, OptionSpec>;
 
-/** `--run`, `--operation` and `--key` (those the command declares) -> a dead-letter filter. */
+/**
+ * `--pipeline`, `--run`, `--operation` and `--key` (those the command declares) -> a dead-letter
+ * filter; given together, an entry must match each.
+ */
 export function deadLetterFilter(args: ParsedArgs): DeadLetterFilter {
   const filter: DeadLetterFilter = {};
+  const pipeline = stringOption(args, 'pipeline');
+  if (pipeline !== undefined) filter.pipeline = pipeline;
   const run = stringOption(args, 'run');
   const operation = stringOption(args, 'operation');
   const key = stringOption(args, 'key');

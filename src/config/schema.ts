@@ -129,6 +129,16 @@ export const configSchema = z.strictObject({
       reportsDir: z.string().min(1).default('reports'),
       /** Requests per job for one-entity operations (a product's prices): the queue's cost per job. */
       bundleSize: z.number().int().min(1).max(1_000).default(100),
+      /**
+       * The platform refusing everyone (401/403, or 404/405 for the route) on `threshold`
+       * consecutive requests pauses the pipeline's delivery; a probe every `probeSeconds`.
+       */
+      breaker: z
+        .strictObject({
+          threshold: positiveInt.default(20),
+          probeSeconds: z.number().positive().default(30),
+        })
+        .prefault({}),
       /** Lane of a pipeline without an entry in pipelineLanes. */
       lane: z.enum(['bulk', 'interactive']).default('bulk'),
       /** Pipeline name -> lane; `interactive` jobs never wait behind a `bulk` backlog. */

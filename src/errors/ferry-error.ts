@@ -72,6 +72,9 @@ export const ERROR_CODES = [
   // remote sources (appended)
   'FERRY_SOURCE_UNREACHABLE',
   'FERRY_SOURCE_HOST_KEY',
+  // the breaker for platform-wide refusals (appended)
+  'FERRY_DELIVERY_BLOCKED',
+  'FERRY_RUN_NOT_BLOCKED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

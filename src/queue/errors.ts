@@ -111,6 +111,17 @@ export class RunFinishedError extends FerryError {
   }
 }
 
+/** `ferry resume` / the console's resume of a run that is not blocked. */
+export class RunNotBlockedError extends FerryError {
+  readonly code = 'FERRY_RUN_NOT_BLOCKED';
+  constructor(runId: string, status: string) {
+    super(`Run ${runId} is ${status}, not blocked: there is nothing to resume.`, {
+      runId,
+      status,
+    });
+  }
+}
+
 /**
  * Thrown from a job whose attempt left requests that failed transiently: BullMQ retries the job
  * (with backoff) carrying only those requests.

@@ -15,7 +15,7 @@ export interface JobRequest {
   payloadsJson: string;
 }
 
-export type Outcome = 'delivered' | 'failed' | 'stale';
+export type Outcome = 'delivered' | 'failed' | 'stale' | 'cancelled';
 
 /** Items per operation and outcome. */
 export type Tally = Record<string, Partial<Record<Outcome, number>>>;

@@ -28,6 +28,10 @@ export interface DeliveryKeys {
   readonly dlqIndex: string;
   /** Set once the dead letters written before the by-sets existed are in them. */
   readonly dlqIndexed: string;
+  /** `<pipeline>|<operation>|<key>` -> the id of the item's open dead letter. */
+  readonly dlqOpen: string;
+  /** Entry id -> `<failures>|<write id>|<items>` (dead-letter-store.ts). */
+  readonly dlqFailures: string;
   /** Dead-letter ids by time, of one pipeline, run, operation or item key. */
   dlqBy(dimension: 'pipeline' | 'run' | 'operation' | 'key', value: string): string;
   /** The installation's epoch {id, createdAt}: a Redis that lost its data no longer has it. */
@@ -60,6 +64,8 @@ export interface DeliveryKeys {
   runReleaseLock(runId: string): string;
   /** Holds the id of the pipeline's active run: one run per pipeline at a time. */
   activeRun(pipeline: string): string;
+  /** A pipeline's breaker for platform-wide refusals (worker/breaker.ts). */
+  breaker(pipeline: string): string;
 }
 
 export function queueName(lane: Lane): string {
@@ -83,6 +89,8 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     dlqEntries: `${base}:dlq:entries`,
     dlqIndex: `${base}:dlq:index`,
     dlqIndexed: `${base}:dlq:indexed`,
+    dlqOpen: `${base}:dlq:open`,
+    dlqFailures: `${base}:dlq:failures`,
     dlqBy: (dimension, value) => `${base}:dlq:by-${dimension}:${value}`,
     epoch: `${base}:epoch`,
     dataLoss: `${base}:data-loss`,
@@ -100,5 +108,6 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     runSettled: (id) => `${base}:run:${id}:settled`,
     runReleaseLock: (id) => `${base}:run:${id}:releasing`,
     activeRun: (pipeline) => `${base}:active:${pipeline}`,
+    breaker: (pipeline) => `${base}:breaker:${pipeline}`,
   };
 }

@@ -35,7 +35,7 @@ export async function listSchedules(
   const views: ScheduleView[] = [];
   for (const [pipeline, schedule] of scheduledPipelines(config).schedules) {
     const scheduler = await queue.getJobScheduler(schedulerId(pipeline));
-    const [last] = await recentRuns(redis, keys, { pipeline, limit: 1 });
+    const [last] = await recentRuns(redis, keys, { pipeline, limit: 1, standing: true });
     const view: ScheduleView = {
       pipeline,
       cron: schedule.cron,

@@ -108,13 +108,25 @@ export function installationMetrics(ctx: ServeContext): InstallationMetrics {
   );
   new Gauge({
     name: 'ferry_run_last_success_timestamp_seconds',
-    help: 'When the last run of the pipeline that delivered everything ended (Unix seconds).',
+    help: 'When the last sync run of the pipeline that settled every planned item ended (Unix seconds); replays never set it.',
     labelNames: ['pipeline'],
     registers: [registry],
     collect() {
       this.reset();
       for (const [pipeline, at] of fields.get('lastSuccess') ?? []) {
         this.set({ pipeline: pipeline! }, Number(at) / 1000);
+      }
+    },
+  });
+  new Gauge({
+    name: 'ferry_delivery_blocked',
+    help: "1 while the pipeline's delivery is blocked because the platform refuses every request, by reason.",
+    labelNames: ['pipeline', 'reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [pipeline, reason, value] of fields.get('blocked') ?? []) {
+        this.set({ pipeline: pipeline!, reason: reason! }, Number(value));
       }
     },
   });

@@ -4,19 +4,19 @@
  * last hour, the dead letters by pipeline and the latest operator actions.
  */
 import { readThroughput, type ThroughputPoint } from '../queue/metrics/throughput.js';
-import { isFinished, type RunRecord } from '../queue/runs/run-record.js';
+import { isFinished, standsForPipeline, type RunRecord } from '../queue/runs/run-record.js';
 import { readAudit, type AuditEntry } from './audit.js';
 import { indexedRunIds, readRunRecords } from '../queue/runs/run-index.js';
 import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
 import { readQueues, type QueueView } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';
 
-/** Runs looked through for a pipeline's last ended one (those after it are in progress). */
-const RECENT = 5;
+/** Runs looked through for a pipeline's last ended sync run (those after it: in progress, replays). */
+const RECENT = 20;
 
 export interface PipelineCard {
   view: PipelineView;
-  /** Its last run that ended. */
+  /** Its last sync (or export) run that ended; replays never stand for it. */
   lastRun?: RunRecord;
   /** Its run in progress, if any. */
   active?: RunRecord;
@@ -48,7 +48,10 @@ export async function readOverview(ctx: ServeContext): Promise<Overview> {
         start: 0,
         count: RECENT,
       });
-      return (await readRunRecords(ctx.redis, ctx.keys, ids)).find((r) => r && isFinished(r));
+      // Replays are listed with the runs but never stand for the pipeline.
+      return (await readRunRecords(ctx.redis, ctx.keys, ids)).find(
+        (r) => r && isFinished(r) && standsForPipeline(r),
+      );
     }),
   );
   const records = await readRunRecords(ctx.redis, ctx.keys, activeIds);

@@ -14,7 +14,10 @@ import { createStateStore } from '../../src/pipeline/state-store.js';
 import { deliveryKeys } from '../../src/queue/keys.js';
 import { cancelRun, type CancelOutcome } from '../../src/queue/runs/cancel-run.js';
 import { followRun } from '../../src/queue/runs/follow-run.js';
-import { loadRun } from '../../src/queue/runs/run-report.js';
+import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
+import { recentRuns } from '../../src/queue/runs/run-index.js';
+import { lineOf } from '../../src/queue/runs/run-line.js';
+import { buildRunReport, loadRun } from '../../src/queue/runs/run-report.js';
 import { startRun } from '../../src/queue/runs/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { until } from '../helpers/until.js';
@@ -71,6 +74,14 @@ describe('ferry cancel', () => {
       expect(h.sim.stats().requests).toBe(requestsAtCancel);
       const prices = outcome.report.operations[PRICES];
       if (!prices) throw new Error('no price counts in the report');
+      // Counts add up: every planned item settled, the unsent ones counted cancelled.
+      const items = outcome.report.items;
+      expect(items.settled).toBe(items.planned);
+      expect(items.settled).toBe(items.delivered + items.failed + items.stale + items.cancelled);
+      expect(prices.cancelled).toBeGreaterThan(0);
+      expect(prices.delivered + prices.failed + prices.stale + prices.cancelled).toBe(
+        prices.planned,
+      );
       expect(prices.delivered).toBeGreaterThan(0);
       expect(prices.delivered).toBeLessThan(prices.planned);
       // Jobs in flight at the cancel finished and counted: the count is what the platform has.
@@ -116,7 +127,7 @@ describe('ferry cancel', () => {
     }
   });
 
-  it('holds the pipeline while a job of the run is in flight; cancelling again finishes it', async () => {
+  it('holds the pipeline while a request of the run is in flight, says so, and ends the run when it settles: one call is enough', async () => {
     const config = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'));
     const keys = deliveryKeys(h.prefix);
     const logger = quietLogger();
@@ -142,19 +153,26 @@ describe('ferry cancel', () => {
         timeoutMs: 100,
       });
       expect(first).toMatchObject({ status: 'cancelling', inFlight: 1 });
+      expect(first.report.inFlight).toBe(1);
+      const [line] = (await recentRuns(h.redis, keys, { pipeline: 'stores', limit: 1 })).map(
+        lineOf,
+      );
+      expect(line?.statusText).toBe('cancelling: 1 request in flight');
       expect(await h.redis.get(keys.activeRun('stores'))).toBe(runId);
       await expect(
         startRun({ config, redis: h.redis, logger, pipeline: 'stores', source: { file: stores } }),
       ).rejects.toMatchObject({ code: 'FERRY_RUN_ACTIVE' });
 
-      const second = await cancelRun({
-        redis: h.redis,
-        keys,
-        notify: { config, redis: h.redis, keys, logger },
-        reportsDir: h.dir,
-        runId,
-      });
-      expect(second.status).toBe('cancelled');
+      // No second call: the request in flight settles and the run ends (within until's 30 s),
+      // its pipeline freed.
+      await until(
+        'the run cancelled',
+        async () => (await loadRun(h.redis, keys, runId)).status === 'cancelled',
+      );
+      expect(await h.redis.exists(keys.activeRun('stores'))).toBe(0);
+      const second = {
+        report: await buildRunReport(h.redis, keys, createDeadLetterStore(h.redis, keys), runId),
+      };
       const counts = second.report.operations['stores.put'];
       expect(counts?.delivered).toBe(h.sim.state('stores').length);
       expect(counts?.delivered).toBeGreaterThan(0);

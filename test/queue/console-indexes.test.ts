@@ -45,28 +45,29 @@ function letter(id: string, at: number, pipeline: string, runId: string, key: st
 describe('dead letters', () => {
   it('searches, counts and pages by pipeline, run, operation and key', async () => {
     const dlq = createDeadLetterStore(redis, keys);
-    await dlq.add([
+    // The store names each entry (ids are its own): d1..d4 are what it answered.
+    const [d1, d2, d3, d4] = (await dlq.add([
       letter('d1', 1, 'catalog', 'run-a', '007'),
       letter('d2', 2, 'catalog', 'run-a', '7'),
       letter('d3', 3, 'catalog', 'run-b', '008'),
       letter('d4', 4, 'stores', 'run-c', '007'),
-    ]);
+    ])) as [string, string, string, string];
     const ids = (entries: DeadLetter[]) => entries.map((e) => e.id);
-    expect(ids(await dlq.list({ key: '007' }))).toEqual(['d1', 'd4']);
-    expect(ids(await dlq.list({ key: '007', pipeline: 'catalog' }))).toEqual(['d1']);
-    expect(ids(await dlq.list({ runId: 'run-a' }))).toEqual(['d1', 'd2']);
-    expect(ids(await dlq.list({ operationId: 'stores.put' }))).toEqual(['d4']);
+    expect(ids(await dlq.list({ key: '007' }))).toEqual([d1, d4]);
+    expect(ids(await dlq.list({ key: '007', pipeline: 'catalog' }))).toEqual([d1]);
+    expect(ids(await dlq.list({ runId: 'run-a' }))).toEqual([d1, d2]);
+    expect(ids(await dlq.list({ operationId: 'stores.put' }))).toEqual([d4]);
     expect(await dlq.count({ pipeline: 'catalog' })).toBe(3);
     expect(await dlq.count({ pipeline: 'users' })).toBe(0);
     const page = await dlq.page({ pipeline: 'catalog' }, 1, 1);
-    expect({ ids: ids(page.entries), total: page.total }).toEqual({ ids: ['d2'], total: 3 });
+    expect({ ids: ids(page.entries), total: page.total }).toEqual({ ids: [d2], total: 3 });
     const all = await dlq.page({}, 2, 10);
-    expect({ ids: ids(all.entries), total: all.total }).toEqual({ ids: ['d3', 'd4'], total: 4 });
+    expect({ ids: ids(all.entries), total: all.total }).toEqual({ ids: [d3, d4], total: 4 });
 
-    expect(await dlq.remove(['d1'])).toBe(1);
-    expect(ids(await dlq.list({ key: '007' }))).toEqual(['d4']);
+    expect(await dlq.remove([d1])).toBe(1);
+    expect(ids(await dlq.list({ key: '007' }))).toEqual([d4]);
     expect(await dlq.count({ runId: 'run-a' })).toBe(1);
-    expect(await redis.zscore(keys.dlqBy('operation', 'products.put'), 'd1')).toBeNull();
+    expect(await redis.zscore(keys.dlqBy('operation', 'products.put'), d1)).toBeNull();
   });
 
   it('finds the entries written before the indexes existed', async () => {
@@ -86,13 +87,48 @@ describe('dead letters', () => {
   });
 });
 
+describe('dead letters by item', () => {
+  it('keeps one open entry per (pipeline, operation, key): a later failure updates it, an id never comes back', async () => {
+    const dlq = createDeadLetterStore(redis, keys);
+    const first = letter('x', 10, 'catalog', 'run-1', 'SKU-9');
+    const [id] = (await dlq.add([first])) as [string];
+    // The same failure written again (a job retried after a crash): nothing changes.
+    expect(await dlq.add([first])).toEqual([id]);
+    expect((await dlq.get(id))?.failures).toBe(1);
+
+    const later = {
+      ...letter('y', 20, 'catalog', 'run-2', 'SKU-9'),
+      message: 'refused again',
+      items: [{ ...first.items[0]!, source: { file: 'night-2.csv', line: 7 } }],
+    };
+    expect(await dlq.add([later])).toEqual([id]);
+    const updated = await dlq.get(id);
+    expect(updated).toMatchObject({ id, failures: 2, runId: 'run-2', message: 'refused again' });
+    expect(updated?.items[0]?.source).toEqual({ file: 'night-2.csv', line: 7 });
+    expect(await dlq.count({ pipeline: 'catalog', key: 'SKU-9' })).toBe(1);
+    expect(await dlq.count({ runId: 'run-1' })).toBe(0);
+    expect((await dlq.list({ runId: 'run-2' })).map((e) => e.id)).toContain(id);
+
+    // Another pipeline or operation with the same key is another item.
+    const [other] = (await dlq.add([letter('z', 21, 'stores', 'run-3', 'SKU-9')])) as [string];
+    expect(other).not.toBe(id);
+
+    // Purged: the next failure of the item opens a new entry under a new id.
+    expect(await dlq.remove([id])).toBe(1);
+    const [reopened] = (await dlq.add([letter('w', 30, 'catalog', 'run-4', 'SKU-9')])) as [string];
+    expect(reopened).not.toBe(id);
+    expect(await dlq.get(id)).toBeUndefined();
+    expect(await dlq.get(reopened)).toMatchObject({ failures: 1, runId: 'run-4' });
+  });
+});
+
 describe('runs by pipeline', () => {
   it('lists one pipeline newest first, runs from before the index included', async () => {
     const record = (id: string, pipeline: string) =>
       redis.hset(keys.run(id), {
         id,
         pipeline,
-        kind: 'run',
+        kind: 'sync',
         lane: 'bulk',
         status: 'succeeded',
         trigger: 'cli',

@@ -43,7 +43,11 @@ describe('a job started before', () => {
       queueName(lane),
       async (job) => {
         const work = await jobWork(h.redis, keys, job.id ?? '', job.data);
-        await store.commit(job.data.pipeline, work?.requests.flatMap((r) => r.items) ?? []);
+        const requests = work.kind === 'send' ? work.payload.requests : [];
+        await store.commit(
+          job.data.pipeline,
+          requests.flatMap((r) => r.items),
+        );
         crashed += 1;
         throw new Error('died before settling');
       },

@@ -153,13 +153,18 @@ describe('sendRequest', () => {
     expect(calls[1]).toHaveLength(14);
   });
 
-  it('does not split a refusal that is not about the items (403)', async () => {
+  it('neither splits nor refuses a refusal of the caller (403): it is held for the breaker', async () => {
     mode = 'forbidden';
     const result = await sendRequest(request(16), ctx());
     expect(calls).toHaveLength(1);
-    expect(result.refused).toHaveLength(1);
-    expect(result.refused[0]).toMatchObject({ status: 403, errorCode: 'FERRY_HTTP_PERMANENT' });
-    expect(result.refused[0]?.items).toHaveLength(16);
+    expect(result.refused).toEqual([]);
+    expect(result.held).toHaveLength(1);
+    expect(result.held[0]).toMatchObject({
+      status: 403,
+      errorCode: 'FERRY_HTTP_PERMANENT',
+      reason: 'forbidden',
+    });
+    expect(result.held[0]?.request.items).toHaveLength(16);
   });
 
   it('stops at the retry budget and dead-letters the rest with its code', async () => {

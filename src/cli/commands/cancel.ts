@@ -14,7 +14,7 @@ function waitingLines(stderr: Writable): (inFlight: number) => void {
     if (inFlight === last && now - lastAt < 5_000) return;
     last = inFlight;
     lastAt = now;
-    stderr.write(`waiting for ${inFlight} job(s) of the run in flight to finish...\n`);
+    stderr.write(`cancelling: ${inFlight} request(s) in flight; waiting for them to settle...\n`);
   };
 }
 
@@ -27,10 +27,10 @@ function outcomeText(o: CancelOutcome, timeoutS: number): string {
   }
   if (o.status === 'cancelling') {
     return (
-      `Run ${o.runId} is being cancelled: nothing more of it is sent, but ${o.inFlight} of its ` +
-      `job(s) are still in flight (after ${timeoutS} s, or you stopped the wait; a worker may be ` +
-      `stalled, or dead: BullMQ hands a dead worker's jobs back at its stall check). Its pipeline ` +
-      `stays locked until they finish: run \`ferry cancel ${o.runId}\` again.\n`
+      `Run ${o.runId} is cancelling: ${o.inFlight} request(s) in flight (after ${timeoutS} s, or ` +
+      `you stopped the wait). Nothing more of it is sent, its jobs not started were dropped, and ` +
+      `the workers end the run once those requests settle (a dead worker's job comes back at ` +
+      `BullMQ's stall check); follow it with \`ferry runs --pipeline ${o.pipeline}\`.\n`
     );
   }
   return `Cancelled run ${o.runId}.\n${reportText(o.report)}`;
@@ -40,15 +40,16 @@ export const cancelCommand: Command = {
   name: 'cancel',
   usage: 'cancel <runId> [--dry-run] [--timeout S] [--json]',
   description: [
-    'For a run that must not go on (a wrong export found mid-delivery, say). At once, no job of the',
-    'run starts sending and its stages not yet released are dropped; jobs already sending finish',
-    'their requests, and what the platform confirmed is committed to state and counted, so the next',
-    'run of the pipeline sends only what this one did not. Once none of its jobs is in flight the',
-    "run is `cancelled`, its pipeline is free and its report is written (as a finished run's).",
-    'Jobs of the run still queued are dropped by the workers without sending.',
+    'For a run that must not go on (a wrong export found mid-delivery, say), running or blocked.',
+    'One call is enough. At once, no job of the run starts sending, and its jobs not started',
+    '(stages not released, jobs queued or waiting for a retry) are dropped, their items counted',
+    '`cancelled`; jobs already sending finish their requests, and what the platform confirmed is',
+    'committed to state and counted, so the next run sends only what this one did not. When the',
+    'last request in flight settles the run is `cancelled`, its pipeline is free and its report',
+    'is written (as a finished run\'s); `ferry runs` shows "cancelling: N requests in flight" meanwhile.',
     '',
-    'If jobs are still in flight after --timeout seconds (default 120), the run stays `cancelling`',
-    '(its pipeline locked) and the command exits 1: run it again to finish. --dry-run shows what',
+    'If requests are still in flight after --timeout seconds (default 120), the command exits 1 and',
+    'the workers end the run once they settle (no second cancel needed). --dry-run shows what',
     'would be cancelled and changes nothing.',
     '',
     'With --json: {runId, pipeline, dryRun, status, unsettledJobs, inFlight, report}. Exit codes:',

@@ -10,7 +10,7 @@ import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-fil
 
 export const dlqExportCommand: Command = {
   name: 'dlq export',
-  usage: 'dlq export [--run R] [--operation O] --csv FILE [--json]',
+  usage: 'dlq export [--pipeline P] [--run R] [--operation O] --csv FILE [--json]',
   description: [
     'Columns: deadLetterId, at, runId, pipeline, operation, key, file, line, status, code, message,',
     "attempts, payload (JSON). A cell that starts with = + - or @ gets a leading ' so that a",
@@ -18,6 +18,7 @@ export const dlqExportCommand: Command = {
     'Exit 0; 2 bad usage.',
   ].join('\n'),
   options: {
+    pipeline: DEAD_LETTER_FILTER_OPTIONS.pipeline,
     run: DEAD_LETTER_FILTER_OPTIONS.run,
     operation: DEAD_LETTER_FILTER_OPTIONS.operation,
     csv: { type: 'string', placeholder: 'FILE', description: 'The CSV file to write.' },

@@ -7,10 +7,12 @@ import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-fil
 
 export const dlqListCommand: Command = {
   name: 'dlq list',
-  usage: 'dlq list [--run R] [--operation O] [--key K] [--json]',
+  usage: 'dlq list [--pipeline P] [--run R] [--operation O] [--key K] [--json]',
   description: [
     'Oldest first. With --json: an array of {id, at, runId, pipeline, operationId, keys, source',
-    '(file:line of each item), status, errorCode, message, attempts}. Exit 0.',
+    '(file:line of each item), status, errorCode, message, attempts, failures}. One open entry per',
+    'item: a later failure of the same item updates its entry (failures counts up; run, error and',
+    'source are the newest). Filters combine (--pipeline catalog --key 0042). Exit 0.',
   ].join('\n'),
   options: {
     ...DEAD_LETTER_FILTER_OPTIONS,

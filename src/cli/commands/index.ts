@@ -43,6 +43,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./cancel.js')).cancelCommand,
   },
   {
+    name: 'resume',
+    summary:
+      'Let a run whose delivery is blocked (the platform refused everyone) send again at once.',
+    load: async () => (await import('./resume.js')).resumeCommand,
+  },
+  {
     name: 'runs',
     summary: 'List the most recent runs, newest first: status, time, items delivered and failed.',
     load: async () => (await import('./runs.js')).runsCommand,

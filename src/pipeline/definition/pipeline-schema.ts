@@ -7,7 +7,13 @@ import { s3SourceSchema, sftpSourceSchema } from './remote-source-schema.js';
 import { scheduleSchema } from './schedule-schema.js';
 
 /** What a webhook can be told of (DESIGN.md's notifications). */
-export const NOTIFY_EVENTS = ['failed', 'guard_stopped', 'dead_letters', 'succeeded'] as const;
+export const NOTIFY_EVENTS = [
+  'failed',
+  'guard_stopped',
+  'dead_letters',
+  'succeeded',
+  'blocked',
+] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 import { fieldSpecSchema } from './field-schema.js';
 

@@ -4,7 +4,6 @@ import type { JobRequest } from '../job-data.js';
 import { buildCall, itemsWithPayloads } from '../request-body.js';
 import type { Failure } from '../worker/outcomes.js';
 import type { DeadLetter, DeadLetterRequest } from './dead-letter.js';
-import { deadLetterId } from './dead-letter-store.js';
 
 export interface DeadLetterContext {
   runId: string;
@@ -48,10 +47,8 @@ export function buildDeadLetter(
   at: number,
 ): DeadLetter {
   const entry: DeadLetter = {
-    id: deadLetterId(
-      request.idempotencyKey,
-      request.items.map((i) => i.key),
-    ),
+    // The store gives the id: the items' open entry's, or a fresh one.
+    id: '',
     runId: ctx.runId,
     pipeline: ctx.pipeline,
     operationId: request.operationId,

@@ -14,6 +14,8 @@ export interface DeadLetterRow {
   errorCode: string;
   message: string;
   attempts: number;
+  /** Failures of these items since the entry opened (later runs update it in place). */
+  failures: number;
 }
 
 export function deadLetterRow(entry: DeadLetter): DeadLetterRow {
@@ -28,6 +30,7 @@ export function deadLetterRow(entry: DeadLetter): DeadLetterRow {
     errorCode: entry.errorCode,
     message: entry.message,
     attempts: entry.attempts,
+    failures: entry.failures ?? 1,
   };
   if (entry.status !== undefined) row.status = entry.status;
   return row;

@@ -14,6 +14,8 @@ export interface DeadLetterRequest {
 
 export interface DeadLetter {
   id: string;
+  /** Failures of these items since the entry opened (a later run's failure updates it in place). */
+  failures?: number;
   runId: string;
   pipeline: string;
   operationId: string;

@@ -14,6 +14,9 @@ export const itemsField = (pipeline: string, operation: string, outcome: string)
   ['items', pipeline, operation, outcome].join(SEP);
 export const runsField = (pipeline: string, status: RunStatus): string =>
   ['runs', pipeline, status].join(SEP);
+/** Breaker open for a pipeline (worker/breaker.ts): `blocked|<pipeline>|<reason>` -> 0 or 1. */
+export const blockedField = (pipeline: string, reason: string): string =>
+  ['blocked', pipeline, reason].join(SEP);
 export const lastSuccessField = (pipeline: string): string => ['lastSuccess', pipeline].join(SEP);
 export const requestsField = (operation: string, status: string): string =>
   ['requests', operation, status].join(SEP);
@@ -28,14 +31,15 @@ export const DATA_LOSS_FIELD = 'redisDataLoss';
 /** Seconds: the buckets of ferry_request_duration_seconds. */
 export const DURATION_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-/** Counts a run that ended (or was skipped) once, in the caller's transaction. */
+/**
+ * Counts a run that ended (or was skipped) once, in the caller's transaction. Only a run that
+ * settled every planned item sets the last success: settle-job.ts and export-state.ts do that.
+ */
 export function countRunEnd(
   multi: ChainableCommander,
   metricsKey: string,
   pipeline: string,
   status: RunStatus,
-  at: number,
 ): ChainableCommander {
-  multi.hincrby(metricsKey, runsField(pipeline, status), 1);
-  return status === 'succeeded' ? multi.hset(metricsKey, lastSuccessField(pipeline), at) : multi;
+  return multi.hincrby(metricsKey, runsField(pipeline, status), 1);
 }

@@ -1,7 +1,8 @@
 /**
  * What a run's ending tells the pipeline's webhooks (`notify: [{url, on}]`): `succeeded` (every
  * item delivered), `dead_letters` (some were dead-lettered), `failed` (cancelled, or a schedule's
- * tick refused by an error), `guard_stopped` (the mass-delete guard stopped it). The body is a
+ * tick refused by an error), `guard_stopped` (the mass-delete guard stopped it); and, while it
+ * goes on, `blocked` (the platform refuses every request: worker/breaker.ts). The body is a
  * small summary, never a payload or a secret; each (run, event, webhook) is queued once.
  */
 import type { Logger } from 'pino';
@@ -101,4 +102,11 @@ export async function notifyRunEnded(ctx: NotifyContext, run: RunRecord): Promis
   for (const event of eventsOf(run)) {
     await notify(ctx, run.pipeline, event, run.id, runSummary(run, event));
   }
+}
+
+/** Queues `blocked` for a run whose delivery the breaker paused (once per blocking). */
+export async function notifyRunBlocked(ctx: NotifyContext, run: RunRecord): Promise<void> {
+  const at = (await ctx.redis.hget(ctx.keys.run(run.id), 'blockedAt')) ?? String(Date.now());
+  const summary = { ...runSummary(run, 'blocked'), reason: run.blockedReason ?? '' };
+  await notify(ctx, run.pipeline, 'blocked', `${run.id}-${at}`, summary);
 }

@@ -4,11 +4,13 @@
  * next run sends only the rest), and the pipeline is freed only once no job of the run is in
  * flight, so a later run's request for an item never races one of this run's still on the wire.
  *
- *   running -> cancelling: no job of the run starts sending (job-work.ts reads the status), its
- *     unreleased stages are dropped, and jobs in flight finish and still count (settle-job.ts);
- *   -> cancelled, once no job of the run is active in either lane: the pipeline lock goes, and the
- *     run is finished like any other (finish-run.ts: working keys dropped, report written).
- * Cancelling again a run left `cancelling` (the wait timed out) picks up at the wait.
+ *   running (or blocked) -> cancelling: no job of the run starts sending (job-work.ts reads the
+ *     status); its jobs not started are dropped at once, their items counted `cancelled`
+ *     (drop-cancelled-jobs.ts); jobs in flight finish and still count (settle-job.ts);
+ *   -> cancelled when the last job in flight settles (the settle script ends the run and frees
+ *     the pipeline), and the run is finished like any other (finish-run.ts).
+ * One call is enough: if the caller stops waiting (the console answers within seconds), every
+ * worker's supervisor drops what is left and ends the run (worker/supervisor.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../../redis/connection.js';
@@ -17,22 +19,26 @@ import { createDeadLetterStore } from '../dlq/dead-letter-store.js';
 import { RunFinishedError } from '../errors.js';
 import { LANES, type DeliveryKeys } from '../keys.js';
 import { openQueues, type DeliveryQueues } from '../queues.js';
+import { resumeDelivery } from '../worker/breaker.js';
+import { dropCancelledJobs } from './drop-cancelled-jobs.js';
 import { finishRun } from './finish-run.js';
-import { isFinished, parseRun, type RunStatus } from './run-record.js';
+import { isFinished, parseRun, type RunRecord, type RunStatus } from './run-record.js';
 import { notifyRunEnded, type NotifyContext } from '../notify/notify-run.js';
 import { buildRunReport, loadRun, type RunReport } from './run-report.js';
 
 /** KEYS: run hash. ARGV: now (ms). 1 when this call began the cancelling. */
 const CANCEL = luaScript(
-  `if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+  `local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'running' and status ~= 'blocked' then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'cancelling', 'cancelledAt', ARGV[1])
 return 1`,
   1,
 );
 
 /**
- * KEYS: run hash, the pipeline's active-run key, active-runs set, metrics hash. ARGV: run id,
- * now (ms).
+ * The last resort: a cancelling run none of whose jobs is held by a worker nor left to drop,
+ * whose pending counts still did not reach zero, ends anyway. KEYS: run hash, the pipeline's
+ * active-run key, active-runs set, metrics hash. ARGV: run id, now (ms).
  */
 const FINALIZE = luaScript(
   `if redis.call('HGET', KEYS[1], 'status') ~= 'cancelling' then return 0 end
@@ -79,12 +85,46 @@ export interface CancelOutcome {
   report: RunReport;
 }
 
-async function inFlightJobs(queues: DeliveryQueues, runId: string): Promise<number> {
+/** Jobs of the run a worker holds. */
+export async function inFlightJobs(queues: DeliveryQueues, runId: string): Promise<number> {
   let n = 0;
   for (const lane of LANES) {
     for (const job of await queues[lane].getActive()) if (job.data.runId === runId) n += 1;
   }
   return n;
+}
+
+/**
+ * Drops what a cancelling run has not started and, once none of its jobs is in flight, makes
+ * sure it ended (the last settle normally did). Returns the jobs still in flight.
+ */
+export async function advanceCancel(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  queues: DeliveryQueues,
+  run: RunRecord,
+): Promise<{ inFlight: number; ended: boolean }> {
+  const dropped = await dropCancelledJobs(redis, keys, queues, {
+    id: run.id,
+    pipeline: run.pipeline,
+    lane: run.lane,
+    stageCount: run.stages.length,
+    currentStage: run.currentStage,
+  });
+  if (dropped.finished) return { inFlight: 0, ended: true };
+  const inFlight = await inFlightJobs(queues, run.id);
+  if (inFlight > 0 || dropped.inFlight > 0)
+    return { inFlight: Math.max(inFlight, dropped.inFlight), ended: false };
+  const ended = await runLua(
+    redis,
+    FINALIZE,
+    [keys.run(run.id), keys.activeRun(run.pipeline), keys.activeRuns, keys.metrics],
+    [run.id, Date.now()],
+  );
+  return {
+    inFlight: 0,
+    ended: ended === 1 || (await loadRun(redis, keys, run.id)).status === 'cancelled',
+  };
 }
 
 export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcome> {
@@ -108,34 +148,30 @@ export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcom
         report: await buildRunReport(redis, keys, dlq, runId),
       };
     }
-    if ((await runLua(redis, CANCEL, [keys.run(runId)], [Date.now()])) === 1) {
-      // Stages not released yet go: a releaser at work finds its list empty and stops.
-      await redis.del(...run.stages.map((s) => keys.runStage(runId, s.index)));
-    } else {
+    if ((await runLua(redis, CANCEL, [keys.run(runId)], [Date.now()])) !== 1) {
       const now = await loadRun(redis, keys, runId);
       if (isFinished(now)) throw new RunFinishedError(runId, now.status); // it ended meanwhile
     }
+    // A blocked pipeline's breaker goes with the run it blocked.
+    await resumeDelivery(redis, keys, run.pipeline, runId, 'reset');
     const deadline = Date.now() + (options.timeoutMs ?? CANCEL_TIMEOUT_MS);
-    let inFlight = await inFlightJobs(queues, runId);
-    while (inFlight > 0 && Date.now() < deadline && !options.signal?.aborted) {
-      options.onWaiting?.(inFlight);
+    let step = await advanceCancel(redis, keys, queues, run);
+    while (!step.ended && Date.now() < deadline && !options.signal?.aborted) {
+      options.onWaiting?.(step.inFlight);
       await sleep(POLL_MS);
-      inFlight = await inFlightJobs(queues, runId);
+      const now = await loadRun(redis, keys, runId);
+      step = isFinished(now)
+        ? { inFlight: 0, ended: true }
+        : await advanceCancel(redis, keys, queues, now);
     }
-    if (inFlight > 0) {
+    if (!step.ended) {
       return {
         ...outcome,
         status: 'cancelling',
-        inFlight,
+        inFlight: step.inFlight,
         report: await buildRunReport(redis, keys, dlq, runId),
       };
     }
-    await runLua(
-      redis,
-      FINALIZE,
-      [keys.run(runId), keys.activeRun(run.pipeline), keys.activeRuns, keys.metrics],
-      [runId, Date.now()],
-    );
     const report = await finishRun(redis, keys, dlq, runId, options.reportsDir);
     const ended = parseRun(await redis.hgetall(keys.run(runId)));
     if (ended) await notifyRunEnded(options.notify, ended);

@@ -41,7 +41,7 @@ async function recordGuardStop(
   const fields: Record<string, string | number> = {
     id: run.runId,
     pipeline: run.pipeline,
-    kind: 'run',
+    kind: 'sync',
     trigger: run.trigger,
     lane: run.lane,
     status: 'guard_stopped',
@@ -61,7 +61,7 @@ async function recordGuardStop(
   if (run.lateSeconds !== undefined) fields.lateSeconds = run.lateSeconds;
   const record = keys.run(run.runId);
   const multi = redis.multi().hset(record, fields).expire(record, RETENTION_S);
-  countRunEnd(multi, keys.metrics, run.pipeline, 'guard_stopped', now);
+  countRunEnd(multi, keys.metrics, run.pipeline, 'guard_stopped');
   await indexRun(multi, keys, { id: run.runId, pipeline: run.pipeline }, now).exec();
 }
 

@@ -29,7 +29,7 @@ export async function recordSkippedRun(
   const fields: Record<string, string | number> = {
     id: runId,
     pipeline: skipped.pipeline,
-    kind: 'run',
+    kind: 'sync',
     trigger: skipped.trigger,
     lane: skipped.lane,
     status: 'skipped',
@@ -44,7 +44,7 @@ export async function recordSkippedRun(
   if (skipped.scheduledAt !== undefined) fields.scheduledAt = skipped.scheduledAt;
   if (skipped.lateSeconds !== undefined) fields.lateSeconds = skipped.lateSeconds;
   const multi = redis.multi().hset(keys.run(runId), fields).expire(keys.run(runId), RETENTION_S);
-  countRunEnd(multi, keys.metrics, skipped.pipeline, 'skipped', now);
+  countRunEnd(multi, keys.metrics, skipped.pipeline, 'skipped');
   await indexRun(multi, keys, { id: runId, pipeline: skipped.pipeline }, now).exec();
   return runId;
 }

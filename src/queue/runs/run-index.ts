@@ -9,7 +9,7 @@ import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys } from '../keys.js';
 import { RETENTION_S } from './finish-run.js';
-import { parseRun, type RunRecord } from './run-record.js';
+import { parseRun, standsForPipeline, type RunRecord } from './run-record.js';
 
 /** Adds a run to the indexes (in the caller's transaction), dropping entries past retention. */
 export function indexRun(
@@ -84,11 +84,14 @@ export async function readRunRecords(
   );
 }
 
-/** The most recent runs, newest first (of one pipeline when given), at most `limit`. */
+/**
+ * The most recent runs, newest first (of one pipeline when given), at most `limit`; with
+ * `standing`, only the runs that stand for their pipeline (no replays: run-record.ts).
+ */
 export async function recentRuns(
   redis: RedisClient,
   keys: DeliveryKeys,
-  options: { pipeline?: string; limit: number },
+  options: { pipeline?: string; limit: number; standing?: boolean },
 ): Promise<RunRecord[]> {
   const runs: RunRecord[] = [];
   for (let start = 0; runs.length < options.limit; start += PAGE) {
@@ -96,7 +99,7 @@ export async function recentRuns(
     if (ids.length === 0) break;
     // A record past retention is gone before its index entry: skip it.
     for (const run of await readRunRecords(redis, keys, ids)) {
-      if (!run) continue;
+      if (!run || (options.standing && !standsForPipeline(run))) continue;
       runs.push(run);
       if (runs.length === options.limit) break;
     }

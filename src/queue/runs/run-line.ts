@@ -1,5 +1,7 @@
 /** A run as one line of a list: `ferry runs --json` and the console's `GET /api/runs` alike. */
-import { itemTotals, type RunRecord } from './run-record.js';
+import { itemCounts, type ItemCounts } from './run-report.js';
+import type { RunRecord } from './run-record.js';
+import { requestsInFlight, runStatusText } from './run-status-text.js';
 
 export interface RunLine {
   runId: string;
@@ -9,6 +11,10 @@ export interface RunLine {
   /** Who started it, when a console token did. */
   startedBy?: string;
   status: string;
+  /** The status in words: "cancelling: 3 requests in flight". */
+  statusText: string;
+  /** Why a blocked run waits. */
+  blockedReason?: string;
   /** Why a skipped run started nothing. */
   reason?: string;
   /** A scheduled run that started well after its tick: by how much. */
@@ -19,24 +25,32 @@ export interface RunLine {
   plannedItems: number;
   deliveredItems: number;
   failedItems: number;
+  /** settled = delivered + failed + stale + cancelled <= planned; unchanged apart. */
+  items: ItemCounts;
   rejected: number;
 }
 
 export function lineOf(run: RunRecord): RunLine {
-  const totals = itemTotals(run.operations);
+  const items = itemCounts(run);
   const line: RunLine = {
     runId: run.id,
     pipeline: run.pipeline,
     kind: run.kind,
     trigger: run.trigger,
     status: run.status,
+    statusText: runStatusText(
+      run.status,
+      run.status === 'cancelling' ? requestsInFlight(run) : undefined,
+    ),
     startedAt: new Date(run.createdAt).toISOString(),
-    plannedItems: totals.planned,
-    deliveredItems: totals.delivered,
-    failedItems: totals.failed,
+    plannedItems: items.planned,
+    deliveredItems: items.delivered,
+    failedItems: items.failed,
+    items,
     rejected: run.rejected,
   };
   if (run.reason) line.reason = run.reason;
+  if (run.status === 'blocked' && run.blockedReason) line.blockedReason = run.blockedReason;
   if (run.startedBy) line.startedBy = run.startedBy;
   if (run.lateSeconds) line.lateSeconds = run.lateSeconds;
   if (run.finishedAt) {

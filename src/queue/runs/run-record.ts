@@ -5,11 +5,24 @@
 import type { MassDeleteDetails } from '../../pipeline/errors.js';
 import type { Lane } from '../keys.js';
 
-export const COUNT_NAMES = ['planned', 'delivered', 'failed', 'stale', 'skipped'] as const;
+/**
+ * `planned` items enqueued; each reaches one outcome: `delivered` (confirmed and committed),
+ * `failed` (dead-lettered), `stale` (a newer change was applied) or `cancelled` (dropped unsent
+ * when an operator cancelled the run). `skipped`: unchanged entities, never planned, counted apart.
+ */
+export const COUNT_NAMES = [
+  'planned',
+  'delivered',
+  'failed',
+  'stale',
+  'cancelled',
+  'skipped',
+] as const;
 export type CountName = (typeof COUNT_NAMES)[number];
 export type OperationCounts = Record<CountName, number>;
 
 /**
+ * running -> blocked (the platform refuses every request: worker/breaker.ts) -> running;
  * running -> succeeded (every planned item delivered, no row rejected) or partial; or, when an
  * operator cancels it, running -> cancelling (nothing more is sent; its jobs in flight finish)
  * -> cancelled (cancel-run.ts). A schedule's tick that started nothing is recorded as skipped,
@@ -18,6 +31,7 @@ export type OperationCounts = Record<CountName, number>;
  */
 export type RunStatus =
   | 'running'
+  | 'blocked'
   | 'cancelling'
   | 'succeeded'
   | 'partial'
@@ -25,8 +39,24 @@ export type RunStatus =
   | 'skipped'
   | 'guard_stopped'
   | 'failed';
-/** An export (src/export) writes files from a read operation instead of delivering changes. */
-export type RunKind = 'run' | 'replay' | 'export';
+/**
+ * `sync`: a pipeline's run (cli, schedule, http); `replay`: dead letters sent again; `export`
+ * (src/export) writes files from a read operation instead of delivering changes.
+ */
+export type RunKind = 'sync' | 'replay' | 'export';
+
+/**
+ * Whether a run stands for its pipeline (its last run, health, schedules, the last-success
+ * gauge): sync and export runs do, replays never (DESIGN.md, Runs an operator can trust).
+ */
+export function standsForPipeline(run: { kind: RunKind }): boolean {
+  return run.kind !== 'replay';
+}
+
+/** Runs recorded before kinds had these names said `run` for a sync run. */
+function kindOf(field: string | undefined): RunKind {
+  return field === 'replay' || field === 'export' ? field : 'sync';
+}
 
 /** What started a run (DESIGN.md, Schedules). */
 export const TRIGGERS = ['cli', 'schedule', 'http', 'replay'] as const;
@@ -85,6 +115,8 @@ export interface RunRecord {
   /** Jobs of each stage not settled yet. */
   pending: number[];
   operations: Record<string, OperationCounts>;
+  /** Why a `blocked` run waits (the platform's refusal: worker/breaker.ts). */
+  blockedReason?: string;
   /** Dead-letter entries written by this run. */
   deadLetters: number;
   /** For a run the mass-delete guard stopped: the deletes it wanted. */
@@ -97,7 +129,7 @@ export interface RunRecord {
 
 /** Whether a run in this status is over: nothing of it is in flight, its pipeline is free. */
 export function isFinishedStatus(status: RunStatus): boolean {
-  return status !== 'running' && status !== 'cancelling';
+  return status !== 'running' && status !== 'cancelling' && status !== 'blocked';
 }
 
 export function isFinished(run: RunRecord): boolean {
@@ -113,19 +145,13 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     if (!match) continue;
     const [, operationId, name] = match as unknown as [string, string, CountName];
     if (!COUNT_NAMES.includes(name)) continue;
-    const row = (operations[operationId] ??= {
-      planned: 0,
-      delivered: 0,
-      failed: 0,
-      stale: 0,
-      skipped: 0,
-    });
+    const row = (operations[operationId] ??= zeroCounts());
     row[name] = Number(value);
   }
   const run: RunRecord = {
     id: fields.id,
     pipeline: fields.pipeline ?? '',
-    kind: (fields.kind as RunKind) ?? 'run',
+    kind: kindOf(fields.kind),
     lane: (fields.lane as Lane) ?? 'bulk',
     status: (fields.status as RunStatus) ?? 'running',
     trigger: (fields.trigger as Trigger) ?? (fields.kind === 'replay' ? 'replay' : 'cli'),
@@ -145,6 +171,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     run.deletesAllowed = { runId: fields.allowedRunId, by: fields.allowedBy ?? '' };
   }
   if (fields.reason) run.reason = fields.reason;
+  if (fields.blockedReason) run.blockedReason = fields.blockedReason;
   if (fields.startedBy) run.startedBy = fields.startedBy;
   if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
   if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
@@ -154,17 +181,26 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   return run;
 }
 
+export function zeroCounts(): OperationCounts {
+  return { planned: 0, delivered: 0, failed: 0, stale: 0, cancelled: 0, skipped: 0 };
+}
+
 /** Each count summed over the run's operations. */
 export function itemTotals(operations: Record<string, OperationCounts>): OperationCounts {
-  const total: OperationCounts = { planned: 0, delivered: 0, failed: 0, stale: 0, skipped: 0 };
+  const total = zeroCounts();
   for (const c of Object.values(operations)) {
     for (const name of COUNT_NAMES) total[name] += c[name];
   }
   return total;
 }
 
-/** Items of the run that reached an outcome (delivered, dead-lettered or stale). */
+/** Planned items that reached an outcome: delivered + failed + stale + cancelled, never skipped. */
+export function settledCount(c: OperationCounts): number {
+  return c.delivered + c.failed + c.stale + c.cancelled;
+}
+
+/** Items of the run that reached an outcome (at most `planned`; unchanged ones are not in it). */
 export function settledItems(run: RunRecord): { done: number; planned: number } {
   const t = itemTotals(run.operations);
-  return { done: t.delivered + t.failed + t.stale, planned: t.planned };
+  return { done: settledCount(t), planned: t.planned };
 }

@@ -7,11 +7,18 @@ import { resolve } from 'node:path';
 import type { RedisClient } from '../../redis/connection.js';
 import type { RowError } from '../../base/records.js';
 import { toCsv } from '../csv.js';
+import { requestsInFlight } from './run-status-text.js';
 import type { DeadLetter } from '../dlq/dead-letter.js';
 import type { DeadLetterStore } from '../dlq/dead-letter-store.js';
 import { NotFoundError } from '../errors.js';
 import type { DeliveryKeys } from '../keys.js';
-import { itemTotals, parseRun, type OperationCounts, type RunRecord } from './run-record.js';
+import {
+  itemTotals,
+  parseRun,
+  settledCount,
+  type OperationCounts,
+  type RunRecord,
+} from './run-record.js';
 
 export interface DeadLetterSummary {
   id: string;
@@ -39,6 +46,15 @@ export interface RunReport {
   finishedAt?: string;
   seconds?: number;
   operations: Record<string, OperationCounts>;
+  /**
+   * The operations' counts summed: settled = delivered + failed + stale + cancelled <= planned;
+   * unchanged entities (never planned) apart. Live while the run goes on.
+   */
+  items: ItemCounts;
+  /** A blocked run: why (the platform's refusal, worker/breaker.ts). */
+  blockedReason?: string;
+  /** A cancelling run: requests still in flight (one per job a worker holds). */
+  inFlight?: number;
   /** Records rejected while planning (at most the first ERRORS_KEPT). */
   errors: RowError[];
   rejected: number;
@@ -52,6 +68,29 @@ export interface RunReport {
   /** For an export run: what it wrote (files, records, cursor). */
   export?: RunRecord['export'];
   files?: { json: string; csv: string };
+}
+
+export interface ItemCounts {
+  planned: number;
+  settled: number;
+  delivered: number;
+  failed: number;
+  stale: number;
+  cancelled: number;
+  unchanged: number;
+}
+
+export function itemCounts(run: RunRecord): ItemCounts {
+  const t = itemTotals(run.operations);
+  return {
+    planned: t.planned,
+    settled: settledCount(t),
+    delivered: t.delivered,
+    failed: t.failed,
+    stale: t.stale,
+    cancelled: t.cancelled,
+    unchanged: t.skipped,
+  };
 }
 
 /** Rejected records a run keeps for its report. */
@@ -118,12 +157,15 @@ export async function buildRunReport(
     rows: run.rows,
     startedAt: new Date(run.createdAt).toISOString(),
     operations: inStageOrder(run),
+    items: itemCounts(run),
     errors,
     rejected: run.rejected,
     deadLettered: itemTotals(run.operations).failed,
     deadLetters: entries.map(summarize),
     stages: run.stages,
   };
+  if (run.blockedReason && run.status === 'blocked') report.blockedReason = run.blockedReason;
+  if (run.status === 'cancelling') report.inFlight = requestsInFlight(run);
   if (run.file) report.file = run.file;
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;

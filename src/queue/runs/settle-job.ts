@@ -18,7 +18,7 @@ import type { RunStatus } from './run-record.js';
  * minute (kept two hours) and the run's items per 10 s (`tl:<n>`, for the charts of the console).
  * Returns {0} already settled (or the run is over), {1} stage still running (or the run is being
  * cancelled: a job in flight still counts what it delivered, and goes no further), {2, n} stage n
- * is due, {3, status} finished.
+ * is due, {3, status} finished (a cancelled run: when its last job settled).
  */
 /** How long the per-minute throughput counters live: the console charts the last hour. */
 const THROUGHPUT_KEPT_SECONDS = 2 * 3600;
@@ -27,7 +27,7 @@ export const TIMELINE_BUCKET_MS = 10_000;
 
 const SETTLE = luaScript(
   `local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'running' and status ~= 'cancelling' then return {0} end
+if status ~= 'running' and status ~= 'cancelling' and status ~= 'blocked' then return {0} end
 if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0} end
 redis.call('HDEL', KEYS[5], ARGV[1])
 local delivered = 0
@@ -44,8 +44,19 @@ if delivered > 0 then
 end
 local stage = tonumber(ARGV[2])
 local pending = redis.call('HINCRBY', KEYS[1], 'pending:' .. stage, -1)
-if pending > 0 or status == 'cancelling' then return {1} end
 local count = tonumber(redis.call('HGET', KEYS[1], 'stageCount'))
+if status == 'cancelling' then
+  -- The last job of a cancelled run to settle ends it (cancel-run.ts dropped the others).
+  for s = 0, count - 1 do
+    if tonumber(redis.call('HGET', KEYS[1], 'pending:' .. s) or '0') > 0 then return {1} end
+  end
+  redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[3], 'currentStage', count)
+  if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
+  redis.call('SREM', KEYS[4], ARGV[4])
+  redis.call('HINCRBY', KEYS[6], 'runs|' .. ARGV[5] .. '|cancelled', 1)
+  return {3, 'cancelled'}
+end
+if pending > 0 then return {1} end
 local n = stage + 1
 while n < count and tonumber(redis.call('HGET', KEYS[1], 'pending:' .. n) or '0') == 0 do n = n + 1 end
 if n < count then
@@ -60,7 +71,11 @@ redis.call('HSET', KEYS[1], 'status', status, 'finishedAt', ARGV[3], 'currentSta
 if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
 redis.call('SREM', KEYS[4], ARGV[4])
 redis.call('HINCRBY', KEYS[6], 'runs|' .. ARGV[5] .. '|' .. status, 1)
-if status == 'succeeded' then redis.call('HSET', KEYS[6], 'lastSuccess|' .. ARGV[5], ARGV[3]) end
+-- Every planned item settled: a sync run (not a replay) is the pipeline's last success, rejected
+-- rows and dead letters notwithstanding (they have their own metrics).
+if redis.call('HGET', KEYS[1], 'kind') ~= 'replay' then
+  redis.call('HSET', KEYS[6], 'lastSuccess|' .. ARGV[5], ARGV[3])
+end
 return {3, status}`,
   7,
 );

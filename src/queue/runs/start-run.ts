@@ -30,7 +30,7 @@ import { parseRun, type RunStatus, type StageInfo, type Trigger } from './run-re
 import { notifyRunEnded } from '../notify/notify-run.js';
 import { guardStopped } from './record-guard-stop.js';
 import { MassDeleteGuardError } from '../../pipeline/errors.js';
-import { countRunEnd, itemsField } from '../metrics/metric-fields.js';
+import { countRunEnd, itemsField, lastSuccessField } from '../metrics/metric-fields.js';
 import { releaseStage } from './release-stage.js';
 import { RETENTION_S } from './finish-run.js';
 import { addRejectedRows } from './run-rejected.js';
@@ -94,7 +94,7 @@ function runFields(
   const fields: Record<string, string | number> = {
     id: runId,
     pipeline: plan.pipeline,
-    kind: 'run',
+    kind: 'sync',
     trigger: options.trigger ?? 'cli',
     lane,
     status: 'running',
@@ -199,7 +199,11 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     { id: runId, pipeline: definition.name },
     now,
   );
-  if (!hasJobs) countRunEnd(multi, keys.metrics, definition.name, fields.status as RunStatus, now);
+  if (!hasJobs) {
+    // Nothing to send: every planned item (none) settled, so this sync run is a success.
+    countRunEnd(multi, keys.metrics, definition.name, fields.status as RunStatus);
+    multi.hset(keys.metrics, lastSuccessField(definition.name), now);
+  }
   for (const [operationId, n] of Object.entries(skippedByOperation(definition, plan))) {
     multi.hincrby(keys.metrics, itemsField(definition.name, operationId, 'skipped'), n);
   }

@@ -166,7 +166,7 @@ function outcomeOf(
   if (deadLetter) return 'dead_lettered';
   if (state?.committed?.runId === run.id) return 'delivered';
   // A run's items carry its version (a replay's keep theirs, so only its origin tells).
-  if (run.kind === 'run' && state) {
+  if (run.kind === 'sync' && state) {
     if (state.version === run.version) return state.committed ? 'replayed' : 'delivered';
     if (state.version > run.version) return 'superseded';
   }

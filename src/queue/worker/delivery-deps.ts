@@ -8,6 +8,7 @@ import type { StateStore } from '../../pipeline/state-store.js';
 import type { DeadLetterStore } from '../dlq/dead-letter-store.js';
 import type { DeliveryKeys } from '../keys.js';
 import type { DeliveryQueues } from '../queues.js';
+import type { Breaker } from './breaker.js';
 import type { RateGate } from './rate-gate.js';
 
 export interface DeliveryDeps {
@@ -21,6 +22,10 @@ export interface DeliveryDeps {
   dlq: DeadLetterStore;
   queues: DeliveryQueues;
   logger: Logger;
+  /** The pipelines' breaker for platform-wide refusals. */
+  breaker: Breaker;
+  /** Called in the process whose refusal blocked a run's delivery (notifies `blocked`). */
+  onBlocked?: (runId: string) => Promise<void>;
   /** Called in the process whose job finished a run (writes its report). */
   onRunFinished?: (runId: string) => Promise<void>;
   /**

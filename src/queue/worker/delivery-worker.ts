@@ -26,11 +26,12 @@ import { openQueues } from '../queues.js';
 import { watchEpoch } from '../epoch/epoch-watcher.js';
 import { finishRun } from '../runs/finish-run.js';
 import { backoffDelay } from './backoff.js';
+import { createBreaker } from './breaker.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { processJob } from './process-job.js';
 import { createRateGate } from './rate-gate.js';
 import { startRequestMetrics } from '../metrics/request-metrics.js';
-import { notifyRunEnded } from '../notify/notify-run.js';
+import { notifyRunBlocked, notifyRunEnded } from '../notify/notify-run.js';
 import { parseRun } from '../runs/run-record.js';
 import { startSupervisor } from './supervisor.js';
 
@@ -87,6 +88,11 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     dlq: createDeadLetterStore(redis, keys),
     queues: openQueues(redis, keys),
     logger,
+    breaker: createBreaker(redis, keys, delivery.breaker),
+    onBlocked: async (runId) => {
+      const run = parseRun(await redis.hgetall(keys.run(runId)));
+      if (run) await notifyRunBlocked({ config, redis, keys, logger }, run);
+    },
     stopping: stopping.signal,
     onRunFinished: async (runId) => {
       const report = await finishRun(redis, keys, deps.dlq, runId, delivery.reportsDir);
@@ -99,10 +105,10 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const workers = lanes.map((lane) => {
     const worker = new Worker<DeliveryJobData>(
       queueName(lane),
-      async (job) => {
+      async (job, token) => {
         active += 1;
         try {
-          await processJob(job, deps);
+          await processJob(job, deps, token);
         } finally {
           active -= 1;
         }

@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../errors/index.js';
 import type { InterfaceError } from '../../interface/errors.js';
 import type { StateItem } from '../../pipeline/types.js';
 import type { JobRequest } from '../job-data.js';
+import type { RefusalReason } from './breaker.js';
 
 export const EXCERPT_CHARS = 500;
 
@@ -24,11 +25,17 @@ export interface Deferral extends Failure {
   request: JobRequest;
 }
 
+/** A part the platform refused as it refuses everyone (breaker.ts): it waits, never dead-lettered. */
+export interface Held extends Deferral {
+  reason: RefusalReason;
+}
+
 export interface SendResult {
   confirmed: StateItem[];
   refused: Refusal[];
   /** Parts that failed transiently: they go to the job's next attempt. */
   deferred: Deferral[];
+  held: Held[];
 }
 
 export function failureOf(error: InterfaceError): Failure {

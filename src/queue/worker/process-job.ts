@@ -1,13 +1,16 @@
 /**
  * One delivery job, start to settle:
- *   skip it if its run is over or it already settled -> drop items already applied or stale ->
- *   send each request (send-request.ts) -> commit what the platform confirmed -> dead-letter what
- *   it refused -> retry the job for what failed transiently (until its last attempt, which
- *   dead-letters it) -> settle the job into its run, releasing the next stage when it is due.
+ *   skip it if its run is over or it already settled; wait if its pipeline is blocked; count it
+ *   cancelled if its run is being cancelled -> drop items already applied or stale -> send each
+ *   request (send-request.ts) -> commit what the platform confirmed -> dead-letter what it
+ *   refused -> hold what the platform refused to everyone (breaker.ts: the job waits, no attempt
+ *   spent, once the pipeline is blocked) -> retry the job for what failed transiently (until its
+ *   last attempt, which dead-letters it) -> settle the job into its run, releasing the next stage
+ *   when it is due.
  * State advances only for confirmed items, and before the job settles, so nothing is counted
  * delivered that is not committed.
  */
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import type { StateItem } from '../../pipeline/types.js';
 import { buildDeadLetter, type DeadLetterContext } from '../dlq/build-dead-letter.js';
 import type { DeadLetter } from '../dlq/dead-letter.js';
@@ -24,37 +27,102 @@ import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';
-import type { Deferral, Refusal } from './outcomes.js';
+import type { Deferral, Held, Refusal } from './outcomes.js';
 import { sendRequest, type SendContext } from './send-request.js';
 import { settleAndRelease } from './settle-and-release.js';
 
 /** After this many requests in a row failed transiently, the rest of a bundle waits for the retry. */
 const DEFER_AFTER = 3;
+/** How often a job of a blocked pipeline looks again (a probe or a resume lets it go). */
+const BLOCKED_RECHECK_MS = 2_000;
 
 interface Outcomes {
   confirmed: { operationId: string; item: StateItem }[];
   refused: Refusal[];
   deferred: Deferral[];
+  held: Held[];
+  /** The pipeline's delivery is blocked: what is left waits. */
+  blocked: boolean;
 }
 
-async function sendAll(
-  requests: readonly JobRequest[],
-  ctx: SendContext,
-  out: Outcomes,
-): Promise<void> {
+interface Sending {
+  deps: DeliveryDeps;
+  data: DeliveryJobData;
+  ctx: SendContext;
+  /** This job carries the blocked pipeline's probe: one request, then it resumes or waits. */
+  probe: boolean;
+  /**
+   * On a job's last attempt, `attempts` refusals in a row block too: its request was refused on
+   * every attempt and nothing passed between them, so the platform refuses everyone, whatever
+   * the threshold (a small run must not dead-letter its items for a wrong credential).
+   */
+  blockAt?: number;
+}
+
+/** What a request's answers say to the breaker; true when the pipeline is (now) blocked. */
+async function tellBreaker(
+  s: Sending,
+  request: JobRequest,
+  result: Awaited<ReturnType<typeof sendRequest>>,
+): Promise<boolean> {
+  const { breaker, logger } = s.deps;
+  const { pipeline, runId } = s.data;
+  const [held] = result.held;
+  if (held) {
+    const verdict = await breaker.refused(
+      pipeline,
+      runId,
+      held.reason,
+      request.operationId,
+      s.blockAt,
+    );
+    if (verdict === 'blocked-now') {
+      logger.warn(
+        { pipeline, runId, reason: held.reason },
+        'delivery blocked: the platform refuses every request',
+      );
+      await s.deps.onBlocked?.(runId);
+    }
+    return verdict !== 'counting';
+  }
+  if (result.confirmed.length > 0 || result.refused.length > 0) {
+    if (await breaker.passed(pipeline, runId, s.probe)) {
+      logger.info({ pipeline, runId }, 'delivery resumed: the platform answered the probe');
+    }
+  }
+  return false;
+}
+
+async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcomes): Promise<void> {
   let inARow = 0;
+  let probe = s.probe;
   for (const request of requests) {
+    // A refusal seen here may have blocked the pipeline from another job meanwhile.
+    if (!out.blocked && !probe && s.deps.breaker.suspect(s.data.pipeline)) {
+      out.blocked = await s.deps.breaker.isBlocked(s.data.pipeline);
+    }
+    if (out.blocked) {
+      out.deferred.push({
+        request,
+        errorCode: 'FERRY_DELIVERY_BLOCKED',
+        message: 'delivery blocked',
+      });
+      continue;
+    }
     const last = out.deferred[out.deferred.length - 1];
     if (inARow >= DEFER_AFTER && last) {
       out.deferred.push({ ...last, request });
       continue;
     }
-    const result = await sendRequest(request, ctx);
+    const result = await sendRequest(request, s.ctx);
     for (const item of result.confirmed) {
       out.confirmed.push({ operationId: request.operationId, item });
     }
     out.refused.push(...result.refused);
     out.deferred.push(...result.deferred);
+    out.held.push(...result.held);
+    out.blocked = await tellBreaker({ ...s, probe }, request, result);
+    probe = false;
     inARow = result.deferred.length > 0 && result.confirmed.length === 0 ? inARow + 1 : 0;
   }
 }
@@ -93,30 +161,51 @@ function firstStart(job: Job<DeliveryJobData>, work: JobPayload): boolean {
   );
 }
 
-export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps): Promise<void> {
+/** Items of the job's requests counted cancelled: its run was cancelled before it sent them. */
+function cancelledTally(requests: readonly JobRequest[], tally: Tally): Tally {
+  for (const r of requests) addToTally(tally, r.operationId, 'cancelled', r.items.length);
+  return tally;
+}
+
+export async function processJob(
+  job: Job<DeliveryJobData>,
+  deps: DeliveryDeps,
+  token?: string,
+): Promise<void> {
   const data = job.data;
   const jobId = job.id ?? '';
   const { config } = deps;
-  const work = await jobWork(deps.redis, deps.keys, jobId, data);
-  if (!work) return; // its run is over, or it settled already
-
+  const lane = job.queueName === queueName('interactive') ? 'interactive' : 'bulk';
+  const found = await jobWork(deps.redis, deps.keys, jobId, data);
+  if (found.kind === 'none') return; // its run is over, or it settled already
+  if (found.kind === 'blocked') return await waitBlocked(job, token);
+  const work = found.payload;
   const tally: Tally = structuredClone(data.tally ?? {});
   let deadLetters = data.deadLetters ?? 0;
+  if (found.kind === 'cancelled') {
+    cancelledTally(work.requests, tally);
+    await settleAndRelease(deps, { ...data, id: jobId, lane }, tally, deadLetters);
+    return;
+  }
+
   const classified: Classified = firstStart(job, work)
     ? { send: work.requests, applied: [], stale: [] }
     : await classifyItems(deps.state, data.pipeline, work.requests);
   for (const { operationId } of classified.applied) addToTally(tally, operationId, 'delivered', 1);
   for (const { operationId } of classified.stale) addToTally(tally, operationId, 'stale', 1);
 
-  const out: Outcomes = { confirmed: [], refused: [], deferred: [] };
+  const out: Outcomes = { confirmed: [], refused: [], deferred: [], held: [], blocked: false };
   const sendCtx: SendContext = {
     client: deps.client,
     binding: (id) => bindingOf(deps, id),
     gate: deps.gate,
     budget: config.delivery.retryBudget,
   };
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  const sending: Sending = { deps, data, ctx: sendCtx, probe: found.kind === 'probe' };
+  if (lastAttempt) sending.blockAt = job.opts.attempts ?? 1;
   try {
-    await sendAll(classified.send, sendCtx, out);
+    await sendAll(classified.send, sending, out);
   } finally {
     // Whatever happens next, what the platform confirmed is committed.
     await commitConfirmed(deps, data, out.confirmed, tally);
@@ -124,7 +213,6 @@ export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps):
   // Its requests were abandoned by a stopping worker: what failed did not fail on the platform.
   if (deps.stopping?.aborted) throw new WorkerStoppedError(jobId);
 
-  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   const dlCtx: DeadLetterContext = {
     runId: data.runId,
     pipeline: data.pipeline,
@@ -137,24 +225,35 @@ export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps):
   const letter = (request: JobRequest, failure: Refusal | Deferral): DeadLetter =>
     buildDeadLetter(dlCtx, bindingOf(deps, request.operationId), request, failure, now);
   const entries = out.refused.map((r) => letter(narrowRequest(r.request, r.items), r));
-  if (lastAttempt) entries.push(...out.deferred.map((d) => letter(d.request, d)));
-  await deps.dlq.add(entries);
+  // Held requests go on waiting while the pipeline is blocked; below the breaker's threshold
+  // they are failures like any other for the job's last attempt.
+  const waiting = [...out.deferred, ...out.held];
+  if (lastAttempt && !out.blocked) entries.push(...waiting.map((d) => letter(d.request, d)));
+  const written = new Set(await deps.dlq.add(entries));
   for (const e of entries) addToTally(tally, e.operationId, 'failed', e.items.length);
   deadLetters += entries.length;
 
-  if (!lastAttempt && out.deferred.length > 0) {
+  if ((out.blocked || !lastAttempt) && waiting.length > 0) {
     const next: DeliveryJobData = {
       ...data,
-      requests: out.deferred.map((d) => d.request),
+      requests: waiting.map((d) => d.request),
       tally,
       deadLetters,
     };
     if (work.replayOf) next.replayOf = work.replayOf;
     await job.updateData(next);
-    throw new DeliveryDeferredError(out.deferred.length, out.deferred[0]?.message ?? '');
+    if (out.blocked) return await waitBlocked(job, token);
+    throw new DeliveryDeferredError(waiting.length, waiting[0]?.message ?? '');
   }
 
-  if (work.replayOf) await deps.dlq.remove(work.replayOf);
-  const lane = job.queueName === queueName('interactive') ? 'interactive' : 'bulk';
+  // A replayed entry closes, unless its items failed again: then it was updated in place.
+  if (work.replayOf) await deps.dlq.remove(work.replayOf.filter((id) => !written.has(id)));
   await settleAndRelease(deps, { ...data, id: jobId, lane }, tally, deadLetters);
+}
+
+/** The job waits while its pipeline is blocked, spending no attempt (BullMQ's manual delay). */
+async function waitBlocked(job: Job<DeliveryJobData>, token: string | undefined): Promise<never> {
+  const jitter = Math.floor(Math.random() * 500);
+  await job.moveToDelayed(Date.now() + BLOCKED_RECHECK_MS + jitter, token);
+  throw new DelayedError();
 }

@@ -5,7 +5,9 @@
  * - 400/413/422 for a batch: the batch is split in halves (each its own request and idempotency
  *   key) until the bad items stand alone; when the answer names the bad items (per-item results in
  *   a 4xx), they are refused and the rest is sent again at once;
- * - another permanent answer (401 after a refresh, 403, 404, 405, 409): the request is refused;
+ * - an answer that refuses the caller rather than the items (401 after a refresh, 403, 404 for a
+ *   collection route, 405): the request is held for the breaker (breaker.ts), never refused;
+ * - another permanent answer (404 for an entity, 409): the request is refused;
  * - 429 (or 503 with Retry-After): the whole delivery pauses as told and the request is sent again,
  *   which spends no attempt of the job;
  * - a transient failure: handed back, for the job's next attempt (with backoff).
@@ -25,6 +27,7 @@ import type { StateItem } from '../../pipeline/types.js';
 import type { JobRequest } from '../job-data.js';
 import { buildCall, subRequest } from '../request-body.js';
 import { isOk, itemRefusal, itemResults, type ItemResult } from './item-results.js';
+import { platformRefusal } from './breaker.js';
 import { failureOf, type SendResult } from './outcomes.js';
 import type { RateGate } from './rate-gate.js';
 
@@ -41,7 +44,7 @@ export interface SendContext {
 
 /** One request's delivery: its parts, calls and outcome (methods, not closures: it runs a lot). */
 class RequestSender {
-  readonly result: SendResult = { confirmed: [], refused: [], deferred: [] };
+  readonly result: SendResult = { confirmed: [], refused: [], deferred: [], held: [] };
   private calls = 0;
   private rateLimited = 0;
 
@@ -116,6 +119,11 @@ class RequestSender {
   private async onError(part: JobRequest, error: InterfaceError): Promise<void> {
     if (error.retryable) {
       this.result.deferred.push({ request: part, ...failureOf(error) });
+      return;
+    }
+    const reason = platformRefusal(error, this.binding.path, this.binding.operation.method);
+    if (reason) {
+      this.result.held.push({ request: part, reason, ...failureOf(error) });
       return;
     }
     const splittable =

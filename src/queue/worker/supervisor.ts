@@ -1,6 +1,9 @@
 /**
  * Housekeeping every worker process does now and then, so that no process is indispensable:
  * - a run whose current stage was not fully released (the releasing process died) is released;
+ * - a cancelling run's jobs that no worker holds are dropped, and the run ends once none is in
+ *   flight (runs/cancel-run.ts), whoever asked for the cancel and whether they still wait;
+ * - a blocked pipeline gets a probe every `delivery.breaker.probeSeconds` (breaker.ts);
  * - a job BullMQ failed without the worker settling it (it stalled too often because its workers
  *   kept dying, or kept throwing) is dead-lettered with what it still carried, and settled.
  * Both are idempotent, so several supervisors may race.
@@ -10,7 +13,10 @@ import { buildDeadLetter } from '../dlq/build-dead-letter.js';
 import type { DeadLetter } from '../dlq/dead-letter.js';
 import { addToTally, type DeliveryJobData, type Tally } from '../job-data.js';
 import { LANES, type Lane } from '../keys.js';
+import { advanceCancel } from '../runs/cancel-run.js';
 import { releaseStage } from '../runs/release-stage.js';
+import { parseRun } from '../runs/run-record.js';
+import { grantProbe } from './breaker.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';
 import { settleAndRelease } from './settle-and-release.js';
@@ -28,6 +34,13 @@ async function releaseDueStages(deps: DeliveryDeps): Promise<void> {
       'lane',
       'pipeline',
     );
+    if (status === 'cancelling') {
+      await endCancelledRun(deps, runId);
+      continue;
+    }
+    if (status === 'blocked') {
+      await grantProbe(redis, keys, pipeline ?? '', deps.config.delivery.breaker.probeSeconds);
+    }
     if (status !== 'running' || Number(released ?? -1) >= Number(current ?? 0)) continue;
     await releaseStage(
       { redis, keys, queues: deps.queues, delivery: deps.config.delivery },
@@ -41,6 +54,13 @@ async function releaseDueStages(deps: DeliveryDeps): Promise<void> {
   }
 }
 
+async function endCancelledRun(deps: DeliveryDeps, runId: string): Promise<void> {
+  const run = parseRun(await deps.redis.hgetall(deps.keys.run(runId)));
+  if (!run || run.status !== 'cancelling') return;
+  const { ended } = await advanceCancel(deps.redis, deps.keys, deps.queues, run);
+  if (ended) await deps.onRunFinished?.(runId);
+}
+
 async function deadLetterFailedJob(
   deps: DeliveryDeps,
   lane: Lane,
@@ -49,7 +69,7 @@ async function deadLetterFailedJob(
   const data = job.data;
   const jobId = job.id ?? '';
   const work = await jobWork(deps.redis, deps.keys, jobId, data);
-  const requests = work?.requests ?? [];
+  const requests = 'payload' in work ? work.payload.requests : [];
   const tally: Tally = structuredClone(data.tally ?? {});
   const now = Date.now();
   const reason = job.failedReason || 'the job failed';

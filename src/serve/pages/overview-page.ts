@@ -3,7 +3,8 @@
  * items) and its run in progress, the queues by lane, the items delivered per minute over the
  * last hour, and the latest operator actions.
  */
-import { itemTotals, type RunRecord } from '../../queue/runs/run-record.js';
+import { itemTotals, settledItems, type RunRecord } from '../../queue/runs/run-record.js';
+import { requestsInFlight, runStatusText } from '../../queue/runs/run-status-text.js';
 import type { Overview, PipelineCard } from '../read-overview.js';
 import { chart } from './chart.js';
 import { ago, badge, brief, count, when } from './format.js';
@@ -24,13 +25,28 @@ function lastRunCell(card: PipelineCard, now: number): SafeHtml {
 
 function activeCell(run: RunRecord | undefined, now: number): SafeHtml {
   if (!run) return html`<span class="muted">idle</span>`;
-  const totals = itemTotals(run.operations);
-  const done = totals.delivered + totals.failed + totals.skipped + totals.stale;
-  const share = totals.planned > 0 ? Math.floor((done / totals.planned) * 100) : 0;
-  return html`<a href="/runs/${run.id}">${badge(run.status)}</a> ${share}%
+  const { done, planned } = settledItems(run);
+  const share = planned > 0 ? Math.floor((done / planned) * 100) : 0;
+  return html`<a href="/runs/${run.id}"
+      >${badge(run.status, runStatusText(run.status, requestsInFlight(run)))}</a
+    >
+    ${share}%
     <div class="muted">
-      ${count(done)} of ${count(totals.planned)} · started ${ago(run.createdAt, now)}
+      ${count(done)} of ${count(planned)} settled · started
+      ${ago(run.createdAt, now)}${run.blockedReason ? html` · ${brief(run.blockedReason)}` : ''}
     </div>`;
+}
+
+/** Why a pipeline is in the overview's "need a look" notice. */
+function needsLook(card: PipelineCard): string[] {
+  const why: string[] = [];
+  if (card.active?.status === 'blocked') why.push('delivery blocked');
+  const last = card.lastRun?.status ?? '';
+  if (['partial', 'failed', 'guard_stopped'].includes(last)) {
+    why.push(`last run ${last.replace('_', ' ')}`);
+  }
+  if (card.deadLetters > 0) why.push(`${count(card.deadLetters)} dead letters`);
+  return why;
 }
 
 function scheduleCell(card: PipelineCard, now: number): SafeHtml {
@@ -42,8 +58,13 @@ function scheduleCell(card: PipelineCard, now: number): SafeHtml {
 }
 
 export function overviewBody(o: Overview): SafeHtml {
-  const failing = o.pipelines.filter((c) =>
-    ['partial', 'failed', 'guard_stopped'].includes(c.lastRun?.status ?? ''),
+  // From sync runs only (a replay never stands for its pipeline); dead letters and a blocked
+  // delivery keep their own place in the notice whatever the last run says.
+  const failing = o.pipelines.filter(
+    (c) =>
+      ['partial', 'failed', 'guard_stopped'].includes(c.lastRun?.status ?? '') ||
+      c.deadLetters > 0 ||
+      c.active?.status === 'blocked',
   );
   const lanes = o.queues.filter((q) => q.queue.startsWith('delivery-'));
   const thisHour = o.throughput.reduce((n, p) => n + p.delivered, 0);
@@ -58,8 +79,8 @@ export function overviewBody(o: Overview): SafeHtml {
             ${failing.length} pipeline(s) need a look:
             ${failing.map(
               (c, i) =>
-                html`${i ? ', ' : ''}<a href="/runs/${c.lastRun!.id}">${c.view.name}</a>
-                  (${c.lastRun!.status.replace('_', ' ')})`,
+                html`${i ? ', ' : ''}<a href="/pipelines/${c.view.name}">${c.view.name}</a>
+                  (${needsLook(c).join(', ')})`,
             )}
           </div>`
         : ''

@@ -4,6 +4,7 @@
  * source got wrong (file:line:field), its dead letters, and its report to download.
  */
 import type { RunReport } from '../../queue/runs/run-report.js';
+import { runStatusText } from '../../queue/runs/run-status-text.js';
 import type { TimelinePoint } from '../../queue/runs/run-timeline.js';
 import type { Principal } from '../tokens.js';
 import { chart } from './chart.js';
@@ -13,14 +14,6 @@ import { html, type SafeHtml } from './html.js';
 /** Row errors shown on the page; the failures CSV has them all. */
 const ERRORS_SHOWN = 200;
 
-function totals(report: RunReport) {
-  const sum = { planned: 0, delivered: 0, failed: 0, stale: 0, skipped: 0 };
-  for (const row of Object.values(report.operations)) {
-    for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += row[k];
-  }
-  return sum;
-}
-
 export function runBody(
   report: RunReport,
   /** Dead letters of the run in all: the report lists only the first. */
@@ -29,15 +22,16 @@ export function runBody(
   principal: Principal,
   now: number,
 ): SafeHtml {
-  const t = totals(report);
-  const running = report.status === 'running' || report.status === 'cancelling';
-  const done = t.delivered + t.failed + t.stale + t.skipped;
+  const t = report.items;
+  const running =
+    report.status === 'running' || report.status === 'cancelling' || report.status === 'blocked';
   const operator = principal.role === 'operator';
   const base = `/runs/${encodeURIComponent(report.runId)}`;
   return html`<p class="muted">
       <a href="/runs?pipeline=${report.pipeline}">Runs of ${report.pipeline}</a>
     </p>
-    <h1>${report.runId} ${badge(report.status)}</h1>
+    <h1>${report.runId} ${badge(report.status, runStatusText(report.status, report.inFlight))}</h1>
+    ${report.blockedReason ? html`<div class="notice bad">${report.blockedReason}</div>` : ''}
     ${report.wantedDeletes ? guardSection(report, principal) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
     <div class="card" data-action-scope>
       <dl class="kv">
@@ -61,8 +55,10 @@ export function runBody(
         </dd>
         <dt>Items</dt>
         <dd>
-          ${count(done)} of ${count(t.planned)} settled: ${count(t.delivered)} delivered,
-          ${count(t.failed)} failed, ${count(t.skipped)} unchanged, ${count(t.stale)} stale
+          ${count(t.settled)} of ${count(t.planned)} settled: ${count(t.delivered)} delivered,
+          ${count(t.failed)} failed, ${count(t.stale)}
+          stale${t.cancelled ? `, ${count(t.cancelled)} cancelled` : ''}; ${count(t.unchanged)}
+          unchanged (not planned)
         </dd>
       </dl>
       ${
@@ -104,8 +100,9 @@ export function runBody(
                   <th class="num">Planned</th>
                   <th class="num">Delivered</th>
                   <th class="num">Failed</th>
-                  <th class="num">Unchanged</th>
                   <th class="num">Stale</th>
+                  <th class="num">Cancelled</th>
+                  <th class="num">Unchanged</th>
                 </tr>
               </thead>
               <tbody>
@@ -116,8 +113,9 @@ export function runBody(
                       <td class="num">${count(c.planned)}</td>
                       <td class="num">${count(c.delivered)}</td>
                       <td class="num">${c.failed ? html`<b>${count(c.failed)}</b>` : '0'}</td>
-                      <td class="num">${count(c.skipped)}</td>
                       <td class="num">${count(c.stale)}</td>
+                      <td class="num">${count(c.cancelled)}</td>
+                      <td class="num">${count(c.skipped)}</td>
                     </tr>`,
                 )}
               </tbody>

@@ -3,7 +3,10 @@
  * pipeline, operation or item key, a page at a time), `GET /api/dead-letters/{id}` (the whole
  * entry, as `ferry dlq show --json`), and an operator's `POST /api/dead-letters/{id}/replay`
  * with an optional edited payload (as `ferry dlq replay`), answered once the replay ended; and
- * an operator's `POST /api/dead-letters/replay` of a selection `{ids}` (the console's list).
+ * an operator's `POST /api/dead-letters/replay` of a selection `{ids}` (the console's list);
+ * an operator's `POST /api/dead-letters/{id}/purge` and `POST /api/dead-letters/purge` of a
+ * selection `{ids, dryRun?}` (as `ferry dlq purge`: the items stay undelivered and the next run
+ * plans them again), audited.
  */
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors/index.js';
@@ -114,6 +117,84 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
       return await replayAudited(ctx, request.principal!.name, ids, []);
     },
   );
+
+  purgeRoutes(app, ctx);
+}
+
+const purgeSchema = {
+  body: {
+    type: 'object',
+    required: ['ids'],
+    additionalProperties: false,
+    properties: {
+      ids: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1 } },
+      dryRun: { type: 'boolean', default: false },
+    },
+  },
+} as const;
+
+export interface PurgeAnswer {
+  dryRun: boolean;
+  /** The entries purged (or, in a dry run, that would be), with their items. */
+  purged: Array<{ id: string; pipeline: string; operationId: string; keys: string[] }>;
+}
+
+export function purgeRoutes(app: FastifyInstance, ctx: ServeContext): void {
+  app.post<{ Params: { id: string }; Body: { dryRun?: boolean } | undefined }>(
+    '/api/dead-letters/:id/purge',
+    {
+      config: { access: 'operator' },
+      schema: {
+        body: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: { dryRun: { type: 'boolean' } },
+        },
+      },
+    },
+    async (request) =>
+      await purgeAudited(ctx, request.principal!.name, [request.params.id], !!request.body?.dryRun),
+  );
+
+  app.post<{ Body: { ids: string[]; dryRun?: boolean } }>(
+    '/api/dead-letters/purge',
+    { config: { access: 'operator' }, schema: purgeSchema },
+    async (request) =>
+      await purgeAudited(ctx, request.principal!.name, request.body.ids, !!request.body.dryRun),
+  );
+}
+
+/** Purges (as `ferry dlq purge`) every entry named, or none when one is missing; audited. */
+async function purgeAudited(
+  ctx: ServeContext,
+  actor: string,
+  ids: string[],
+  dryRun: boolean,
+): Promise<PurgeAnswer> {
+  const entries = [];
+  const missing = [];
+  for (const id of new Set(ids)) {
+    const entry = await ctx.dlq.get(id);
+    if (entry) entries.push(entry);
+    else missing.push(id);
+  }
+  if (missing.length > 0) {
+    throw new NotFoundError('dead letter', missing.join(', '), 'See GET /api/dead-letters.');
+  }
+  const purged = entries.map((e) => ({
+    id: e.id,
+    pipeline: e.pipeline,
+    operationId: e.operationId,
+    keys: e.items.map((i) => i.key),
+  }));
+  if (dryRun) return { dryRun, purged };
+  await ctx.dlq.remove(entries.map((e) => e.id));
+  await recordAudit(ctx.redis, ctx.keys, {
+    actor,
+    action: 'dead-letter.purge',
+    target: purged.map((p) => p.id).join(','),
+  });
+  return { dryRun, purged };
 }
 
 /** Replays (as `ferry dlq replay`), answered once the replay ended, and writes the audit line. */

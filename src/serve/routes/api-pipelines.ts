@@ -70,7 +70,11 @@ export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> 
         view.nextRunAt = schedule.nextRunAt;
         view.paused = schedule.paused;
       }
-      const [last] = await recentRuns(ctx.redis, ctx.keys, { pipeline: name, limit: 1 });
+      const [last] = await recentRuns(ctx.redis, ctx.keys, {
+        pipeline: name,
+        limit: 1,
+        standing: true,
+      });
       if (last) {
         view.lastRun = {
           runId: last.id,

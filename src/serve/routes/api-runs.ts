@@ -3,11 +3,13 @@
  * `GET /api/runs/{runId}` (the document `ferry run --json` prints, with progress while it runs),
  * `POST /api/runs/{runId}/cancel` (operator; as `ferry cancel`, answering within seconds),
  * `POST /api/runs/{runId}/allow-deletes` (operator: the mass-delete guard stopped the run; start
- * it again with exactly the deletes it wanted allowed, once).
+ * it again with exactly the deletes it wanted allowed, once), `POST /api/runs/{runId}/resume`
+ * (operator: a run the breaker blocked sends again at once, as `ferry resume`).
  */
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors/index.js';
 import { cancelRun } from '../../queue/runs/cancel-run.js';
+import { resumeRun } from '../../queue/runs/resume-run.js';
 import { startRun } from '../../queue/runs/start-run.js';
 import { buildRunReport, loadRun } from '../../queue/runs/run-report.js';
 import { recordAudit } from '../audit.js';
@@ -64,6 +66,21 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         target: runId,
       });
       return reply.code(outcome.status === 'cancelled' ? 200 : 202).send(outcome);
+    },
+  );
+
+  app.post<{ Params: { runId: string } }>(
+    '/api/runs/:runId/resume',
+    { config: { access: 'operator' } },
+    async (request) => {
+      const { runId } = request.params;
+      const resumed = await resumeRun(ctx.redis, ctx.keys, runId);
+      await recordAudit(ctx.redis, ctx.keys, {
+        actor: request.principal!.name,
+        action: 'run.resume',
+        target: runId,
+      });
+      return resumed;
     },
   );
 

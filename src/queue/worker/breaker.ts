@@ -1,0 +1,213 @@
+/**
+ * The breaker for platform-wide refusals (DESIGN.md, Runs an operator can trust). A wrong
+ * credential, a lost scope or a route the platform took away answers every request alike; sent
+ * on, a 20,000-row catalog would become 20,000 dead letters. So an answer that refuses the caller
+ * rather than the item (401 after a credential renewal, 403, 404 for a collection route, 405) is
+ * never dead-lettered: the request waits for the job's next attempt, and the pipeline's breaker
+ * (`<prefix>:{q}:breaker:<pipeline>`) counts it. `delivery.breaker.threshold` such answers in a
+ * row block the pipeline's delivery: its run turns `blocked` with a reason, its jobs wait (moved
+ * to delayed, no attempt spent), `ferry_delivery_blocked{pipeline,reason}` is 1 and the pipeline's
+ * `notify` gets `blocked`. Every `delivery.breaker.probeSeconds` the supervisor grants one probe:
+ * the next job of the run sends one request; if it passes the pipeline resumes by itself, as it
+ * does on `ferry resume RUN` or the console's button. Any other answer ends the streak.
+ *
+ * A process resets the streak only after it saw a refusal itself, so a healthy delivery costs no
+ * Redis round trip here.
+ */
+import type { InterfaceError } from '../../interface/errors.js';
+import { AuthError, PermanentHttpError } from '../../interface/errors.js';
+import type { RedisClient } from '../../redis/connection.js';
+import { luaScript, runLua } from '../../redis/lua.js';
+import type { DeliveryKeys } from '../keys.js';
+
+export type RefusalReason = 'unauthorized' | 'forbidden' | 'route_not_found' | 'method_not_allowed';
+
+const REASON_TEXT: Record<RefusalReason, string> = {
+  unauthorized: 'the platform refuses the credential (401 after renewing it)',
+  forbidden: 'the platform forbids the requests (403)',
+  route_not_found: 'the platform does not know the route (404)',
+  method_not_allowed: 'the platform does not allow the method on the route (405)',
+};
+
+export function reasonText(reason: string, operationId: string, threshold: number): string {
+  const why = REASON_TEXT[reason as RefusalReason] ?? reason;
+  return (
+    `Delivery blocked: ${why} on ${threshold} requests in a row (last: ${operationId}). ` +
+    'Nothing was dead-lettered; fix the credential or the interface settings, then it resumes ' +
+    'by itself at the next probe, or at once with `ferry resume RUN`.'
+  );
+}
+
+/**
+ * Whether an error refuses the caller rather than the item. A 404 counts only for a route
+ * without path parameters (a collection): for `/products/{id}` it says the product is missing.
+ */
+export function platformRefusal(
+  error: InterfaceError,
+  path: string,
+  method: string,
+): RefusalReason | undefined {
+  if (error instanceof AuthError) return 'unauthorized';
+  if (!(error instanceof PermanentHttpError)) return undefined;
+  if (error.status === 403) return 'forbidden';
+  if (error.status === 405) return 'method_not_allowed';
+  if (error.status === 404 && method !== 'DELETE' && !path.includes('{')) return 'route_not_found';
+  return undefined;
+}
+
+/**
+ * KEYS: breaker hash, run hash, metrics hash. ARGV: threshold, reason, now, run id, pipeline,
+ * reason text. Returns 0 counting, 1 this refusal blocked the pipeline, 2 it was blocked already.
+ * A breaker left by another run (cancelled while blocked) starts afresh.
+ */
+const REFUSED = luaScript(
+  `local owner = redis.call('HGET', KEYS[1], 'runId')
+if owner and owner ~= ARGV[4] then
+  local old = redis.call('HGET', KEYS[1], 'reason')
+  if old then redis.call('HSET', KEYS[3], 'blocked|' .. ARGV[5] .. '|' .. old, 0) end
+  redis.call('DEL', KEYS[1])
+end
+redis.call('HSET', KEYS[1], 'runId', ARGV[4])
+local streak = redis.call('HINCRBY', KEYS[1], 'streak', 1)
+if redis.call('HGET', KEYS[1], 'blocked') == '1' then return 2 end
+if streak < tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'blocked', '1', 'reason', ARGV[2], 'since', ARGV[3], 'lastProbe', ARGV[3])
+if redis.call('HGET', KEYS[2], 'status') == 'running' then
+  redis.call('HSET', KEYS[2], 'status', 'blocked', 'blockedReason', ARGV[6], 'blockedAt', ARGV[3])
+end
+redis.call('HSET', KEYS[3], 'blocked|' .. ARGV[5] .. '|' .. ARGV[2], 1)
+return 1`,
+  3,
+);
+
+/**
+ * KEYS: breaker hash, run hash, metrics hash. ARGV: pipeline, 'reset' to end the streak (an
+ * answer passed) or 'keep' (an operator's resume: one more refusal blocks again). A blocked
+ * pipeline resumes (its run back to `running`). Returns 1 when it was blocked.
+ */
+const RESUME = luaScript(
+  `local reason = redis.call('HGET', KEYS[1], 'reason')
+local blocked = redis.call('HGET', KEYS[1], 'blocked')
+if ARGV[2] == 'reset' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('HDEL', KEYS[1], 'blocked', 'reason', 'probe')
+  redis.call('HINCRBY', KEYS[1], 'streak', -1)
+end
+if redis.call('HGET', KEYS[2], 'status') == 'blocked' then
+  redis.call('HSET', KEYS[2], 'status', 'running')
+  redis.call('HDEL', KEYS[2], 'blockedReason')
+end
+if blocked ~= '1' then return 0 end
+redis.call('HSET', KEYS[3], 'blocked|' .. ARGV[1] .. '|' .. reason, 0)
+return 1`,
+  3,
+);
+
+/** KEYS: breaker hash. ARGV: now, probe interval (ms). 1 when a probe was granted. */
+const GRANT_PROBE = luaScript(
+  `if redis.call('HGET', KEYS[1], 'blocked') ~= '1' then return 0 end
+local last = tonumber(redis.call('HGET', KEYS[1], 'lastProbe') or '0')
+if tonumber(ARGV[1]) - last < tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'probe', '1', 'lastProbe', ARGV[1])
+return 1`,
+  1,
+);
+
+export type RefusalVerdict = 'counting' | 'blocked-now' | 'blocked';
+
+export interface BreakerSettings {
+  threshold: number;
+  probeSeconds: number;
+}
+
+export interface Breaker {
+  /** A platform-wide refusal of one of the run's requests. */
+  refused(
+    pipeline: string,
+    runId: string,
+    reason: RefusalReason,
+    operationId: string,
+    /** A lower threshold: a job on its last attempt blocks at `attempts` refusals in a row. */
+    threshold?: number,
+  ): Promise<RefusalVerdict>;
+  /** Any other answer: the streak is over (a probe's answer resumes the pipeline). */
+  passed(pipeline: string, runId: string, probe: boolean): Promise<boolean>;
+  /** Whether this process saw a refusal of the pipeline and no answer since. */
+  suspect(pipeline: string): boolean;
+  /** Whether the pipeline's delivery is blocked now (one round trip). */
+  isBlocked(pipeline: string): Promise<boolean>;
+}
+
+export function createBreaker(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  settings: BreakerSettings,
+): Breaker {
+  const suspects = new Set<string>();
+  return {
+    async refused(pipeline, runId, reason, operationId, threshold = settings.threshold) {
+      suspects.add(pipeline);
+      const verdict = await runLua(
+        redis,
+        REFUSED,
+        [keys.breaker(pipeline), keys.run(runId), keys.metrics],
+        [
+          Math.min(threshold, settings.threshold),
+          reason,
+          Date.now(),
+          runId,
+          pipeline,
+          reasonText(reason, operationId, settings.threshold),
+        ],
+      );
+      return verdict === 1 ? 'blocked-now' : verdict === 2 ? 'blocked' : 'counting';
+    },
+    async passed(pipeline, runId, probe) {
+      if (!probe && !suspects.has(pipeline)) return false;
+      suspects.delete(pipeline);
+      return await resumeDelivery(redis, keys, pipeline, runId, 'reset');
+    },
+    suspect: (pipeline) => suspects.has(pipeline),
+    async isBlocked(pipeline) {
+      return (await redis.hget(keys.breaker(pipeline), 'blocked')) === '1';
+    },
+  };
+}
+
+/**
+ * Resumes a blocked pipeline: a probe passed ('reset': the streak is over), or an operator asked
+ * (`ferry resume`, the console: 'keep', so that if the platform still refuses, the next refusal
+ * blocks it again). 1 when it was blocked.
+ */
+export async function resumeDelivery(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  pipeline: string,
+  runId: string,
+  streak: 'reset' | 'keep',
+): Promise<boolean> {
+  const was = await runLua(
+    redis,
+    RESUME,
+    [keys.breaker(pipeline), keys.run(runId), keys.metrics],
+    [pipeline, streak],
+  );
+  return was === 1;
+}
+
+/** The supervisor's part: one probe per blocked pipeline every `probeSeconds`. */
+export async function grantProbe(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  pipeline: string,
+  probeSeconds: number,
+): Promise<boolean> {
+  const granted = await runLua(
+    redis,
+    GRANT_PROBE,
+    [keys.breaker(pipeline)],
+    [Date.now(), Math.round(probeSeconds * 1000)],
+  );
+  return granted === 1;
+}
