@@ -12,5 +12,7 @@ export default defineConfig({
     // Two cores: integration tests start servers and workers; keep parallelism modest.
     maxWorkers: 2,
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Each file must close every socket, server and child process it opened.
+    setupFiles: ['test/helpers/no-open-handles.ts'],
   },
 });
