@@ -106,7 +106,7 @@ export async function runFerryHere(
 }
 
 /** Resolves once `ferry worker` said it is delivering. */
-export async function workerReady(p: FerryProcess, timeoutMs = 50_000): Promise<void> {
+export async function workerReady(p: FerryProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!p.stderr().includes('ferry worker: delivering')) {
     if (p.child.exitCode !== null) throw new Error(`worker exited: ${p.stderr()}`);
