@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { FerryConfig } from '../config/schema.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../logging/logger.js';
@@ -19,6 +19,8 @@ export interface ParsedArgs {
 
 export interface CommandContext {
   args: ParsedArgs;
+  /** What `-` reads (a file argument meaning standard input). */
+  stdin: Readable;
   stdout: Writable;
   stderr: Writable;
   env: NodeJS.ProcessEnv;

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { FerryConfig } from '../config/schema.js';
 import { closestName, didYouMean } from '../base/did-you-mean.js';
@@ -13,7 +13,9 @@ import {
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { commandHelp, globalHelp } from './help.js';
 
+/** Where one invocation reads and writes: the process's own streams and environment by default. */
 export interface MainIo {
+  stdin?: Readable;
   stdout?: Writable;
   stderr?: Writable;
   env?: NodeJS.ProcessEnv;
@@ -52,6 +54,7 @@ async function described(entry: CommandEntry): Promise<DescribedCommand> {
 
 /** Runs one `ferry` invocation; resolves to the process exit code. */
 export async function main(argv: string[], io: MainIo = {}): Promise<number> {
+  const stdin = io.stdin ?? process.stdin;
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const env = io.env ?? process.env;
@@ -124,6 +127,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     ]);
     const ctx: CommandContext = {
       args: { values: parsed.values, positionals: parsed.positionals },
+      stdin,
       stdout,
       stderr,
       env,
@@ -135,7 +139,11 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
             (config && config.log.level !== 'info' ? config.log.level : undefined);
           const quiet = command.reportsToPeople?.(parsed.values) === true;
           const level = asked ?? (quiet ? 'warn' : 'info');
-          logger = createLogger({ level, format: config?.log.format ?? 'auto' });
+          logger = createLogger({
+            level,
+            format: config?.log.format ?? 'auto',
+            destination: stderr,
+          });
         }
         return logger;
       },

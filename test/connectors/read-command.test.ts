@@ -1,34 +1,18 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { ferryHere, type CliRun } from '../helpers/ferry-here.js';
 import { sharedPath } from '../helpers/shared.js';
 import { tempDir } from './helpers/tmp.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `ferry read ...` as a child process, the way an operator runs it. */
-function ferryRead(args: string[], input?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/cli/ferry.js', 'read', ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, FERRY_LOG_LEVEL: 'silent' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? '');
+/** `ferry read ...` through the CLI's main(), as an operator runs it (output and exit code). */
+function ferryRead(args: string[], input?: string): Promise<CliRun> {
+  return ferryHere(['read', ...args], {
+    env: { ...process.env, FERRY_LOG_LEVEL: 'silent' },
+    ...(input === undefined ? {} : { stdin: input }),
   });
 }
 

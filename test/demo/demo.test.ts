@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { freePort } from '../helpers/redis-server.js';
 import { sharedPath } from '../helpers/shared.js';
@@ -65,7 +65,10 @@ describe('ferry demo --once', () => {
 
   it('without --once keeps the simulator and the console serving until Ctrl-C', async () => {
     const demo = spawnFerry(['demo', '--console-port', '0'], configFile);
-    const deadline = Date.now() + 20_000;
+    onTestFinished(() => {
+      if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
+    });
+    const deadline = Date.now() + 90_000;
     while (!demo.stdout().includes('Ctrl-C stops the demo') && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }

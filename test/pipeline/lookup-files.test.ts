@@ -13,7 +13,7 @@ import { LookupFileError } from '../../src/pipeline/errors.js';
 import { planPipeline } from '../../src/pipeline/plan-pipeline.js';
 import type { Plan } from '../../src/pipeline/types.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
-import { runFerry } from '../queue/cli-process.js';
+import { runFerryHere as runFerry } from '../queue/cli-process.js';
 import { definitionOf, planItems, testConfig } from './helpers.js';
 import { useSnapshotHarness } from './snapshot-harness.js';
 

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { createStateStore } from '../../src/pipeline/state-store.js';
+import { ferryHere } from '../helpers/ferry-here.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { sharedPath } from '../helpers/shared.js';
 import { tempDir } from './helpers.js';
@@ -27,24 +27,16 @@ interface Result {
   stderr: string;
 }
 
+/** `ferry` in this process (what it prints and returns is the point, not the process). */
 function ferry(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'src/cli/ferry.js'), ...args], {
-      cwd: PROJECT_ROOT,
-      env: {
-        ...process.env,
-        REDIS_URL: TEST_REDIS_URL,
-        FERRY_PREFIX: prefix,
-        FERRY_LOG_LEVEL: 'error',
-        ...env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+  return ferryHere(args, {
+    env: {
+      ...process.env,
+      REDIS_URL: TEST_REDIS_URL,
+      FERRY_PREFIX: prefix,
+      FERRY_LOG_LEVEL: 'error',
+      ...env,
+    },
   });
 }
 

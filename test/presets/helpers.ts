@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { loadPipeline } from '../../src/pipeline/definition/load-pipeline.js';
 import { planPipeline } from '../../src/pipeline/plan-pipeline.js';
 import type { Plan } from '../../src/pipeline/types.js';
+import { ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { planItems, testConfig } from '../pipeline/helpers.js';
 
@@ -49,23 +49,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the ferry binary as a child process, from the project's root. */
+/** Runs `ferry` in this process (test/helpers/ferry-here.ts), as from the project's root. */
 export function ferry(args: string[], prefix: string): Promise<CliResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(PROJECT_ROOT, 'src/cli/ferry.js'), ...args], {
-      cwd: PROJECT_ROOT,
-      env: {
-        ...process.env,
-        REDIS_URL: TEST_REDIS_URL,
-        FERRY_PREFIX: prefix,
-        FERRY_LOG_LEVEL: 'error',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+  return ferryHere(args, {
+    env: {
+      ...process.env,
+      REDIS_URL: TEST_REDIS_URL,
+      FERRY_PREFIX: prefix,
+      FERRY_LOG_LEVEL: 'error',
+    },
   });
 }

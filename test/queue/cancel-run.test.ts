@@ -1,17 +1,17 @@
 /**
  * Cancelling a run (real Redis, the simulator over TCP, a worker in this process, `ferry cancel`
- * as a child process): once it returns nothing more of the run is sent, what was delivered is
+ * through the CLI's main()): once it returns nothing more of the run is sent, what was delivered is
  * committed and counted, the pipeline is free, and the next run of the same file sends exactly
  * the rest, each item once.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { createStateStore } from '../../src/pipeline/state-store.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
+import { deliveryKeys, LANES } from '../../src/queue/keys.js';
+import { openQueues } from '../../src/queue/queues.js';
 import { cancelRun, type CancelOutcome } from '../../src/queue/runs/cancel-run.js';
 import { followRun } from '../../src/queue/runs/follow-run.js';
 import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
@@ -21,11 +21,11 @@ import { buildRunReport, loadRun } from '../../src/queue/runs/run-report.js';
 import { startRun } from '../../src/queue/runs/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { until } from '../helpers/until.js';
-import { runFerry, writeConfigFile } from './cli-process.js';
+import { runFerryHere as runFerry, writeConfigFile } from './cli-process.js';
 import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
 const PRICES = 'products.prices.patch';
-// ~35 ms a request, two at a time: the price stage takes ~7 s, time enough to spawn `ferry cancel`.
+// ~35 ms a request, two at a time: the price stage takes ~7 s, time enough for `ferry cancel`.
 const h = useDeliveryHarness('cancel', { seed: 4, faults: { latency: [30, 40] } }, () =>
   generateItems(400, file, 11),
 );
@@ -70,7 +70,19 @@ describe('ferry cancel', () => {
       expect(outcome).toMatchObject({ runId, status: 'cancelled', inFlight: 0 });
       expect(outcome.unsettledJobs).toBeGreaterThan(0);
 
-      await sleep(300); // the worker takes the run's queued jobs and drops them
+      await until("the worker took the run's queued jobs and dropped them", async () => {
+        const queues = openQueues(h.redis, keys);
+        try {
+          const counts = await Promise.all(
+            LANES.map((lane) =>
+              queues[lane].getJobCounts('waiting', 'prioritized', 'delayed', 'active'),
+            ),
+          );
+          return counts.every((c) => Object.values(c).every((n) => n === 0));
+        } finally {
+          await queues.close();
+        }
+      });
       expect(h.sim.stats().requests).toBe(requestsAtCancel);
       const prices = outcome.report.operations[PRICES];
       if (!prices) throw new Error('no price counts in the report');

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import type { DeliveryOverrides } from './delivery-fixtures.js';
 
@@ -48,13 +49,10 @@ export interface FerryProcess {
   stderr(): string;
 }
 
-export function spawnFerry(
-  args: string[],
-  configFile: string,
-  extraEnv: NodeJS.ProcessEnv = {},
-): FerryProcess {
+/** The environment of a command run with `configFile`: the config file says it all. */
+function ferryEnv(configFile: string, extraEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, FERRY_CONFIG: configFile };
-  // The config file says it all: no override from the environment the tests run in.
+  // No override from the environment the tests run in.
   for (const name of [
     'REDIS_URL',
     'FERRY_PREFIX',
@@ -64,10 +62,17 @@ export function spawnFerry(
   ]) {
     delete env[name];
   }
-  Object.assign(env, extraEnv);
+  return Object.assign(env, extraEnv);
+}
+
+export function spawnFerry(
+  args: string[],
+  configFile: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): FerryProcess {
   const child = spawn(process.execPath, [FERRY, ...args], {
     cwd: PROJECT_ROOT,
-    env,
+    env: ferryEnv(configFile, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -80,7 +85,7 @@ export function spawnFerry(
   return { child, exited, stdout: () => out, stderr: () => err };
 }
 
-/** Runs a command to its end. */
+/** Runs a command to its end in a child process (where the process is the point). */
 export async function runFerry(
   args: string[],
   configFile: string,
@@ -91,8 +96,17 @@ export async function runFerry(
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
 
+/** Runs a command to its end in this process (test/helpers/ferry-here.ts): same result, no start-up. */
+export async function runFerryHere(
+  args: string[],
+  configFile: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return await ferryHere(args, { env: ferryEnv(configFile, extraEnv) });
+}
+
 /** Resolves once `ferry worker` said it is delivering. */
-export async function workerReady(p: FerryProcess, timeoutMs = 20_000): Promise<void> {
+export async function workerReady(p: FerryProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!p.stderr().includes('ferry worker: delivering')) {
     if (p.child.exitCode !== null) throw new Error(`worker exited: ${p.stderr()}`);

@@ -14,7 +14,7 @@ import type { RunReport } from '../../src/queue/runs/run-report.js';
 import type { DeliveryStatus } from '../../src/queue/status.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
-import { runFerry, writeConfigFile } from './cli-process.js';
+import { runFerryHere as runFerry, writeConfigFile } from './cli-process.js';
 import { tempDir, expectNothingOpen } from './delivery-fixtures.js';
 
 const HEADER =

@@ -13,7 +13,7 @@ import { startRedisServer, type PrivateRedis } from '../helpers/redis-server.js'
 import { uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
 import {
-  runFerry,
+  runFerryHere,
   spawnFerry,
   workerReady,
   writeConfigFile,
@@ -71,26 +71,26 @@ it('is noticed by the waiting CLI, the worker and `ferry status`, and the next r
   expect(follower.stderr()).toMatch(/Redis lost its data while run catalog-\S+ was in progress/);
 
   await until('the worker says it', () => worker.stderr().includes(LOSS_LOG), 15_000);
-  const status = await runFerry(['status', '--json'], configFile);
+  const status = await runFerryHere(['status', '--json'], configFile);
   expect(status.code).toBe(0);
   const { dataLoss } = JSON.parse(status.stdout) as {
     dataLoss?: { detectedAt: number; detectedBy: string; count: number; resent: string[] };
   };
   expect(dataLoss).toMatchObject({ count: 1, resent: [] });
   expect(dataLoss!.detectedBy).toMatch(/:\d+$/);
-  const text = await runFerry(['status'], configFile);
+  const text = await runFerryHere(['status'], configFile);
   expect(text.stdout).toContain('REDIS LOST ITS DATA: noticed');
   expect(text.stdout).toContain('--resend-all');
 
   const requestsBefore = sim.stats().requests;
-  const stopped = await runFerry(['run', 'catalog', '--file', items], configFile);
+  const stopped = await runFerryHere(['run', 'catalog', '--file', items], configFile);
   expect(stopped.code).toBe(1);
   expect(stopped.stderr).toMatch(
     /this run would resend \d+ items \(\d+ requests\).*Nothing was sent/s,
   );
   expect(stopped.stderr).toContain('--resend-all');
 
-  const resent = await runFerry(
+  const resent = await runFerryHere(
     ['run', 'catalog', '--file', items, '--wait', '--no-local-worker', '--resend-all', '--json'],
     configFile,
   );
@@ -109,7 +109,7 @@ it('is noticed by the waiting CLI, the worker and `ferry status`, and the next r
 
   // Chosen once: the next run goes on as usual (nothing changed, nothing to send).
   const requestsAfter = sim.stats().requests;
-  const unchanged = await runFerry(['run', 'catalog', '--file', items, '--json'], configFile);
+  const unchanged = await runFerryHere(['run', 'catalog', '--file', items, '--json'], configFile);
   expect(unchanged.stderr).not.toContain('FERRY_STATE_LOST');
   expect((JSON.parse(unchanged.stdout) as { status: string }).status).not.toBe('failed');
   expect(sim.stats().requests).toBe(requestsAfter);

@@ -14,7 +14,7 @@ import { startRun } from '../../src/queue/runs/start-run.js';
 import { RETENTION_S } from '../../src/queue/runs/finish-run.js';
 import { readStatus } from '../../src/queue/status.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
-import { runFerry, writeConfigFile } from './cli-process.js';
+import { runFerryHere as runFerry, writeConfigFile } from './cli-process.js';
 import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
 const h = useDeliveryHarness('runs', { seed: 2, faults: { latency: [15, 25] } }, ({ dir }) =>

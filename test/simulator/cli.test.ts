@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { startSimulator } from '../../src/simulator/start-simulator.js';
+import { ferryHere } from '../helpers/ferry-here.js';
 import { freePort } from '../helpers/redis-server.js';
 
 const children: ChildProcess[] = [];
@@ -29,7 +30,7 @@ function ferry(args: string[]) {
 /** Waits until stdout holds `marker` (the child has started listening). */
 async function stdoutWith(run: ReturnType<typeof ferry>, marker: string): Promise<string> {
   await vi.waitUntil(() => run.output().stdout.includes(marker) || run.child.exitCode !== null, {
-    timeout: 20_000,
+    timeout: 50_000,
     interval: 20,
   });
   return run.output().stdout;
@@ -72,7 +73,7 @@ describe('ferry simulator', () => {
       return ((await res.body.json()) as { id: string }[]).length;
     };
     // 240 seeded orders, then about 1,000 a second.
-    await vi.waitUntil(async () => (await orders()) > 260, { timeout: 20_000, interval: 50 });
+    await vi.waitUntil(async () => (await orders()) > 260, { timeout: 50_000, interval: 50 });
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(0);
     expect(run.output().stdout).toBe(text);
@@ -94,18 +95,18 @@ describe('ferry simulator', () => {
       ['--rate-limit', '-1'],
       ['--orders-per-minute', 'many'],
     ] as const) {
-      const run = ferry(['simulator', flag, value]);
-      expect([flag, await run.exited]).toEqual([flag, 2]);
-      expect(run.output().stderr).toContain(flag);
+      const run = await ferryHere(['simulator', flag, value]);
+      expect([flag, run.code]).toEqual([flag, 2]);
+      expect(run.stderr).toContain(flag);
     }
   });
 
   it('exits 2 with what to do when the port is in use', async () => {
     const taken = await startSimulator();
     try {
-      const run = ferry(['simulator', '--port', String(taken.port)]);
-      expect(await run.exited).toBe(2);
-      expect(run.output().stderr).toContain('choose another --port');
+      const run = await ferryHere(['simulator', '--port', String(taken.port)]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('choose another --port');
     } finally {
       await taken.close();
     }

@@ -139,13 +139,14 @@ export const readCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, stderr, stopSignal }) {
+  async run({ args, stdin, stdout, stderr, stopSignal }) {
     const json = flag(args, 'json');
     const limit = parseLimit(stringOption(args, 'limit'));
     const options = parseOptions(stringList(args, 'option'));
     const spec = await sourceSpec(args.positionals[0]!, stringOption(args, 'pattern'));
     const { items, meta } = readSource(spec, stringOption(args, 'connector'), options, {
       optionsSource: 'the --option values',
+      stdin,
       signal: stopSignal,
     });
     const withFile = 'folder' in spec;
