@@ -69,6 +69,8 @@ export const ERROR_CODES = [
   'FERRY_EXPORT_LISTING',
   'FERRY_EXPORT_RECORD',
   'FERRY_EXPORT_WRITE',
+  // the platform's OpenAPI description (appended)
+  'FERRY_OPENAPI_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
