@@ -95,6 +95,9 @@ export function buildRequestTarget(binding: Binding, request: CallRequest): Requ
       throw new UsageError(`${binding.operation.id} takes no body.`);
     }
     body = raw ?? JSON.stringify(request.body);
+    // An object envelope wraps the items' array; jobs keep the bare array (see bindings.ts).
+    if (binding.envelope && body.startsWith('['))
+      body = `{${JSON.stringify(binding.envelope)}:${body}}`;
   }
   const qs = query && query.size > 0 ? query.toString() : '';
   return { path, pathAndQuery: qs ? `${path}?${qs}` : path, body };

@@ -50,6 +50,12 @@ function applyItem(
   return { externalId: key, status: 200 };
 }
 
+/** A collection body in an object envelope (`{"categories": [...]}`) -> its items' array. */
+export function unwrapEnvelope(binding: Binding, body: unknown): unknown {
+  if (!binding.envelope || !isObject(body)) return body;
+  return body[binding.envelope];
+}
+
 /** The items of a DELETE: the JSON body, else the repeated query parameter. */
 export function deleteItems(
   body: unknown,

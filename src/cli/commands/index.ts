@@ -145,6 +145,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./config-check.js')).configCheckCommand,
   },
   {
+    name: 'interface check',
+    summary:
+      "Check the platform's OpenAPI description: operations, listing, bindings, pipelines and auth.",
+    load: async () => (await import('./interface-check.js')).interfaceCheckCommand,
+  },
+  {
     name: 'simulator',
     summary: 'Serve a simulator of the platform interface (state, idempotency, faults) over HTTP.',
     load: async () => (await import('./simulator.js')).simulatorCommand,
