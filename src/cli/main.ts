@@ -68,6 +68,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   let config: FerryConfig | undefined;
+  let contracted: FerryConfig | undefined;
   let logger: Logger | undefined;
   try {
     let parsed;
@@ -104,6 +105,10 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       stderr,
       env,
       config: () => (config ??= loadConfig(env).config),
+      contractConfig: async () => {
+        const { configWithContract } = await import('../interface/openapi/configured-contract.js');
+        return (contracted ??= await configWithContract(ctx.config()));
+      },
       logger: () => {
         if (!logger) {
           const level = config?.log.level ?? env.FERRY_LOG_LEVEL ?? 'info';

@@ -86,7 +86,7 @@ export const runCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, stderr, config, logger, stopSignal }) {
+  async run({ args, stdout, stderr, contractConfig, logger, stopSignal }) {
     boundHeapGrowth(); // planning a large export: as `ferry plan` does
     const file = stringOption(args, 'file');
     const source = sourceOf(file);
@@ -95,7 +95,7 @@ export const runCommand: Command = {
       throw new UsageError('--no-local-worker goes with --wait.');
     }
     const report = await executeRun({
-      config: config(),
+      config: await contractConfig(),
       logger: logger(),
       pipeline: args.positionals[0] as string,
       ...(source ? { source, sourceName: file } : {}),
