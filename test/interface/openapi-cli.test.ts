@@ -4,7 +4,7 @@
  * states (categories in an object envelope, 25 products a request, products deleted by the
  * repeated query parameter `ids`), and refuses bodies of any other shape.
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -248,5 +248,42 @@ describe('a run against the described platform', () => {
       delivered: 3,
     });
     expect(sim.state('products')).toHaveLength(27);
+  });
+});
+
+describe('ferry pipeline new', () => {
+  it('maps the schema to the sample by name; a required property without a column is a TODO that interface check names', async () => {
+    const config = writeConfig('new', { type: 'apiKey', header: 'X-Api-Key', key: 'k' }, {});
+    const sample = join(dir.path, 'sample.csv');
+    writeFileSync(sample, 'Item No.;EAN;Active;Colour\nA1;12345678;true;red\n');
+    const made = await runFerry(
+      ['pipeline', 'new', 'products', '--operation', 'products.put', '--sample', sample, '--json'],
+      config,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const out = JSON.parse(made.stdout) as {
+      file: string;
+      matched: { property: string; column: string }[];
+      todo: string[];
+    };
+    expect(out.matched).toEqual([
+      { property: 'externalId', column: 'Item No.' },
+      { property: 'gtin', column: 'EAN' },
+      { property: 'active', column: 'Active' },
+    ]);
+    expect(out.todo).toEqual(['name']);
+    const text = readFileSync(out.file, 'utf8');
+    expect(text).toContain('# TODO: required "name" (string) matches no column of the sample');
+    expect(text).toContain('delimiter: ";"');
+    const again = await runFerry(
+      ['pipeline', 'new', 'products', '--operation', 'products.put', '--sample', sample],
+      config,
+    );
+    expect(again.code).toBe(2); // exists: --force to overwrite
+    const check = await runFerry(['interface', 'check', '--json'], config);
+    expect(check.code, check.stderr).toBe(1);
+    expect((JSON.parse(check.stdout) as InterfaceCheck).problems).toEqual([
+      expect.objectContaining({ code: 'REQUIRED_NOT_MAPPED', field: 'name', pipeline: 'products' }),
+    ]);
   });
 });
