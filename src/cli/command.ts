@@ -26,6 +26,11 @@ export interface CommandContext {
   env: NodeJS.ProcessEnv;
   /** The validated configuration (loaded on first use; a bad config throws ConfigError). */
   config(): FerryConfig;
+  /**
+   * The configuration with the bindings of the platform's OpenAPI description (interface.openapi)
+   * merged in, read once; the same as config() when no description is configured.
+   */
+  contractConfig(): Promise<FerryConfig>;
   /** A logger writing to stderr at the configured level. */
   logger(): Logger;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */

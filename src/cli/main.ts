@@ -94,6 +94,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   let config: FerryConfig | undefined;
+  let contracted: FerryConfig | undefined;
   let logger: Logger | undefined;
   try {
     let parsed;
@@ -132,6 +133,10 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       stderr,
       env,
       config: () => (config ??= loadConfig(env).config),
+      contractConfig: async () => {
+        const { configWithContract } = await import('../interface/openapi/configured-contract.js');
+        return (contracted ??= await configWithContract(ctx.config()));
+      },
       logger: () => {
         if (!logger) {
           const asked =

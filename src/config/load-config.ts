@@ -25,6 +25,7 @@ export const ENV_OVERRIDES = {
   FERRY_BASE_URL: 'interface.baseUrl',
   FERRY_TOKEN: 'interface.auth.token',
   FERRY_LISTING: 'interface.listing',
+  FERRY_OPENAPI: 'interface.openapi',
   FERRY_LOG_LEVEL: 'log.level',
   FERRY_UPLOAD_MAX_BYTES: 'serve.uploadMaxBytes',
   FERRY_WEBHOOK_SECRET: 'notifications.secret',

@@ -42,6 +42,8 @@ export const bindingSchema = z.strictObject({
   deleteQueryParam: z.string().min(1).optional(),
   /** The item field that carries the source system's key. */
   keyField: z.string().min(1).optional(),
+  /** The body is an object whose property of this name holds the items' array (`{"categories": [...]}`). */
+  envelope: z.string().min(1).optional(),
   /** Override the path (keeps `{param}` placeholders). */
   path: z.string().startsWith('/').optional(),
 });
@@ -93,6 +95,8 @@ export const configSchema = z.strictObject({
       demoBaseUrl: z.url().default('http://127.0.0.1:4010'),
       useDemo: z.boolean().default(false),
       listing: z.enum(LISTINGS).default('A'),
+      /** The platform's OpenAPI description: a file path or an http(s) URL (docs/INTERFACE.md). */
+      openapi: z.string().min(1).optional(),
       auth: authSchema.default({ type: 'bearer', token: 'dev-token' }),
       idempotencyHeader: z.string().min(1).default('Idempotency-Key'),
       connections: positiveInt.default(16),

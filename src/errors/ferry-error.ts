@@ -75,6 +75,8 @@ export const ERROR_CODES = [
   // the breaker for platform-wide refusals (appended)
   'FERRY_DELIVERY_BLOCKED',
   'FERRY_RUN_NOT_BLOCKED',
+  // the platform's OpenAPI description (appended)
+  'FERRY_OPENAPI_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -6,6 +6,7 @@
 import type { BindingConfig } from '../config/schema.js';
 import { ConfigError } from '../errors/index.js';
 import { OPERATIONS, findOperation, type Operation } from './catalog.js';
+import { mergeBindings } from './openapi/contract-bindings.js';
 
 export type BodyShape =
   | 'items' // JSON array of items (PUT/PATCH/DELETE on a collection)
@@ -22,7 +23,22 @@ export interface Binding {
   readonly deleteStyle: 'body' | 'query';
   readonly deleteQueryParam: string;
   readonly keyField: string;
+  /** A collection body wrapped in an object: the property that holds the items' array. */
+  readonly envelope: string | undefined;
 }
+
+/** Where a binding's setting came from (`ferry interface check` shows it). */
+export type BindingOrigin = 'description' | 'config' | 'default';
+export const BINDING_SETTINGS = [
+  'path',
+  'maxItems',
+  'maxBytes',
+  'deleteStyle',
+  'deleteQueryParam',
+  'keyField',
+  'envelope',
+] as const;
+export type BindingSetting = (typeof BINDING_SETTINGS)[number];
 
 export const DEFAULT_MAX_ITEMS = 100;
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -39,13 +55,19 @@ function defaultBinding(operation: Operation): Binding {
     deleteStyle: 'body',
     deleteQueryParam: 'externalId',
     keyField: 'externalId',
+    envelope: undefined,
   };
 }
 
-/** The binding of every operation: defaults, overridden by `interface.bindings`. */
+/**
+ * The binding of every operation: defaults, then what the platform's description states
+ * (`described`, src/interface/openapi), then `interface.bindings`, setting by setting.
+ */
 export function resolveBindings(
-  overrides: Record<string, BindingConfig> = {},
+  configured: Record<string, BindingConfig> = {},
+  described: Record<string, BindingConfig> = {},
 ): Map<string, Binding> {
+  const overrides = mergeBindings(configured, described);
   const unknown = Object.keys(overrides).filter((id) => !findOperation(id));
   if (unknown.length > 0) {
     throw new ConfigError(
@@ -69,8 +91,28 @@ export function resolveBindings(
       deleteStyle,
       deleteQueryParam: o.deleteQueryParam ?? base.deleteQueryParam,
       keyField: o.keyField ?? base.keyField,
+      envelope: base.body === 'items' ? o.envelope : undefined,
       body: operation.kind === 'delete' && deleteStyle === 'query' ? 'none' : base.body,
     });
   }
   return bindings;
+}
+
+/** Per operation and setting: config when `interface.bindings` sets it, else the description's. */
+export function bindingOrigins(
+  configured: Record<string, BindingConfig> = {},
+  described: Record<string, BindingConfig> = {},
+): Map<string, Record<BindingSetting, BindingOrigin>> {
+  const origins = new Map<string, Record<BindingSetting, BindingOrigin>>();
+  for (const operation of OPERATIONS) {
+    const c = configured[operation.id] ?? {};
+    const d = described[operation.id] ?? {};
+    const row = {} as Record<BindingSetting, BindingOrigin>;
+    for (const setting of BINDING_SETTINGS) {
+      row[setting] =
+        c[setting] !== undefined ? 'config' : d[setting] !== undefined ? 'description' : 'default';
+    }
+    origins.set(operation.id, row);
+  }
+  return origins;
 }

@@ -86,7 +86,9 @@ export function buildRequestTarget(binding: Binding, request: CallRequest): Requ
   }
   let body: string | undefined;
   const raw = request.bodyJson;
-  if (isQueryDelete) {
+  // A job's delete comes with its keys in `query` already (queue/request-body.ts); a body of items
+  // (`ferry call`, a replay) gives its keys here.
+  if (isQueryDelete && (raw !== undefined || request.body !== undefined)) {
     query ??= new URLSearchParams();
     const items = raw === undefined ? request.body : (JSON.parse(raw) as unknown);
     for (const key of deleteKeys(binding, items)) query.append(binding.deleteQueryParam, key);
@@ -95,6 +97,9 @@ export function buildRequestTarget(binding: Binding, request: CallRequest): Requ
       throw new UsageError(`${binding.operation.id} takes no body.`);
     }
     body = raw ?? JSON.stringify(request.body);
+    // An object envelope wraps the items' array; jobs keep the bare array (see bindings.ts).
+    if (binding.envelope && body.startsWith('['))
+      body = `{${JSON.stringify(binding.envelope)}:${body}}`;
   }
   const qs = query && query.size > 0 ? query.toString() : '';
   return { path, pathAndQuery: qs ? `${path}?${qs}` : path, body };

@@ -50,6 +50,15 @@ function applyItem(
   return { externalId: key, status: 200 };
 }
 
+/**
+ * A collection body in an object envelope (`{"categories": [...]}`) -> its items' array; a body
+ * without the envelope the binding names gives undefined (a 400, as a platform would answer).
+ */
+export function unwrapEnvelope(binding: Binding, body: unknown): unknown {
+  if (!binding.envelope || body === undefined) return body;
+  return isObject(body) ? body[binding.envelope] : undefined;
+}
+
 /** The items of a DELETE: the JSON body, else the repeated query parameter. */
 export function deleteItems(
   body: unknown,

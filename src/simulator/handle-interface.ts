@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_MAX_BYTES } from '../interface/bindings.js';
 import { hasBearer } from './auth.js';
-import { deleteItems, executeBatch } from './batch-writes.js';
+import { deleteItems, executeBatch, unwrapEnvelope } from './batch-writes.js';
 import type { SimContext } from './context.js';
 import { executeEntityWrite } from './entity-writes.js';
 import { drawFaults, type FaultDraw } from './fault-draw.js';
@@ -69,9 +69,10 @@ function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): Writ
   const match = ex.match!;
   const kind = match.operation.kind;
   const wctx = { state: ex.ctx.state, rejectKeys: ex.ctx.rejectKeys };
-  if (kind === 'upsert' || kind === 'patch') return executeBatch(kind, match.binding, body, wctx);
+  const items = unwrapEnvelope(match.binding, body);
+  if (kind === 'upsert' || kind === 'patch') return executeBatch(kind, match.binding, items, wctx);
   if (kind === 'delete') {
-    return executeBatch('delete', match.binding, deleteItems(body, query, match.binding), wctx);
+    return executeBatch('delete', match.binding, deleteItems(items, query, match.binding), wctx);
   }
   return executeEntityWrite(match, body, wctx);
 }

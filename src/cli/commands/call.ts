@@ -60,7 +60,7 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, stderr, config, logger, stopSignal }) {
+  async run({ args, stdout, stderr, contractConfig, logger, stopSignal }) {
     const operationId = args.positionals[0] as string;
     const pathParams: Record<string, string> = {};
     for (const [k, v] of Object.entries(keyValues(stringList(args, 'path'), 'path'))) {
@@ -71,7 +71,7 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
     const body = readCallBody(stringOption(args, 'body'));
     const json = flag(args, 'json');
 
-    const client = createInterfaceClient(config().interface, { logger: logger() });
+    const client = createInterfaceClient((await contractConfig()).interface, { logger: logger() });
     try {
       const res = await client.call({
         operationId,

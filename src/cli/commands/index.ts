@@ -151,6 +151,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./config-check.js')).configCheckCommand,
   },
   {
+    name: 'interface check',
+    summary:
+      "Check the platform's OpenAPI description: operations, listing, bindings, pipelines and auth.",
+    load: async () => (await import('./interface-check.js')).interfaceCheckCommand,
+  },
+  {
+    name: 'pipeline new',
+    summary:
+      "Write a pipeline for one described operation, mapping its properties to a sample file's columns.",
+    load: async () => (await import('./pipeline-new.js')).pipelineNewCommand,
+  },
+  {
     name: 'simulator',
     summary: 'Serve a simulator of the platform interface (state, idempotency, faults) over HTTP.',
     load: async () => (await import('./simulator.js')).simulatorCommand,

@@ -70,11 +70,11 @@ export const planCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, stderr, config: getConfig, stopSignal }) {
+  async run({ args, stdout, stderr, contractConfig, stopSignal }) {
     const json = flag(args, 'json');
     const showItems = flag(args, 'show-items');
     const allow = allowDeletes(stringOption(args, 'allow-deletes'));
-    const config = getConfig();
+    const config = await contractConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
     const sourceOverride = sourceOf(stringOption(args, 'file'), definition.source);
     const lookups = lookupFiles(stringList(args, 'lookup'));

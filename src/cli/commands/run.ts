@@ -89,7 +89,7 @@ export const runCommand: Command = {
   },
   positionals: [1, 1],
   reportsToPeople: (values) => values.wait === true,
-  async run({ args, stdout, stderr, config, logger, stopSignal }) {
+  async run({ args, stdout, stderr, config, contractConfig, logger, stopSignal }) {
     boundHeapGrowth(); // planning a large export: as `ferry plan` does
     const file = stringOption(args, 'file');
     // A remote address on the pipeline's own server takes its connection settings from it.
@@ -103,7 +103,7 @@ export const runCommand: Command = {
       throw new UsageError('--no-local-worker goes with --wait.');
     }
     const report = await executeRun({
-      config: config(),
+      config: await contractConfig(),
       logger: logger(),
       pipeline: args.positionals[0] as string,
       ...(source ? { source, sourceName: file } : {}),

@@ -42,7 +42,7 @@ export const workerCommand: Command = {
       description: "Deliver only: leave the schedules' ticks to other workers.",
     },
   },
-  async run({ args, stderr, config: getConfig, logger: getLogger, stopSignal }) {
+  async run({ args, stderr, contractConfig, logger: getLogger, stopSignal }) {
     const concurrency = positiveIntOption(args, 'concurrency');
     const lanes = stringList(args, 'lane');
     for (const lane of lanes) {
@@ -50,7 +50,7 @@ export const workerCommand: Command = {
         throw new UsageError(`--lane must be ${LANES.join(' or ')}, got "${lane}".`);
       }
     }
-    const config = getConfig();
+    const config = await contractConfig();
     const logger = getLogger();
     (await connectDelivery(config.redis)).disconnect(); // fail fast when Redis is down
     const worker = await startDeliveryWorker({

@@ -120,6 +120,7 @@ export function compileEntities(
       sendWithNew,
       on: new Set(on),
       patchChanged: file.mode === 'snapshot' && operations.patch !== undefined,
+      spec,
     });
   });
   return entities;

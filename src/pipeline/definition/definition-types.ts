@@ -3,7 +3,7 @@ import type { Operation } from '../../interface/catalog.js';
 import type { MappingPlan } from '../mapping/compile-entity.js';
 import type { ChangeKind } from '../types.js';
 import type { LookupTable } from '../lookups/lookup-table.js';
-import type { FileLookupSpec, PipelineFile, SourceFile } from './pipeline-schema.js';
+import type { EntityFile, FileLookupSpec, PipelineFile, SourceFile } from './pipeline-schema.js';
 
 export interface OperationRef {
   operation: Operation;
@@ -25,6 +25,8 @@ export interface EntityDefinition {
   on: ReadonlySet<ChangeKind>;
   /** snapshot mode with a patch operation: keep per-field hashes and send changed fields only. */
   patchChanged: boolean;
+  /** The entity as written in the pipeline file (what `ferry interface check` fits to the schema). */
+  spec: EntityFile;
 }
 
 export interface PipelineDefinition {

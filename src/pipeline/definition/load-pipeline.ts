@@ -109,7 +109,11 @@ export function compilePipeline(
   }
   const ctx: CompileContext = { lookups, issues: [] };
   const bindings = resolveBindings(config.interface.bindings);
-  const entities = compileEntities(parsed, config.interface.listing, bindings, ctx);
+  // With the platform's description, its request schemas judge payloads, not Ferry's assumed ones.
+  const judged = config.interface.openapi
+    ? { ...parsed, entities: parsed.entities.map((e) => ({ ...e, schema: e.schema ?? 'none' })) }
+    : parsed;
+  const entities = compileEntities(judged, config.interface.listing, bindings, ctx);
   const definition: PipelineDefinition = {
     name,
     file,

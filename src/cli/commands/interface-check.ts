@@ -1,0 +1,75 @@
+import { loadDescription } from '../../interface/openapi/load-description.js';
+import { checkInterface, type InterfaceCheck } from '../../pipeline/contract/interface-check.js';
+import { UsageError } from '../../errors/index.js';
+import { JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+
+function render(check: InterfaceCheck): string {
+  const lines: string[] = [];
+  const name = [check.title, check.version && `version ${check.version}`]
+    .filter(Boolean)
+    .join(', ');
+  lines.push(`${check.source}${name ? ` (${name})` : ''}`);
+  lines.push(`sha256 ${check.sha256}`);
+  const matched = check.operations.filter((o) => o.status === 'matched');
+  const missing = check.operations.filter((o) => o.status === 'missing');
+  lines.push(
+    `Listing: ${check.listing ?? 'neither A nor B'}; ${matched.length} of ${check.operations.length} catalog operations described, ${missing.length} missing, ${check.extra.length} extra.`,
+  );
+  if (missing.length > 0) lines.push(`Missing: ${missing.map((o) => o.operationId).join(', ')}`);
+  for (const e of check.extra) lines.push(`Extra: ${e.method} ${e.path}`);
+  lines.push('', 'Bindings in use (setting: value [origin]; default origins not shown):');
+  for (const b of check.bindings) {
+    const shown = (setting: keyof typeof b.origins, value: unknown) =>
+      `${setting} ${String(value)}${b.origins[setting] === 'default' ? '' : ` [${b.origins[setting]}]`}`;
+    const parts = [shown('path', b.path)];
+    if (b.body === 'items' || b.deleteStyle === 'query') parts.push(shown('maxItems', b.maxItems));
+    if (b.envelope) parts.push(shown('envelope', b.envelope));
+    if (b.operationId.endsWith('.delete')) {
+      parts.push(
+        b.deleteStyle === 'query'
+          ? `${shown('deleteStyle', 'query')}, ${shown('deleteQueryParam', b.deleteQueryParam)}`
+          : shown('deleteStyle', 'body'),
+      );
+    }
+    if (b.body === 'items') parts.push(shown('keyField', b.keyField));
+    lines.push(`  ${b.operationId}: ${parts.join(', ')}`);
+  }
+  lines.push('', `Pipelines checked: ${check.pipelines.join(', ') || 'none'}`);
+  if (check.problems.length === 0) lines.push('No problems: every pipeline fits the description.');
+  else {
+    lines.push(`${check.problems.length} problem(s):`);
+    for (const p of check.problems) lines.push(`  ${p.code}: ${p.message}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const interfaceCheckCommand: Command = {
+  name: 'interface check',
+  usage: 'interface check [--openapi SRC] [--json]',
+  description: [
+    "Reads the platform's OpenAPI description (--openapi, else interface.openapi / FERRY_OPENAPI):",
+    'a file or an http(s) URL, OpenAPI 3.0 or 3.1, JSON or YAML. Matches its operations to the 31 of',
+    'the catalog by method and path, says which listing it is, shows the bindings in use and where',
+    'each setting came from, and checks every import pipeline against the request schemas and',
+    'interface.auth against the security scheme.',
+    'Exit codes: 0 no problems; 1 problems found; 2 the description cannot be read or is not OpenAPI',
+    '(the message names the source and the JSON pointer), or bad config.',
+  ].join('\n'),
+  options: {
+    openapi: { type: 'string', placeholder: 'SRC', description: 'The description: a file or URL.' },
+    ...JSON_OPTION,
+  },
+  async run({ args, stdout, config: getConfig }) {
+    const config = getConfig();
+    const source = stringOption(args, 'openapi') ?? config.interface.openapi;
+    if (!source) {
+      throw new UsageError(
+        'No description to check: pass --openapi FILE|URL, or set interface.openapi (FERRY_OPENAPI).',
+      );
+    }
+    const check = checkInterface(await loadDescription(source), config);
+    if (args.values.json) writeJson(stdout, check);
+    else stdout.write(render(check));
+    return check.problems.length > 0 ? 1 : 0;
+  },
+};

@@ -1,0 +1,129 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSource as readSample } from '../../../connectors/read-source.js';
+import { UsageError } from '../../errors/index.js';
+import { resolveBindings } from '../../interface/bindings.js';
+import { findOperation } from '../../interface/catalog.js';
+import { describedBindings, itemsArrayOf } from '../../interface/openapi/described-bindings.js';
+import { describedOperations } from '../../interface/openapi/described-operations.js';
+import { isSchemaObject } from '../../interface/openapi/json-schema.js';
+import { loadDescription } from '../../interface/openapi/load-description.js';
+import { matchCatalog } from '../../interface/openapi/match-catalog.js';
+import { newPipeline } from '../../pipeline/contract/new-pipeline.js';
+import { pipelinesDir } from '../../pipeline/definition/load-pipeline.js';
+import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+
+const NAME = /^[A-Za-z0-9_.-]+$/;
+const SAMPLE_RECORDS = 200;
+
+/** The sample's columns (in first-seen order over its first records), connector and options. */
+async function sampleColumns(file: string, signal: AbortSignal) {
+  const { items, meta } = readSample({ file }, undefined, {}, { optionsSource: '--sample' });
+  const columns: string[] = [];
+  let seen = 0;
+  for await (const item of items) {
+    if (signal.aborted || seen >= SAMPLE_RECORDS) break;
+    if ('error' in item) continue;
+    seen += 1;
+    for (const name of Object.keys(item.record.fields))
+      if (!columns.includes(name)) columns.push(name);
+  }
+  const options: Record<string, string> = {};
+  if (typeof meta.delimiter === 'string' && meta.delimiter !== ',')
+    options.delimiter = meta.delimiter;
+  if (typeof meta.encoding === 'string' && !/^utf-?8$/i.test(meta.encoding))
+    options.encoding = meta.encoding;
+  return { columns, connector: String(meta.connector ?? 'csv'), options };
+}
+
+export const pipelineNewCommand: Command = {
+  name: 'pipeline new',
+  usage: 'pipeline new NAME --operation ID --sample FILE [--openapi SRC] [--force] [--json]',
+  description: [
+    "Writes config/pipelines/NAME.yaml (pipelines.dir) for one operation of the platform's OpenAPI",
+    "description (--openapi, else interface.openapi): the request schema's properties mapped to the",
+    "sample export's columns by name (exact, then case and punctuation folded, then synonyms such as",
+    'sku / No. / item number -> externalId, price / unit price -> amount, EAN -> gtin). A required',
+    'property it cannot map gets a TODO comment. Then edit the file and run `ferry interface check`.',
+    'Exit codes: 0 written; 2 bad usage, the file exists (use --force), or the description cannot be read.',
+    '',
+    'Example:',
+    '  ferry pipeline new products --operation products.put --sample export.csv',
+  ].join('\n'),
+  options: {
+    operation: {
+      type: 'string',
+      placeholder: 'ID',
+      description: 'The operation the pipeline writes.',
+    },
+    sample: { type: 'string', placeholder: 'FILE', description: 'A sample of the ERP export.' },
+    openapi: { type: 'string', placeholder: 'SRC', description: 'The description: a file or URL.' },
+    force: { type: 'boolean', description: 'Overwrite an existing pipeline file.' },
+    ...JSON_OPTION,
+  },
+  positionals: [1, 1],
+  async run({ args, stdout, config: getConfig, stopSignal }) {
+    const name = args.positionals[0] as string;
+    if (!NAME.test(name)) throw new UsageError(`NAME takes letters, digits, _ . -; got "${name}".`);
+    const operationId = stringOption(args, 'operation');
+    const sample = stringOption(args, 'sample');
+    if (!operationId || !sample) throw new UsageError('--operation and --sample are required.');
+    const operation = findOperation(operationId);
+    if (!operation || !['upsert', 'patch', 'entityWrite', 'action'].includes(operation.kind)) {
+      throw new UsageError(
+        `--operation must be a write with a body (e.g. products.put), got "${operationId}".`,
+      );
+    }
+    const config = getConfig();
+    const source = stringOption(args, 'openapi') ?? config.interface.openapi;
+    if (!source)
+      throw new UsageError('No description: pass --openapi FILE|URL or set interface.openapi.');
+    const match = matchCatalog(describedOperations((await loadDescription(source)).doc));
+    const described = match.matched.get(operation.id);
+    if (!described) throw new UsageError(`${source} does not describe ${operation.id}.`);
+    const binding = resolveBindings(config.interface.bindings, describedBindings(match)).get(
+      operation.id,
+    )!;
+    const item =
+      binding.body === 'items'
+        ? itemsArrayOf(described.requestSchema)?.array.items
+        : described.requestSchema;
+    if (!isSchemaObject(item)) {
+      throw new UsageError(`${source}: ${operation.id} describes no JSON object to send.`);
+    }
+    const file = join(pipelinesDir(config), `${name}.yaml`);
+    if (existsSync(file) && !flag(args, 'force')) {
+      throw new UsageError(`${file} exists; pass --force to overwrite it.`);
+    }
+    const read = await sampleColumns(sample, stopSignal);
+    const made = newPipeline({
+      operation,
+      binding,
+      item,
+      columns: read.columns,
+      sample,
+      connector: read.connector,
+      sourceOptions: read.options,
+    });
+    mkdirSync(pipelinesDir(config), { recursive: true });
+    writeFileSync(file, made.text);
+    if (flag(args, 'json')) {
+      writeJson(stdout, {
+        file,
+        operationId,
+        matched: made.matched,
+        todo: made.todo,
+        unmapped: made.unmapped,
+      });
+    } else {
+      stdout.write(`Wrote ${file}\n`);
+      for (const m of made.matched) stdout.write(`  ${m.property} <- ${m.column}\n`);
+      for (const t of made.todo)
+        stdout.write(`  ${t}: required, no column matched (TODO in the file)\n`);
+      if (made.unmapped.length > 0)
+        stdout.write(`  not mapped (optional): ${made.unmapped.join(', ')}\n`);
+      stdout.write(`Next: edit it, then \`ferry interface check\`.\n`);
+    }
+    return 0;
+  },
+};

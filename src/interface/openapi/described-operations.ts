@@ -1,0 +1,88 @@
+/**
+ * The operations a description declares: method, path template, parameters (path-level merged with
+ * operation-level), the JSON request body's schema and the security requirements that apply.
+ */
+import type { HttpMethod } from '../catalog.js';
+import { pointerOf } from './json-pointer.js';
+import type { OpenApiDoc } from './load-description.js';
+
+export type Schema = Record<string, unknown>;
+
+export interface DescribedParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema: Schema | undefined;
+}
+
+export interface DescribedOperation {
+  method: HttpMethod;
+  path: string;
+  operationId?: string;
+  /** JSON pointer of the operation object in the description. */
+  pointer: string;
+  parameters: DescribedParameter[];
+  /** Schema of the application/json (or +json) request body, when there is one. */
+  requestSchema: Schema | undefined;
+  requestRequired: boolean;
+  /** Names of the security schemes that apply (any one of the requirements satisfies). */
+  security: string[][];
+}
+
+const METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE', 'POST'];
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+function parametersOf(list: unknown): DescribedParameter[] {
+  if (!Array.isArray(list)) return [];
+  return list.filter(isObject).map((p) => ({
+    name: String(p.name),
+    in: p.in as DescribedParameter['in'],
+    required: p.required === true,
+    schema: isObject(p.schema) ? p.schema : undefined,
+  }));
+}
+
+function jsonSchemaOf(body: unknown): Schema | undefined {
+  if (!isObject(body) || !isObject(body.content)) return undefined;
+  const entry = Object.entries(body.content).find(([type]) =>
+    /^application\/([\w.-]+\+)?json\b/i.test(type),
+  );
+  const media = entry?.[1];
+  return isObject(media) && isObject(media.schema) ? media.schema : undefined;
+}
+
+function securityOf(list: unknown): string[][] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.filter(isObject).map((req) => Object.keys(req));
+}
+
+export function describedOperations(doc: OpenApiDoc): DescribedOperation[] {
+  const out: DescribedOperation[] = [];
+  const global = securityOf(doc.security) ?? [];
+  for (const [path, item] of Object.entries(doc.paths as Record<string, unknown>)) {
+    if (!isObject(item)) continue;
+    const shared = parametersOf(item.parameters);
+    for (const method of METHODS) {
+      const op = item[method.toLowerCase()];
+      if (!isObject(op)) continue;
+      const own = parametersOf(op.parameters);
+      const parameters = [
+        ...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)),
+        ...own,
+      ];
+      out.push({
+        method,
+        path,
+        ...(typeof op.operationId === 'string' ? { operationId: op.operationId } : {}),
+        pointer: pointerOf(['paths', path, method.toLowerCase()]),
+        parameters,
+        requestSchema: jsonSchemaOf(op.requestBody),
+        requestRequired: isObject(op.requestBody) && op.requestBody.required === true,
+        security: securityOf(op.security) ?? global,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,182 @@
+/**
+ * Does a pipeline fit the platform's description? For each operation an entity uses: it is
+ * described; its request schema's required properties are mapped (the key included); no mapped
+ * property is one the schema forbids; each mapped field's JSON type can be one the schema allows.
+ * `ferry interface check` reports these; nothing here guesses at run time.
+ */
+import type { DescribedOperation, Schema } from '../../interface/openapi/described-operations.js';
+import { itemsArrayOf } from '../../interface/openapi/described-bindings.js';
+import { isSchemaObject, objectShape, typesOf } from '../../interface/openapi/json-schema.js';
+import type { CatalogMatch } from '../../interface/openapi/match-catalog.js';
+import type { FieldSpec } from '../definition/field-schema.js';
+import type { EntityDefinition, PipelineDefinition } from '../definition/definition-types.js';
+
+export interface ContractProblem {
+  code:
+    | 'OPERATION_NOT_DESCRIBED'
+    | 'BODY_NOT_UNDERSTOOD'
+    | 'REQUIRED_NOT_MAPPED'
+    | 'PROPERTY_NOT_ALLOWED'
+    | 'TYPE_CANNOT_FIT'
+    | 'AUTH_MISMATCH'
+    | 'PIPELINE_INVALID';
+  message: string;
+  operationId?: string;
+  pipeline?: string;
+  field?: string;
+}
+
+/** The JSON type a field spec produces, or undefined when it cannot be told (custom code). */
+function producedType(spec: FieldSpec): string | undefined {
+  if (spec.array) return 'array';
+  if (spec.object) return 'object';
+  if (spec.compute) return undefined;
+  if (spec.value !== undefined) {
+    const v = spec.value;
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'array';
+    if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+    return typeof v;
+  }
+  if (spec.split) return 'array';
+  if (spec.transform) return undefined; // a transform may return any type
+  switch (spec.type) {
+    case 'integer':
+      return 'integer';
+    case 'boolean':
+      return 'boolean';
+    case 'decimal':
+      return 'decimal';
+    default:
+      return 'string';
+  }
+}
+
+function typeProblem(produced: string, schema: Schema): string | undefined {
+  const allowed = typesOf(schema);
+  if (allowed.length === 0) return undefined; // any type
+  if (allowed.includes(produced)) return undefined;
+  if (produced === 'integer' && allowed.includes('number')) return undefined;
+  if (produced === 'decimal') {
+    if (allowed.includes('string')) return undefined;
+    return `a decimal field is sent as a decimal string; the schema wants ${allowed.join(' or ')}`;
+  }
+  return `the mapping makes ${produced === 'string' ? 'a string' : `a ${produced}`}; the schema wants ${allowed.join(' or ')}`;
+}
+
+/** Fits an object spec's fields into an object schema; `prefix` is the dotted field path. */
+function fitObject(
+  fields: Record<string, FieldSpec>,
+  schema: Schema,
+  prefix: string,
+  presentKeys: readonly string[],
+  checkRequired: boolean,
+  report: (code: ContractProblem['code'], field: string, message: string) => void,
+): void {
+  const shape = objectShape(schema);
+  if (checkRequired) {
+    for (const name of shape.required) {
+      if (name in fields || presentKeys.includes(name)) continue;
+      report(
+        'REQUIRED_NOT_MAPPED',
+        prefix + name,
+        `required property "${prefix + name}" is not mapped`,
+      );
+    }
+  }
+  for (const [name, spec] of Object.entries(fields)) {
+    const property = shape.properties[name];
+    if (!property) {
+      if (shape.closed) {
+        report(
+          'PROPERTY_NOT_ALLOWED',
+          prefix + name,
+          `"${prefix + name}" is not a property of the request schema (it allows ${Object.keys(shape.properties).join(', ') || 'none'})`,
+        );
+      }
+      continue;
+    }
+    fitField(spec, property, prefix + name, report);
+  }
+}
+
+function fitField(
+  spec: FieldSpec,
+  schema: Schema,
+  field: string,
+  report: (code: ContractProblem['code'], field: string, message: string) => void,
+): void {
+  const produced = producedType(spec);
+  if (produced === undefined) return;
+  const problem = typeProblem(produced, schema);
+  if (problem) {
+    report('TYPE_CANNOT_FIT', field, `"${field}": ${problem}`);
+    return;
+  }
+  if (spec.object && isSchemaObject(schema))
+    fitObject(spec.object, schema, `${field}.`, [], true, report);
+  if (spec.array && isSchemaObject(schema.items)) {
+    for (const element of spec.array) fitField(element, schema.items, `${field}[]`, report);
+  }
+}
+
+/** The schema of one item an entity's operation carries, or undefined with a problem. */
+function itemSchemaOf(
+  entity: EntityDefinition,
+  kind: string,
+  op: DescribedOperation,
+): Schema | undefined {
+  const ref = entity.operations[kind as keyof EntityDefinition['operations']];
+  if (!ref) return undefined;
+  if (ref.binding.body === 'items' || ref.operation.kind === 'delete') {
+    const body = itemsArrayOf(op.requestSchema);
+    return body && isSchemaObject(body.array.items) ? body.array.items : undefined;
+  }
+  return op.requestSchema;
+}
+
+export function fitPipeline(pipeline: PipelineDefinition, match: CatalogMatch): ContractProblem[] {
+  const problems: ContractProblem[] = [];
+  for (const entity of pipeline.entities) {
+    for (const [kind, ref] of Object.entries(entity.operations)) {
+      const operationId = ref.operation.id;
+      const report = (code: ContractProblem['code'], field: string | undefined, message: string) =>
+        problems.push({
+          code,
+          message: `${pipeline.name} ${entity.name} (${operationId}): ${message}`,
+          operationId,
+          pipeline: pipeline.name,
+          ...(field ? { field } : {}),
+        });
+      const op = match.matched.get(operationId);
+      if (!op) {
+        report('OPERATION_NOT_DESCRIBED', undefined, 'the description has no such operation');
+        continue;
+      }
+      if (ref.operation.kind === 'delete' && ref.binding.deleteStyle === 'query') continue;
+      const item = itemSchemaOf(entity, kind, op);
+      if (!item) {
+        report(
+          'BODY_NOT_UNDERSTOOD',
+          undefined,
+          ref.binding.body === 'items'
+            ? 'the request body is neither an array of items nor an object with one array property'
+            : 'the operation describes no JSON request body',
+        );
+        continue;
+      }
+      if (ref.operation.kind === 'delete') continue; // its items are keys only
+      const keyField = entity.mapping.keyField;
+      const keys = keyField ? [keyField] : [];
+      if (keyField && !(keyField in objectShape(item).properties) && objectShape(item).closed) {
+        report(
+          'PROPERTY_NOT_ALLOWED',
+          keyField,
+          `the key property "${keyField}" is not in the item schema; set interface.bindings.${operationId}.keyField`,
+        );
+      }
+      fitObject(entity.spec.fields as Record<string, FieldSpec>, item, '', keys, true, report);
+    }
+  }
+  return problems;
+}
