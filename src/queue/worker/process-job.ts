@@ -19,7 +19,7 @@ import {
   type JobRequest,
   type Tally,
 } from '../job-data.js';
-import { queueName } from '../keys.js';
+import { queueName, type Lane } from '../keys.js';
 import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
@@ -93,6 +93,10 @@ function firstStart(job: Job<DeliveryJobData>, work: JobPayload): boolean {
   );
 }
 
+function laneOf(job: Job<DeliveryJobData>): Lane {
+  return job.queueName === queueName('interactive') ? 'interactive' : 'bulk';
+}
+
 export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps): Promise<void> {
   const data = job.data;
   const jobId = job.id ?? '';
@@ -113,6 +117,7 @@ export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps):
     client: deps.client,
     binding: (id) => bindingOf(deps, id),
     gate: deps.gate,
+    lane: laneOf(job),
     budget: config.delivery.retryBudget,
   };
   try {
@@ -155,6 +160,5 @@ export async function processJob(job: Job<DeliveryJobData>, deps: DeliveryDeps):
   }
 
   if (work.replayOf) await deps.dlq.remove(work.replayOf);
-  const lane = job.queueName === queueName('interactive') ? 'interactive' : 'bulk';
-  await settleAndRelease(deps, { ...data, id: jobId, lane }, tally, deadLetters);
+  await settleAndRelease(deps, { ...data, id: jobId, lane: laneOf(job) }, tally, deadLetters);
 }
