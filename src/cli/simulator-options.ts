@@ -66,6 +66,8 @@ export function simulatorOptionsFromArgs(args: ParsedArgs): SimulatorOptions {
     resetRate: share(args, 'reset-rate'),
     applyThenFailRate: share(args, 'apply-then-fail-rate'),
     retryAfter: oneOf(args, 'retry-after', ['seconds', 'date'] as const),
+    rateLimitHeaders: oneOf(args, 'rate-limit-headers', ['ietf', 'x', 'none'] as const),
+    rateLimitCost: oneOf(args, 'rate-limit-cost', ['requests', 'items'] as const),
   };
   const rejectKeys = stringOption(args, 'reject-keys');
   if (rejectKeys !== undefined) {

@@ -123,8 +123,14 @@ export const configSchema = z.strictObject({
       backoff: z
         .strictObject({ baseMs: positiveInt.default(500), capMs: positiveInt.default(60_000) })
         .prefault({}),
-      /** Requests per second to the interface, shared by every worker process (0: unlimited). */
-      ratePerSecond: z.number().int().min(0).default(0),
+      /**
+       * Requests per second to the interface, shared by every worker process: `auto` follows the
+       * platform's rate-limit headers, or finds its limit from its 429s; a number is a fixed rate
+       * (0: unlimited).
+       */
+      ratePerSecond: z.union([z.literal('auto'), z.number().int().min(0)]).default('auto'),
+      /** While interactive requests wait, the most of the rate bulk requests may take. */
+      bulkShare: z.number().gt(0).max(1).default(0.8),
       /** Most HTTP calls one job may make, splits and retries included. */
       retryBudget: positiveInt.default(32),
       /** How long `ferry worker` lets active jobs finish after SIGTERM. */

@@ -16,6 +16,14 @@ export interface DeliveryKeys {
   readonly rateBucket: string;
   /** Ids of the rate window's grants. */
   readonly rateSequence: string;
+  /**
+   * The installation's rate limit under `ratePerSecond: auto` (hash: discovered grants per second,
+   * the platform's stated quota and window): kept across runs, so each night starts where the
+   * last one ended.
+   */
+  readonly rateLimit: string;
+  /** Set for a window while interactive requests ask for grants (bulk then keeps to its share). */
+  readonly rateInteractive: string;
   /** Pipeline -> last version handed to a run (versions only grow). */
   readonly versions: string;
   /** Run ids by start time. */
@@ -82,6 +90,8 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     pause: `${base}:pause`,
     rateBucket: `${base}:rate`,
     rateSequence: `${base}:rate:seq`,
+    rateLimit: `${base}:rate:limit`,
+    rateInteractive: `${base}:rate:interactive`,
     versions: `${base}:versions`,
     runIndex: `${base}:runs`,
     pipelineRunIndexesFilled: `${base}:runs-by-pipeline-filled`,

@@ -9,6 +9,7 @@ import { pipelineNames } from '../pipeline/definition/load-pipeline.js';
 import { readDataLoss } from '../queue/epoch/installation-epoch.js';
 import { DURATION_BUCKETS, RATE_LIMITED_FIELD, SEP } from '../queue/metrics/metric-fields.js';
 import { parseRun } from '../queue/runs/run-record.js';
+import { readRateLimit } from '../queue/worker/rate-limit-state.js';
 import { readLastReconciliations } from '../reconcile/last-reconciliation.js';
 import { readQueues } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';
@@ -128,6 +129,17 @@ export function installationMetrics(ctx: ServeContext): InstallationMetrics {
       for (const [pipeline, reason, value] of fields.get('blocked') ?? []) {
         this.set({ pipeline: pipeline!, reason: reason! }, Number(value));
       }
+    },
+  });
+  new Gauge({
+    name: 'ferry_rate_limit_per_second',
+    help: 'Requests per second delivery keeps to, by where the figure comes from (configured, headers: the platform says it, discovered: found from its 429s).',
+    labelNames: ['source'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const limit = await readRateLimit(ctx.redis, ctx.keys, ctx.config.delivery);
+      if (limit) this.set({ source: limit.source }, limit.perSecond);
     },
   });
   new Gauge({

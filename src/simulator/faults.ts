@@ -17,6 +17,8 @@ export const faultsPatchSchema = z.strictObject({
   applyThenFailRate: share.optional(),
   rejectKeys: z.array(z.string()).optional(),
   retryAfter: z.enum(['seconds', 'date']).optional(),
+  rateLimitHeaders: z.enum(['ietf', 'x', 'none']).optional(),
+  rateLimitCost: z.enum(['requests', 'items']).optional(),
 });
 
 export const DEFAULT_FAULTS: Readonly<Faults> = Object.freeze({
@@ -27,6 +29,8 @@ export const DEFAULT_FAULTS: Readonly<Faults> = Object.freeze({
   applyThenFailRate: 0,
   rejectKeys: [],
   retryAfter: 'seconds',
+  rateLimitHeaders: 'none',
+  rateLimitCost: 'requests',
 });
 
 /** Bad fault settings (startSimulator options or POST /__sim/faults), each key named. */

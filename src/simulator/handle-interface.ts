@@ -20,7 +20,7 @@ import {
   send,
   type SimResponse,
 } from './http-io.js';
-import { retryAfterHeader } from './rate-limiter.js';
+import { rateLimitHeaders, retryAfterHeader } from './rate-limiter.js';
 import { executeRead } from './reads.js';
 import type { RouteMatch } from './router.js';
 import type { WriteOutcome } from './write-outcome.js';
@@ -89,6 +89,27 @@ function countApplied(ex: Exchange, result: WriteOutcome, fingerprint: string): 
   if (again) stats.add('duplicates');
 }
 
+/**
+ * The rate limit: the answer's rate-limit headers (set on the response, so every answer carries
+ * them), and a 429 when the window is spent.
+ */
+function limitRate(ex: Exchange): SimResponse | undefined {
+  const { faults, limiter, stats } = ex.ctx;
+  const costed = faults.rateLimitCost === 'items';
+  const decision = limiter.take(faults.rateLimit, costed ? Math.max(1, ex.items) : undefined);
+  if (!decision) return undefined;
+  for (const [name, value] of Object.entries(
+    rateLimitHeaders(faults.rateLimitHeaders, faults.rateLimit, decision),
+  )) {
+    ex.res.setHeader(name, value);
+  }
+  if (decision.refusedUntil === undefined) return undefined;
+  stats.add('rateLimited');
+  const retryAfter = retryAfterHeader(decision.refusedUntil, faults.retryAfter);
+  const message = `more than ${faults.rateLimit} ${costed ? 'items' : 'requests'} per second`;
+  return errorResponse(429, 'RATE_LIMITED', message, { 'retry-after': retryAfter });
+}
+
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
   if (raw.trim() === '') return { ok: true, value: undefined };
   try {
@@ -119,20 +140,15 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     const message = 'a valid bearer token is required (Authorization: Bearer <token>)';
     return finish(ex, errorResponse(401, 'UNAUTHORIZED', message));
   }
-  const openAt = ctx.limiter.check(ctx.faults.rateLimit);
-  if (openAt !== undefined) {
-    ctx.stats.add('rateLimited');
-    const retryAfter = retryAfterHeader(openAt, ctx.faults.retryAfter);
-    const message = `more than ${ctx.faults.rateLimit} requests per second`;
-    return finish(ex, errorResponse(429, 'RATE_LIMITED', message, { 'retry-after': retryAfter }));
-  }
   const parsed = parseJson(raw);
+  const isWrite = match.operation.method !== 'GET';
+  const body = parsed.ok ? parsed.value : undefined;
+  ex.items = Array.isArray(body) ? body.length : isWrite ? 1 : 0;
+  const refused = limitRate(ex);
+  if (refused) return finish(ex, refused);
   if (!parsed.ok) {
     return finish(ex, errorResponse(400, 'VALIDATION_FAILED', 'the body is not valid JSON'));
   }
-  const body = parsed.value;
-  const isWrite = match.operation.method !== 'GET';
-  ex.items = Array.isArray(body) ? body.length : isWrite ? 1 : 0;
   const fingerprint = isWrite
     ? requestFingerprint(req.method!, url.pathname, url.searchParams, body, raw)
     : '';

@@ -18,6 +18,10 @@ export interface Faults {
   rejectKeys: string[];
   /** Format of the 429 Retry-After header: delta-seconds or an HTTP-date. */
   retryAfter: 'seconds' | 'date';
+  /** Rate-limit headers on every interface answer while rateLimit is set: IETF, X-RateLimit-*, none. */
+  rateLimitHeaders: 'ietf' | 'x' | 'none';
+  /** What rateLimit counts: requests, or items (a request costs its items, as cost-based limits do). */
+  rateLimitCost: 'requests' | 'items';
 }
 
 export interface SimulatorOptions {

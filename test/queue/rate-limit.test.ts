@@ -32,6 +32,10 @@ afterAll(async () => {
   await expectNothingOpen();
 });
 
+function fixedRate(ratePerSecond: number) {
+  return { ratePerSecond, bulkShare: 0.8 };
+}
+
 function newPrefix(): string {
   const p = uniquePrefix('ratelimit');
   prefixes.push(p);
@@ -69,14 +73,17 @@ describe('rate limits', () => {
 
   it('shares delivery.ratePerSecond between gates (processes) through Redis', async () => {
     const keys = deliveryKeys(newPrefix());
-    const gates = [createRateGate(redis, keys, 10), createRateGate(redis, keys, 10)];
+    const gates = [
+      createRateGate(redis, keys, fixedRate(10)),
+      createRateGate(redis, keys, fixedRate(10)),
+    ];
     try {
       const started = Date.now();
       const times: number[] = [];
       await Promise.all(
         gates.map(async (gate) => {
           for (let i = 0; i < 10; i += 1) {
-            await gate.pass();
+            await gate.pass('bulk');
             times.push(Date.now() - started);
           }
         }),
@@ -91,14 +98,17 @@ describe('rate limits', () => {
 
   it('never grants more than grantsPerSecond in any second, across gates', async () => {
     const keys = deliveryKeys(newPrefix());
-    const gates = [createRateGate(redis, keys, 20), createRateGate(redis, keys, 20)];
+    const gates = [
+      createRateGate(redis, keys, fixedRate(20)),
+      createRateGate(redis, keys, fixedRate(20)),
+    ];
     try {
       const times: number[] = [];
       await Promise.all(
         gates.flatMap((gate) =>
           Array.from({ length: 4 }, async () => {
             for (let i = 0; i < 6; i += 1) {
-              await gate.pass();
+              await gate.pass('bulk');
               times.push(performance.now());
             }
           }),
@@ -118,12 +128,12 @@ describe('rate limits', () => {
 
   it('a pause set by one gate holds every gate', async () => {
     const keys = deliveryKeys(newPrefix());
-    const a = createRateGate(redis, keys, 0);
-    const b = createRateGate(redis, keys, 1000);
+    const a = createRateGate(redis, keys, fixedRate(0));
+    const b = createRateGate(redis, keys, fixedRate(1000));
     try {
       await a.pause(600);
       const started = Date.now();
-      await b.pass();
+      await b.pass('bulk');
       expect(Date.now() - started).toBeGreaterThanOrEqual(500);
       expect(await redis.pttl(keys.pause)).toBeLessThanOrEqual(0);
     } finally {

@@ -83,7 +83,7 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   client = createInterfaceClient(testConfig(prefix, url, '.').interface);
   redis = new Redis(TEST_REDIS_URL);
-  gate = createRateGate(redis, deliveryKeys(prefix), 0);
+  gate = createRateGate(redis, deliveryKeys(prefix), { ratePerSecond: 0, bulkShare: 0.8 });
 });
 
 afterAll(async () => {
@@ -118,7 +118,7 @@ function request(n: number): JobRequest {
 }
 
 function ctx(budget = 64): SendContext {
-  return { client, gate, budget, binding: (id) => bindings.get(id)! };
+  return { client, gate, lane: 'bulk', budget, binding: (id) => bindings.get(id)! };
 }
 
 const keys = (items: StateItem[]) => items.map((i) => i.key).sort();

@@ -76,6 +76,36 @@ describe('rate limit', () => {
     );
   }
 
+  it('states its limit on every answer in the IETF or X-RateLimit form when asked', async () => {
+    const ietf = await start(1, { rateLimit: 50, rateLimitHeaders: 'ietf' });
+    const first = await call(ietf, 'GET', '/external/api/microshops');
+    expect(first.headers['ratelimit-policy']).toBe('"default";q=50;w=1');
+    expect(first.headers['ratelimit']).toMatch(/^"default";r=(49|48);t=[01]$/);
+    const x = await start(1, { rateLimit: 50, rateLimitHeaders: 'x' });
+    const answer = await call(x, 'GET', '/external/api/microshops');
+    expect(answer.headers['x-ratelimit-limit']).toBe('50');
+    expect(Number(answer.headers['x-ratelimit-remaining'])).toBeLessThan(50);
+    expect(Number(answer.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000 - 1);
+    const none = await start(1, { rateLimit: 50 });
+    expect(
+      (await call(none, 'GET', '/external/api/microshops')).headers['ratelimit'],
+    ).toBeUndefined();
+  });
+
+  it('costs a request its items with --rate-limit-cost items, and changes the limit while it runs', async () => {
+    const sim = await start(1, { rateLimit: 150, rateLimitCost: 'items' });
+    const batch = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => product(String(from + i)));
+    // Two batches of 100 items cannot both pass in one second of 150 items.
+    const [a, b] = await Promise.all([
+      call(sim, 'PUT', PRODUCTS, { body: batch(100, 0) }),
+      call(sim, 'PUT', PRODUCTS, { body: batch(100, 100) }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 429]);
+    sim.setFaults({ rateLimit: 0 });
+    expect((await call(sim, 'PUT', PRODUCTS, { body: batch(100, 200) })).status).toBe(200);
+  });
+
   it('answers 429 RATE_LIMITED with Retry-After in seconds above N requests per second', async () => {
     const sim = await start(1, { rateLimit: 2 });
     const answers = await burst(sim);

@@ -69,7 +69,10 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const keys = deliveryKeys(config.redis.prefix);
   const redis = createRedis(config.redis);
   await warnIfEvicting(redis, logger);
-  const gate = createRateGate(redis, keys, delivery.ratePerSecond);
+  const gate = createRateGate(redis, keys, {
+    ratePerSecond: delivery.ratePerSecond,
+    bulkShare: delivery.bulkShare,
+  });
   const requestMetrics = startRequestMetrics(redis, keys.metrics);
   const stopping = new AbortController();
   const deps: DeliveryDeps = {

@@ -22,7 +22,7 @@ import {
   type JobRequest,
   type Tally,
 } from '../job-data.js';
-import { queueName } from '../keys.js';
+import { queueName, type Lane } from '../keys.js';
 import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
@@ -175,7 +175,7 @@ export async function processJob(
   const data = job.data;
   const jobId = job.id ?? '';
   const { config } = deps;
-  const lane = job.queueName === queueName('interactive') ? 'interactive' : 'bulk';
+  const lane: Lane = job.queueName === queueName('interactive') ? 'interactive' : 'bulk';
   const found = await jobWork(deps.redis, deps.keys, jobId, data);
   if (found.kind === 'none') return; // its run is over, or it settled already
   if (found.kind === 'blocked') return await waitBlocked(job, token);
@@ -199,6 +199,7 @@ export async function processJob(
     client: deps.client,
     binding: (id) => bindingOf(deps, id),
     gate: deps.gate,
+    lane,
     budget: config.delivery.retryBudget,
   };
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

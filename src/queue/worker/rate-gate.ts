@@ -1,59 +1,47 @@
 /**
  * The one gate every request of every worker process passes before it is sent:
- * - a pause: when the platform answers 429 (or 503 with Retry-After) the WHOLE delivery waits as
- *   told. The pause is a Redis key whose PTTL is the time left, so every process sees it whatever
- *   its clock; the process that got the 429 closes its own gate at once, the others within
- *   POLL_MS (and before every request when a rate is set, through the token script).
- * - a rate: delivery.ratePerSecond, shared by every process through Redis as a sliding window: no
- *   second (of any start) holds more grants than grantsPerSecond, so a platform that counts
- *   requests per calendar second, or in a sliding second, is not sent one too many (a token
- *   bucket lets its burst land beside the refill of the second before, and each 429 then pauses
- *   the whole delivery for its Retry-After). 0 turns it off.
+ * - a pause: when the platform answers 429 (or 503 with Retry-After), or its headers say nothing
+ *   is left of its window, the WHOLE delivery waits as told. The pause is a Redis key whose PTTL
+ *   is the time left, so every process sees it whatever its clock; the process that got the 429
+ *   closes its own gate at once, the others within POLL_MS (and before every request, through the
+ *   take script).
+ * - a rate, shared by every process through Redis as a sliding window: no window (of any start)
+ *   holds more grants than allowed, so a platform that counts per calendar second, or in a sliding
+ *   second, is not sent one too many. `delivery.ratePerSecond` a number: that rate (0: none).
+ *   `auto`: the platform's own rate-limit headers where it sends them, else a rate discovered on
+ *   its 429s (rate-scripts.ts).
+ * - lanes: while interactive requests ask, bulk requests fill at most `delivery.bulkShare` of the
+ *   window, so an interactive request finds room within a window whatever the bulk backlog.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hasRateLimitHeaders, readRateLimitHeaders } from '../../interface/rate-limit-headers.js';
 import type { RedisClient } from '../../redis/connection.js';
-import type { DeliveryKeys } from '../keys.js';
-import { luaScript, runLua } from '../../redis/lua.js';
+import { runLua } from '../../redis/lua.js';
+import type { DeliveryKeys, Lane } from '../keys.js';
+import { OBSERVED, PAUSE, REFUSED, TAKE } from './rate-scripts.js';
 
 const POLL_MS = 200;
-
-/** KEYS: pause key. ARGV: ms. Extends the pause to at least ms from now (never shortens it). */
-const PAUSE = luaScript(
-  `local left = redis.call('PTTL', KEYS[1])
-if left < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
-return 1`,
-  1,
-);
+/** The discovered rate's first guess, doubled while the platform accepts it (slow start). */
+export const START_PER_SECOND = 20;
+/** How often a process re-states headers it already wrote (they go stale after a minute). */
+const RESTATE_MS = 10_000;
+/** Longest window the gate keeps: a platform quota per hour is kept as its share of a minute. */
+const MAX_WINDOW_S = 60;
 
 /**
- * KEYS: window (a sorted set of the grants of the last second), pause, sequence. ARGV: grants
- * allowed per second. Returns 0 when the request may go, else the ms to wait (the pause's time
- * left, or until the oldest grant leaves the window). Time is Redis's own clock.
- */
-const TAKE = luaScript(
-  `local paused = redis.call('PTTL', KEYS[2])
-if paused > 0 then return paused end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 1000)
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[1]) then
-  redis.call('ZADD', KEYS[1], now, redis.call('INCR', KEYS[3]))
-  redis.call('PEXPIRE', KEYS[1], 2000)
-  redis.call('PEXPIRE', KEYS[3], 2000)
-  return 0
-end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return math.max(1, math.ceil(tonumber(oldest[2]) + 1000 - now))`,
-  3,
-);
-
-/**
- * Grants per second for a platform limit of `rate`: a few percent under it (at least one request
- * under, from 2/s), because a request granted at the end of one second may arrive in the next
- * one, and each 429 stops every worker for its whole Retry-After.
+ * Grants per second for a fixed platform limit of `rate`: a few percent under it (at least one
+ * request under, from 2/s), because a request granted at the end of one second may arrive in the
+ * next one, and each 429 stops every worker for its whole Retry-After.
  */
 export function grantsPerSecond(rate: number): number {
   return Math.max(1, Math.min(rate - 1, Math.floor(rate * 0.97)));
+}
+
+export interface RateGateOptions {
+  /** delivery.ratePerSecond: a fixed rate (0: unlimited) or `auto`. */
+  ratePerSecond: number | 'auto';
+  /** delivery.bulkShare: the most of the window bulk takes while interactive requests wait. */
+  bulkShare: number;
 }
 
 export interface RateGate {
@@ -61,19 +49,31 @@ export interface RateGate {
    * Undefined when a request may be sent now, else a promise that resolves when it may (rejects
    * when the signal aborts). The open gate costs no promise: it is asked before every request.
    */
-  pass(signal?: AbortSignal): Promise<void> | undefined;
+  pass(lane: Lane, signal?: AbortSignal): Promise<void> | undefined;
   /** The platform asked to wait: pauses every worker for `ms`. */
   pause(ms: number): Promise<void>;
+  /** A 429 came: under `auto`, the discovered rate comes down. */
+  refused(): Promise<void>;
+  /**
+   * An answer's headers: under `auto`, the platform's stated limit sizes the window. Undefined
+   * (no promise) when they say nothing of a limit: it is asked of every answer.
+   */
+  observe(headers: Record<string, string> | undefined): Promise<void> | undefined;
   close(): void;
 }
 
 export function createRateGate(
   redis: RedisClient,
   keys: DeliveryKeys,
-  ratePerSecond: number,
+  options: RateGateOptions,
 ): RateGate {
-  const grants = grantsPerSecond(ratePerSecond);
+  const auto = options.ratePerSecond === 'auto';
+  const fixed = auto ? 0 : grantsPerSecond(options.ratePerSecond as number);
+  const unlimited = options.ratePerSecond === 0;
   let pausedUntil = 0;
+  // The headers this process last wrote, and the longest reset it saw (X-RateLimit-* name no window).
+  let stated = { quota: 0, windowMs: 0, at: 0 };
+  let longestResetS = 1;
   const poller = setInterval(() => {
     redis.pttl(keys.pause).then(
       (left) => {
@@ -84,33 +84,67 @@ export function createRateGate(
   }, POLL_MS);
   poller.unref();
 
-  async function waitToPass(signal?: AbortSignal): Promise<void> {
+  async function waitToPass(lane: Lane, signal?: AbortSignal): Promise<void> {
     for (;;) {
       const local = pausedUntil - Date.now();
       if (local > 0) {
         await sleep(local, undefined, { signal });
         continue;
       }
-      if (ratePerSecond <= 0) return;
+      if (unlimited) return;
       const wait = Number(
-        await runLua(redis, TAKE, [keys.rateBucket, keys.pause, keys.rateSequence], [grants]),
+        await runLua(
+          redis,
+          TAKE,
+          [keys.rateBucket, keys.pause, keys.rateSequence, keys.rateLimit, keys.rateInteractive],
+          [fixed, lane, options.bulkShare, START_PER_SECOND],
+        ),
       );
       if (wait <= 0) return;
       await sleep(wait, undefined, { signal });
     }
   }
 
+  async function pause(ms: number): Promise<void> {
+    pausedUntil = Math.max(pausedUntil, Date.now() + ms);
+    await runLua(redis, PAUSE, [keys.pause], [Math.max(1, Math.ceil(ms))]);
+  }
+
   return {
-    pass(signal) {
-      if (ratePerSecond <= 0 && pausedUntil <= Date.now()) return undefined;
-      return waitToPass(signal);
+    pass(lane, signal) {
+      if (unlimited && pausedUntil <= Date.now()) return undefined;
+      return waitToPass(lane, signal);
     },
-    async pause(ms) {
-      pausedUntil = Math.max(pausedUntil, Date.now() + ms);
-      await runLua(redis, PAUSE, [keys.pause], [Math.max(1, Math.ceil(ms))]);
+    pause,
+    async refused() {
+      if (auto) await runLua(redis, REFUSED, [keys.rateLimit], [START_PER_SECOND]);
+    },
+    observe(headers) {
+      if (!auto || !hasRateLimitHeaders(headers)) return undefined;
+      return follow(headers);
     },
     close() {
       clearInterval(poller);
     },
   };
+
+  async function follow(headers: Record<string, string> | undefined): Promise<void> {
+    const limit = readRateLimitHeaders(headers);
+    if (!limit) return;
+    if (limit.resetSeconds !== undefined) {
+      longestResetS = Math.max(longestResetS, Math.ceil(limit.resetSeconds));
+      // Nothing left of the platform's window: everyone waits for its reset.
+      if (limit.remaining === 0) await pause(Math.max(1, limit.resetSeconds * 1000));
+    }
+    const windowS = Math.max(1, limit.windowSeconds ?? longestResetS);
+    const scale = Math.min(1, MAX_WINDOW_S / windowS);
+    const quota = Math.max(1, Math.floor(limit.quota * scale));
+    const windowMs = Math.round(Math.min(windowS, MAX_WINDOW_S) * 1000);
+    const now = Date.now();
+    if (quota === stated.quota && windowMs === stated.windowMs && now - stated.at < RESTATE_MS) {
+      return;
+    }
+    stated = { quota, windowMs, at: now };
+    await runLua(redis, OBSERVED, [keys.rateLimit], [quota, windowMs]);
+  }
 }

@@ -29,6 +29,7 @@ import { buildCall, subRequest } from '../request-body.js';
 import { isOk, itemRefusal, itemResults, type ItemResult } from './item-results.js';
 import { platformRefusal } from './breaker.js';
 import { failureOf, type SendResult } from './outcomes.js';
+import type { Lane } from '../keys.js';
 import type { RateGate } from './rate-gate.js';
 
 const SPLIT_STATUSES = new Set([400, 413, 422]);
@@ -38,6 +39,8 @@ export interface SendContext {
   client: InterfaceClient;
   binding(operationId: string): Binding;
   gate: RateGate;
+  /** The job's lane: interactive requests go first through the gate. */
+  lane: Lane;
   /** Most HTTP calls one request may make in one attempt. */
   budget: number;
 }
@@ -66,7 +69,7 @@ class RequestSender {
         });
         return;
       }
-      const gate = this.ctx.gate.pass();
+      const gate = this.ctx.gate.pass(this.ctx.lane);
       if (gate) await gate;
       this.calls += 1;
       let answer: CallResponse;
@@ -74,10 +77,14 @@ class RequestSender {
         answer = await this.ctx.client.call(buildCall(this.binding, part));
       } catch (error) {
         if (!(error instanceof InterfaceError)) throw error;
+        const observed = this.ctx.gate.observe(error.context.headers);
+        if (observed) await observed;
         if (await this.again(error)) continue;
         await this.onError(part, error);
         return;
       }
+      const observed = this.ctx.gate.observe(answer.headers);
+      if (observed) await observed;
       this.onAnswer(part, answer);
       return;
     }
@@ -87,6 +94,7 @@ class RequestSender {
   private async again(error: InterfaceError): Promise<boolean> {
     if (!(error instanceof RateLimitedError)) return false;
     await this.ctx.gate.pause(error.retryAfterMs);
+    if (error.status === 429) await this.ctx.gate.refused();
     this.calls -= 1;
     this.rateLimited += 1;
     return this.rateLimited < RATE_LIMITED_CALLS * this.ctx.budget;
