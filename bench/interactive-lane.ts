@@ -210,7 +210,7 @@ async function measure(
   const env = { FERRY_CONFIG: configFile, FERRY_OPERATOR_TOKEN: OPERATOR_TOKEN };
   const children: Child[] = [];
   const config = configSchema.parse(raw);
-  const client = await connectDelivery(config.redis);
+  const client = await connectDelivery(config.redis, 'the benchmark keeps its queues there');
   try {
     for (let w = 0; w < workerCount; w++) {
       children.push((await spawnFerry(['worker'], env, /ferry worker: delivering/)).child);

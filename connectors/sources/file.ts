@@ -9,24 +9,25 @@ import type { OpenedSource } from './types.js';
  */
 const CHUNK_BYTES = 64 * 1024;
 
-export async function openFile(path: string): Promise<OpenedSource> {
+/** Opens a local file; its records and errors carry `name` (default: the path). */
+export async function openFile(path: string, name = path): Promise<OpenedSource> {
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(path)).isDirectory();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new SourceNotFoundError(`${path}: no such file.`, { file: path });
-    throw new SourceError(`${path} cannot be opened: ${code ?? (error as Error).message}.`, {
-      file: path,
+    if (code === 'ENOENT') throw new SourceNotFoundError(`${name}: no such file.`, { file: name });
+    throw new SourceError(`${name} cannot be opened: ${code ?? (error as Error).message}.`, {
+      file: name,
     });
   }
   if (isDirectory) {
-    throw new SourceNotFoundError(`${path} is a folder, not a file: read it as a folder source.`, {
-      file: path,
+    throw new SourceNotFoundError(`${name} is a folder, not a file: read it as a folder source.`, {
+      file: name,
     });
   }
   return {
-    name: path,
+    name,
     stream: createReadStream(path, { highWaterMark: CHUNK_BYTES }),
     path,
     hint: path,

@@ -8,7 +8,7 @@ export async function* openSources(
   spec: SourceSpec,
   context: SourceContext = {},
 ): AsyncGenerator<OpenedSource> {
-  if ('file' in spec) yield await openFile(spec.file);
+  if ('file' in spec) yield await openFile(spec.file, spec.name);
   else if ('folder' in spec) yield* openFolder(spec.folder, spec.pattern);
   else if ('url' in spec) yield await openUrl(spec, context);
   // Loaded when used: the SSH and AWS clients would slow every command's start.

@@ -3,7 +3,8 @@ import type { S3Spec, SftpSpec } from './remote-types.js';
 
 /** Where records come from. */
 export type SourceSpec =
-  | { file: string }
+  /** `name`: what records and messages call the file instead of its path (an upload's own name). */
+  | { file: string; name?: string }
   /** Files of the folder whose names match `pattern` (a glob, default `*`), read in name order. */
   | { folder: string; pattern?: string }
   /** An http(s) URL, fetched with a few retries; `headers` (e.g. Authorization) are never logged. */

@@ -52,6 +52,10 @@ async function described(entry: CommandEntry): Promise<DescribedCommand> {
   return { ...(await entry.load()), summary: entry.summary };
 }
 
+function errorName(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+}
+
 /** Runs one `ferry` invocation; resolves to the process exit code. */
 export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   const stdin = io.stdin ?? process.stdin;
@@ -160,6 +164,20 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       if (wantsJson) writeJson(stdout, { error: error.toJSON() });
       stderr.write(`ferry ${command.name}: ${error.message}\n`);
       return error.exitCode;
+    }
+    const { isRedisConnectionError, RedisUnavailableError, redisWhere } = await import(
+      '../redis/redis-unavailable.js'
+    );
+    if (isRedisConnectionError(error)) {
+      // Redis went away mid-command (after the command's own check at start): an outage, exit 5.
+      const lost = new RedisUnavailableError(
+        redisWhere(config?.redis.url ?? env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
+        `ferry ${command.name} stopped when it lost the connection (${errorName(error)})`,
+        { cause: error },
+      );
+      if (wantsJson) writeJson(stdout, { error: lost.toJSON() });
+      stderr.write(`ferry ${command.name}: ${lost.message}\n`);
+      return lost.exitCode;
     }
     stderr.write(
       `ferry ${command.name}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`,

@@ -76,7 +76,7 @@ async function startConsole(
 ): Promise<{ url: string; viewerToken: string; operatorToken: string; close(): Promise<void> }> {
   const viewerToken = randomBytes(16).toString('hex');
   const operatorToken = randomBytes(16).toString('hex');
-  const redis = await connectDelivery(config.redis);
+  const redis = await connectDelivery(config.redis, "the demo's queues, runs and state are kept there");
   const app = await buildServer({
     config: {
       ...config,
@@ -110,7 +110,7 @@ async function startConsole(
 }
 
 async function removeKeys(url: string, prefix: string): Promise<void> {
-  const redis = await connectDelivery(url);
+  const redis = await connectDelivery(url, "the demo's queues, runs and state are kept there");
   try {
     await deleteKeysUnder(redis, prefix);
   } finally {

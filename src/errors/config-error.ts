@@ -1,14 +1,8 @@
+import type { ConfigIssue } from './error-details.js';
 import { FerryError } from './ferry-error.js';
 
-export interface ConfigIssue {
-  /** Dotted path of the offending key, e.g. `interface.auth.type`. */
-  path: string;
-  /** What was expected there, in words. */
-  message: string;
-}
-
 /** A configuration file or environment variable that does not validate. Exit code 2. */
-export class ConfigError extends FerryError {
+export class ConfigError extends FerryError<'FERRY_CONFIG_INVALID'> {
   readonly code = 'FERRY_CONFIG_INVALID';
   override readonly exitCode = 2;
   readonly issues: readonly ConfigIssue[];

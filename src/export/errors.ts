@@ -5,7 +5,7 @@ import { FerryError } from '../errors/index.js';
  * The run's file name is taken by a file the pipeline did not leave unfinished (a pattern such as
  * `orders-{date}.csv` run twice a day): nothing is overwritten.
  */
-export class ExportFileExistsError extends FerryError {
+export class ExportFileExistsError extends FerryError<'FERRY_EXPORT_FILE_EXISTS'> {
   readonly code = 'FERRY_EXPORT_FILE_EXISTS';
   constructor(pipeline: string, path: string) {
     super(
@@ -22,7 +22,7 @@ export class ExportFileExistsError extends FerryError {
  * page that is not a list of items, or items out of the cursor's order (a listing sorted another
  * way would skip or repeat items between pages).
  */
-export class ExportListingError extends FerryError {
+export class ExportListingError extends FerryError<'FERRY_EXPORT_LISTING'> {
   readonly code = 'FERRY_EXPORT_LISTING';
   constructor(operationId: string, problem: string, details: Record<string, unknown> = {}) {
     super(`${operationId}: ${problem}. Nothing was written and the cursor did not move.`, {
@@ -36,7 +36,7 @@ export class ExportListingError extends FerryError {
  * An item that cannot be written: a field its mapping rejects (required but empty, a decimal that
  * is not one), or a character the file's encoding cannot hold.
  */
-export class ExportRecordError extends FerryError {
+export class ExportRecordError extends FerryError<'FERRY_EXPORT_RECORD'> {
   readonly code = 'FERRY_EXPORT_RECORD';
   constructor(pipeline: string, cursor: string, field: string, problem: string) {
     super(
@@ -52,7 +52,7 @@ export class ExportRecordError extends FerryError {
  * run may have the pipeline: this one moves nothing. A file it published stays, and its range is
  * still pending, so the next run publishes the same range under the same name.
  */
-export class ExportLockLostError extends FerryError {
+export class ExportLockLostError extends FerryError<'FERRY_RUN_LOCK_LOST'> {
   readonly code = 'FERRY_RUN_LOCK_LOST';
   constructor(pipeline: string, runId: string) {
     super(
@@ -65,7 +65,7 @@ export class ExportLockLostError extends FerryError {
 }
 
 /** Ctrl-C or SIGTERM while the export read: nothing was published and the cursor did not move. */
-export class ExportInterruptedError extends FerryError {
+export class ExportInterruptedError extends FerryError<'FERRY_INTERRUPTED'> {
   readonly code = 'FERRY_INTERRUPTED';
   constructor(pipeline: string) {
     super(
@@ -77,7 +77,7 @@ export class ExportInterruptedError extends FerryError {
 }
 
 /** The target folder refused a write (no such folder, no permission, a full disk). */
-export class ExportWriteError extends FerryError {
+export class ExportWriteError extends FerryError<'FERRY_EXPORT_WRITE'> {
   readonly code = 'FERRY_EXPORT_WRITE';
   constructor(pipeline: string, error: NodeJS.ErrnoException) {
     const where = error.path ?? 'the target folder';

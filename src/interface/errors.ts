@@ -23,7 +23,17 @@ export interface HttpErrorContext {
   headers?: Record<string, string>;
 }
 
-export abstract class InterfaceError extends FerryError {
+type InterfaceCode =
+  | 'FERRY_HTTP_TRANSIENT'
+  | 'FERRY_HTTP_IN_PROGRESS'
+  | 'FERRY_HTTP_RATE_LIMITED'
+  | 'FERRY_HTTP_PERMANENT'
+  | 'FERRY_HTTP_PAYLOAD_TOO_LARGE'
+  | 'FERRY_HTTP_AUTH'
+  | 'FERRY_NETWORK'
+  | 'FERRY_TIMEOUT';
+
+export abstract class InterfaceError extends FerryError<InterfaceCode> {
   /** Whether a later attempt may succeed. */
   abstract readonly retryable: boolean;
   readonly context: HttpErrorContext;
@@ -43,6 +53,8 @@ function describe(ctx: HttpErrorContext): string {
 
 export class TransientHttpError extends InterfaceError {
   readonly code = 'FERRY_HTTP_TRANSIENT';
+  /** The platform could not be reached: try again later (exit code 5). */
+  override readonly exitCode = 5;
   readonly retryable = true;
   constructor(ctx: HttpErrorContext) {
     super(
@@ -103,6 +115,8 @@ export class AuthError extends InterfaceError {
 
 export class NetworkError extends InterfaceError {
   readonly code = 'FERRY_NETWORK';
+  /** The platform could not be reached: try again later (exit code 5). */
+  override readonly exitCode = 5;
   readonly retryable = true;
   constructor(ctx: HttpErrorContext, cause: unknown) {
     const why =
@@ -115,6 +129,8 @@ export class NetworkError extends InterfaceError {
 
 export class TimeoutError extends InterfaceError {
   readonly code = 'FERRY_TIMEOUT';
+  /** The platform could not be reached: try again later (exit code 5). */
+  override readonly exitCode = 5;
   readonly retryable = true;
   /** Which of interface.timeouts ran out. */
   readonly phase: 'connect' | 'headers' | 'body';

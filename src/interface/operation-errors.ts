@@ -2,7 +2,7 @@ import { FerryError } from '../errors/index.js';
 import type { Listing } from '../config/listings.js';
 
 /** An operation id that is not in the catalog at all. */
-export class UnknownOperationError extends FerryError {
+export class UnknownOperationError extends FerryError<'FERRY_OPERATION_UNKNOWN'> {
   readonly code = 'FERRY_OPERATION_UNKNOWN';
   override readonly exitCode = 2;
   constructor(operationId: string) {
@@ -16,7 +16,7 @@ export class UnknownOperationError extends FerryError {
 }
 
 /** An operation that exists in the catalog but not in the configured listing. */
-export class OperationNotInListingError extends FerryError {
+export class OperationNotInListingError extends FerryError<'FERRY_OPERATION_NOT_IN_LISTING'> {
   readonly code = 'FERRY_OPERATION_NOT_IN_LISTING';
   override readonly exitCode = 2;
   constructor(operationId: string, listing: Listing, listings: readonly Listing[]) {

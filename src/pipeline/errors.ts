@@ -1,21 +1,6 @@
-import { FerryError } from '../errors/index.js';
+import { FerryError, type InputDetails, type MassDeleteDetails } from '../errors/index.js';
 
-export interface MassDeleteDetails {
-  pipeline: string;
-  /** Deletes the plan would send. */
-  deletes: number;
-  /** Live entities in state (of the resources the pipeline deletes). */
-  inState: number;
-  maxShare: number;
-  rows: number;
-  minRows: number;
-  /** The deletes per delete operation. */
-  operations: Record<string, number>;
-  /** Some of the keys it would delete (at most DELETE_SAMPLE), in state's order. */
-  sample: { operationId: string; key: string }[];
-  /** The run the guard stopped, once recorded (ferry run, a schedule's tick). */
-  runId?: string;
-}
+export type { MassDeleteDetails };
 
 /** Keys of the deletes a guard stop shows. */
 export const DELETE_SAMPLE = 20;
@@ -28,7 +13,7 @@ function percent(share: number): string {
  * The mass-delete guard (DESIGN.md, Deletes by absence) stopped a plan: it would delete more than
  * the pipeline allows, or the export is shorter than its minimum. Nothing is sent. Exit code 1.
  */
-export class MassDeleteGuardError extends FerryError {
+export class MassDeleteGuardError extends FerryError<'FERRY_MASS_DELETE_GUARD'> {
   readonly code = 'FERRY_MASS_DELETE_GUARD';
 
   constructor(details: MassDeleteDetails) {
@@ -48,26 +33,12 @@ export class MassDeleteGuardError extends FerryError {
   }
 }
 
-/** Redis (where state lives) does not answer. Exit code 1. */
-export class StateUnavailableError extends FerryError {
-  readonly code = 'FERRY_REDIS_UNAVAILABLE';
-
-  constructor(where: string, options?: ErrorOptions) {
-    super(
-      `Redis at ${where} does not answer, and planning needs the sync state kept there. ` +
-        'Start Redis or set REDIS_URL to one that runs.',
-      { redis: where },
-      options,
-    );
-  }
-}
-
 /**
  * A transform read the record's other columns without declaring it (a second parameter, or
  * `readsRecord`): change detection would not see a change in those columns. A defect in the
  * project's custom code, reported at the first record it maps. Exit code 1.
  */
-export class UndeclaredRecordReadError extends FerryError {
+export class UndeclaredRecordReadError extends FerryError<'FERRY_TRANSFORM_UNDECLARED_READ'> {
   readonly code = 'FERRY_TRANSFORM_UNDECLARED_READ';
 
   constructor(transform: string) {
@@ -86,11 +57,11 @@ export class UndeclaredRecordReadError extends FerryError {
  * the lookup names (exit code 2, like any configuration mistake), a key that repeats or records
  * that could not be read (exit code 1). The plan stops before anything is sent.
  */
-export class LookupFileError extends FerryError {
+export class LookupFileError extends FerryError<'FERRY_LOOKUP'> {
   readonly code = 'FERRY_LOOKUP';
   override readonly exitCode: number;
 
-  constructor(message: string, details: Record<string, unknown>, exitCode: 1 | 2) {
+  constructor(message: string, details: InputDetails, exitCode: 1 | 2) {
     super(message, details);
     this.exitCode = exitCode;
   }

@@ -2,7 +2,7 @@
 import { FerryError } from '../errors/index.js';
 
 /** A pipeline already has a run in progress: one run per pipeline at a time. Exit code 1. */
-export class RunActiveError extends FerryError {
+export class RunActiveError extends FerryError<'FERRY_RUN_ACTIVE'> {
   readonly code = 'FERRY_RUN_ACTIVE';
   constructor(pipeline: string, runId: string) {
     super(
@@ -17,7 +17,7 @@ export class RunActiveError extends FerryError {
  * A run's planning stalled past its pipeline lock's expiry, so another run may have taken the
  * pipeline: this run enqueues nothing rather than run beside it. Exit code 1.
  */
-export class RunLockLostError extends FerryError {
+export class RunLockLostError extends FerryError<'FERRY_RUN_LOCK_LOST'> {
   readonly code = 'FERRY_RUN_LOCK_LOST';
   constructor(pipeline: string, runId: string) {
     super(
@@ -33,7 +33,7 @@ export class RunLockLostError extends FerryError {
  * Redis lost its data (see epoch/installation-epoch.ts) and this run would resend everything the
  * pipeline delivered before: it stops before sending until the operator chooses. Exit code 1.
  */
-export class StateLostError extends FerryError {
+export class StateLostError extends FerryError<'FERRY_STATE_LOST'> {
   readonly code = 'FERRY_STATE_LOST';
   constructor(
     pipeline: string,
@@ -56,7 +56,7 @@ export class StateLostError extends FerryError {
  * A process that was following a run found that Redis lost its data meanwhile: the run, its jobs
  * and the state it committed are gone. Exit code 3, so that scripts can tell it from failures.
  */
-export class RedisDataLostError extends FerryError {
+export class RedisDataLostError extends FerryError<'FERRY_REDIS_DATA_LOST'> {
   readonly code = 'FERRY_REDIS_DATA_LOST';
   override readonly exitCode = 3;
   constructor(runId: string) {
@@ -74,7 +74,7 @@ export class RedisDataLostError extends FerryError {
  * Ctrl-C or SIGTERM while `ferry run` planned: nothing was enqueued, and the pipeline is free.
  * Exit code 4, the code of a `ferry run` stopped by a signal.
  */
-export class RunInterruptedError extends FerryError {
+export class RunInterruptedError extends FerryError<'FERRY_INTERRUPTED'> {
   readonly code = 'FERRY_INTERRUPTED';
   override readonly exitCode = 4;
   constructor(pipeline: string) {
@@ -91,7 +91,7 @@ export class RunInterruptedError extends FerryError {
  * settled or dead-lettered here; BullMQ retries it in another worker (idempotency keys make a
  * request that did reach the platform count once).
  */
-export class WorkerStoppedError extends FerryError {
+export class WorkerStoppedError extends FerryError<'FERRY_WORKER_STOPPED'> {
   readonly code = 'FERRY_WORKER_STOPPED';
   constructor(jobId: string) {
     super(`Job ${jobId} was left unfinished by a worker that stopped; another worker retries it.`, {
@@ -101,7 +101,7 @@ export class WorkerStoppedError extends FerryError {
 }
 
 /** A run that is over cannot be cancelled. Exit code 1. */
-export class RunFinishedError extends FerryError {
+export class RunFinishedError extends FerryError<'FERRY_RUN_FINISHED'> {
   readonly code = 'FERRY_RUN_FINISHED';
   constructor(runId: string, status: string) {
     super(`Run ${runId} already finished (${status}): there is nothing to cancel.`, {
@@ -112,7 +112,7 @@ export class RunFinishedError extends FerryError {
 }
 
 /** `ferry resume` / the console's resume of a run that is not blocked. */
-export class RunNotBlockedError extends FerryError {
+export class RunNotBlockedError extends FerryError<'FERRY_RUN_NOT_BLOCKED'> {
   readonly code = 'FERRY_RUN_NOT_BLOCKED';
   constructor(runId: string, status: string) {
     super(`Run ${runId} is ${status}, not blocked: there is nothing to resume.`, {
@@ -126,7 +126,7 @@ export class RunNotBlockedError extends FerryError {
  * Thrown from a job whose attempt left requests that failed transiently: BullMQ retries the job
  * (with backoff) carrying only those requests.
  */
-export class DeliveryDeferredError extends FerryError {
+export class DeliveryDeferredError extends FerryError<'FERRY_DELIVERY_DEFERRED'> {
   readonly code = 'FERRY_DELIVERY_DEFERRED';
   constructor(requests: number, firstReason: string) {
     super(`${requests} request(s) will be retried: ${firstReason}`, { requests });
@@ -134,7 +134,7 @@ export class DeliveryDeferredError extends FerryError {
 }
 
 /** A run or dead letter that does not exist (or no longer does). Exit code 2. */
-export class NotFoundError extends FerryError {
+export class NotFoundError extends FerryError<'FERRY_NOT_FOUND'> {
   readonly code = 'FERRY_NOT_FOUND';
   override readonly exitCode = 2;
   constructor(what: string, id: string, hint: string) {

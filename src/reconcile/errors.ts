@@ -7,7 +7,7 @@ import { FerryError } from '../errors/index.js';
  * no products.get): what the platform holds cannot be compared. Exit code 2, as for any operation
  * the listing lacks.
  */
-export class ResourceNotReadableError extends FerryError {
+export class ResourceNotReadableError extends FerryError<'FERRY_OPERATION_NOT_IN_LISTING'> {
   readonly code = 'FERRY_OPERATION_NOT_IN_LISTING';
   override readonly exitCode = 2;
   constructor(pipeline: string, resource: string, operationId: string, listing: Listing) {
@@ -21,7 +21,7 @@ export class ResourceNotReadableError extends FerryError {
 }
 
 /** A page of a listing that is not `{items: [...]}` (or an array). */
-export class ListingAnswerError extends FerryError {
+export class ListingAnswerError extends FerryError<'FERRY_HTTP_PERMANENT'> {
   readonly code = 'FERRY_HTTP_PERMANENT';
   constructor(operationId: string, page: number) {
     super(

@@ -40,8 +40,27 @@ function hostPort(address: string): { host: string; port: number } {
  * src/queue/keys.ts and src/pipeline/state/state-format.ts), so the same code runs on both.
  */
 export function createRedis(target: string | RedisTarget, options: RedisOptions = {}): RedisClient {
+  const client = openClient(target, options);
+  // Failures reach the caller through the commands that fail (and wait-for-redis.ts logs the
+  // connection's ups and downs): without a listener ioredis prints a stack per failed attempt.
+  client.on('error', () => undefined);
+  return client;
+}
+
+/** Reconnect delays: 100 ms doubling to at most 2 s, for as long as the process lives. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(100 * 2 ** Math.min(attempt - 1, 5), MAX_RECONNECT_MS);
+}
+const MAX_RECONNECT_MS = 2_000;
+
+function openClient(target: string | RedisTarget, options: RedisOptions): RedisClient {
   const t = typeof target === 'string' ? { url: target } : target;
-  const merged: RedisOptions = { maxRetriesPerRequest: null, enableReadyCheck: true, ...options };
+  const merged: RedisOptions = {
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+    retryStrategy: reconnectDelay,
+    ...options,
+  };
   const url = new URL(t.url);
   switch (t.mode ?? 'standalone') {
     case 'standalone':

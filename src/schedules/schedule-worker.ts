@@ -7,6 +7,7 @@
  * server or S3 bucket (tick-remote-pickup.ts); a URL source is
  * fetched only when it changed (tick-url.ts).
  */
+import { onWorkerError } from '../redis/wait-for-redis.js';
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
@@ -85,7 +86,7 @@ export async function startScheduleWorker(options: {
     async (job) => await tick(job, { config, redis, keys, signal: stop.signal }, logger),
     { connection: redis, prefix: keys.bullPrefix, concurrency: 4 },
   );
-  worker.on('error', (error) => logger.error({ err: error }, 'schedule worker error'));
+  worker.on('error', onWorkerError(logger, 'schedule worker error'));
   return {
     synced,
     async close() {

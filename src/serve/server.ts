@@ -17,12 +17,13 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
-import { isFerryError } from '../errors/index.js';
+import { httpStatusOf, isFerryError, type ErrorCode } from '../errors/index.js';
+import { isRedisConnectionError } from '../redis/redis-unavailable.js';
 import type { RedisClient } from '../redis/connection.js';
 import { createDeadLetterStore } from '../queue/dlq/dead-letter-store.js';
 import { deliveryKeys, LANES, queueName, SCHEDULE_QUEUE } from '../queue/keys.js';
 import { installAccessChecks } from './access.js';
-import { errorBody, httpStatusOf } from './http-errors.js';
+import { errorBody } from './http-errors.js';
 import { messagePage } from './pages/error-page.js';
 import { loginPage } from './pages/login-page.js';
 import { mountQueueBoard } from './queue-board.js';
@@ -169,41 +170,45 @@ export async function buildServer(options: {
 
 interface Failure {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   extra: Record<string, unknown>;
+}
+
+/**
+ * fastify's own refusals (a body it cannot parse, too large, of a type no route takes) by their
+ * status, as Ferry's codes: the status then comes from the one table like every other answer.
+ */
+const FRAMEWORK_CODES: Readonly<Record<number, ErrorCode>> = {
+  404: 'FERRY_NOT_FOUND',
+  413: 'FERRY_UPLOAD_TOO_LARGE',
+  415: 'FERRY_UNSUPPORTED_MEDIA_TYPE',
+  429: 'FERRY_LOGIN_RATE_LIMITED',
+};
+
+function failure(code: ErrorCode, message: string, extra: Record<string, unknown> = {}): Failure {
+  return { status: httpStatusOf(code), code, message, extra };
 }
 
 /** The answer an error gets: decided by its stable code, never by its message. */
 function describeFailure(error: unknown): Failure {
   if (isFerryError(error)) {
     const activeRunId = activeRunIdOf(error);
-    return {
-      status: httpStatusOf(error.code),
-      code: error.code,
-      message: error.message,
-      extra: activeRunId ? { activeRunId } : {},
-    };
+    return failure(error.code, error.message, activeRunId ? { activeRunId } : {});
   }
+  if (isRedisConnectionError(error)) return failure('FERRY_REDIS_UNAVAILABLE', REDIS_GONE);
   const { statusCode, code } = error as { statusCode?: number; code?: string };
   if (code === 'FERRY_LOGIN_RATE_LIMITED') {
-    return { status: 429, code, message: (error as Error).message, extra: {} };
+    return failure('FERRY_LOGIN_RATE_LIMITED', (error as Error).message);
   }
   if (statusCode && statusCode < 500) {
-    return {
-      status: statusCode,
-      code: 'FERRY_USAGE',
-      message: (error as Error).message,
-      extra: {},
-    };
+    return failure(FRAMEWORK_CODES[statusCode] ?? 'FERRY_BAD_REQUEST', (error as Error).message);
   }
-  return {
-    status: 500,
-    code: 'FERRY_INTERNAL',
-    message: 'The console failed; see its log.',
-    extra: {},
-  };
+  return failure('FERRY_INTERNAL', 'The console failed; see its log.');
 }
+
+const REDIS_GONE =
+  'Redis stopped answering while this was read: try again once /readyz answers 200.';
 
 function wantsPage(request: FastifyRequest): boolean {
   return request.routeOptions.config?.page === true && browserWants(request);

@@ -9,9 +9,9 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { FerryError } from '../errors/index.js';
+import { FerryError, type UploadDetails } from '../errors/index.js';
 
-export class UploadTooLargeError extends FerryError {
+export class UploadTooLargeError extends FerryError<'FERRY_UPLOAD_TOO_LARGE'> {
   readonly code = 'FERRY_UPLOAD_TOO_LARGE';
   constructor(limit: number) {
     super(
@@ -22,8 +22,12 @@ export class UploadTooLargeError extends FerryError {
   }
 }
 
-export class UnsupportedMediaTypeError extends FerryError {
+export class UnsupportedMediaTypeError extends FerryError<'FERRY_UNSUPPORTED_MEDIA_TYPE'> {
   readonly code = 'FERRY_UNSUPPORTED_MEDIA_TYPE';
+
+  constructor(message: string, details: UploadDetails = {}) {
+    super(message, details);
+  }
 }
 
 export function uploadsDir(reportsDir: string): string {

@@ -28,7 +28,7 @@ export const dlqExportCommand: Command = {
     const file = stringOption(args, 'csv');
     if (file === undefined) throw new UsageError('ferry dlq export needs --csv FILE.');
     const config = getConfig();
-    const redis = await connectDelivery(config.redis);
+    const redis = await connectDelivery(config.redis, 'the dead letters are kept there');
     try {
       const filter = deadLetterFilter(args);
       const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(

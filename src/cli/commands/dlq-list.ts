@@ -20,7 +20,7 @@ export const dlqListCommand: Command = {
   },
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
-    const redis = await connectDelivery(config.redis);
+    const redis = await connectDelivery(config.redis, 'the dead letters are kept there');
     try {
       const filter = deadLetterFilter(args);
       const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(

@@ -32,7 +32,7 @@ export const dlqPurgeCommand: Command = {
     checkSelection(selection, 'dlq purge');
     const dryRun = flag(args, 'dry-run');
     const config = getConfig();
-    const redis = await connectDelivery(config.redis);
+    const redis = await connectDelivery(config.redis, 'the dead letters are kept there');
     try {
       const dlq = createDeadLetterStore(redis, deliveryKeys(config.redis.prefix));
       const ids = (await selectDeadLetters(dlq, selection)).map((e) => e.id);

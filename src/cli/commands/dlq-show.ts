@@ -19,7 +19,7 @@ export const dlqShowCommand: Command = {
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
     const id = args.positionals[0] as string;
-    const redis = await connectDelivery(config.redis);
+    const redis = await connectDelivery(config.redis, 'the dead letters are kept there');
     try {
       const entry = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).get(id);
       if (!entry)

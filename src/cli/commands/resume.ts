@@ -24,7 +24,10 @@ export const resumeCommand: Command = {
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
-    const redis = await connectDelivery(config.redis);
+    const redis = await connectDelivery(
+      config.redis,
+      'resuming a run changes its record and jobs there',
+    );
     try {
       const runId = args.positionals[0] as string;
       const outcome = await resumeRun(redis, deliveryKeys(config.redis.prefix), runId);

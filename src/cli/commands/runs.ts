@@ -96,7 +96,7 @@ export const runsCommand: Command = {
     const limit = positiveIntOption(args, 'limit') ?? DEFAULT_LIMIT;
     const pipeline = stringOption(args, 'pipeline');
     const config = getConfig();
-    const redis = await connectDelivery(config.redis);
+    const redis = await connectDelivery(config.redis, 'the runs are recorded there');
     try {
       const runs = await recentRuns(redis, deliveryKeys(config.redis.prefix), {
         limit,

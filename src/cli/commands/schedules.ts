@@ -12,7 +12,7 @@ export async function withScheduleQueue<T>(
   config: FerryConfig,
   use: (redis: RedisClient, queue: Queue<TickData>) => Promise<T>,
 ): Promise<T> {
-  const redis = await connectDelivery(config.redis);
+  const redis = await connectDelivery(config.redis, 'the schedules are kept there');
   const queue = openScheduleQueue(redis, deliveryKeys(config.redis.prefix));
   try {
     return await use(redis, queue);

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { UsageError } from '../../errors/index.js';
-import { connectDelivery } from '../../queue/connect.js';
+import { createRedis } from '../../redis/connection.js';
+import { redisWhere } from '../../redis/redis-unavailable.js';
+import { logRedisState, waitForRedis } from '../../redis/wait-for-redis.js';
 import { buildServer } from '../../serve/server.js';
 import { positiveIntOption, stringOption, type Command } from '../command.js';
 
@@ -24,6 +26,11 @@ export const serveCommand: Command = {
     '/readyz (and /metrics with serve.metricsPublic) answer, and a host other than loopback is',
     'refused.',
     '',
+    'Started while Redis does not answer, it listens at once and says it waits for Redis:',
+    '/healthz answers 200, /readyz and every other route 503 (FERRY_REDIS_UNAVAILABLE) until',
+    'Redis answers. A Redis read behind a page or API route that takes longer than',
+    'serve.redisTimeoutMs (default 5000) answers 503 FERRY_REDIS_UNAVAILABLE.',
+    '',
     'SIGTERM or Ctrl-C closes it: requests in progress finish. Exit 0 then; 2 bad usage or config',
     '(a port in use, a non-loopback host without tokens).',
   ].join('\n'),
@@ -44,12 +51,18 @@ export const serveCommand: Command = {
           'FERRY_VIEWER_TOKEN) or serve.tokens, or listen on 127.0.0.1.',
       );
     }
-    const redis = await connectDelivery(config.redis);
-    const app = await buildServer({ config, redis, logger: getLogger() });
+    const logger = getLogger();
+    // It listens whether or not Redis answers: /healthz says the process lives, /readyz (and
+    // every other route, 503 FERRY_REDIS_UNAVAILABLE) that Redis does not answer yet.
+    const redis = createRedis(config.redis);
+    const where = redisWhere(config.redis.url);
+    const redisState = logRedisState(redis, logger, where);
+    const app = await buildServer({ config, redis, logger });
     try {
       await app.listen({ host, port });
     } catch (error) {
       await app.close();
+      redisState.stop();
       redis.disconnect();
       const code = (error as NodeJS.ErrnoException).code;
       throw new UsageError(
@@ -65,13 +78,20 @@ export const serveCommand: Command = {
         'ferry serve: no token is configured, so the API answers 401: set FERRY_OPERATOR_TOKEN.\n',
       );
     }
+    void waitForRedis(redis, {
+      logger,
+      where,
+      need: 'the console reads everything from it (/readyz answers 503 until then)',
+      signal: stopSignal,
+    });
     if (!stopSignal.aborted) {
       await new Promise<void>((resolve) =>
         stopSignal.addEventListener('abort', () => resolve(), { once: true }),
       );
     }
     await app.close();
-    await redis.quit();
+    redisState.stop();
+    redis.disconnect();
     stderr.write('ferry serve: stopped.\n');
     return 0;
   },

@@ -81,7 +81,7 @@ export const stateRebuildCommand: Command = {
     const config = getConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
     const delivered = sourceOf(stringOption(args, 'delivered-file'));
-    const redis = await connectState(config.redis);
+    const redis = await connectState(config.redis, 'the sync state is rebuilt there');
     const client = createInterfaceClient(config.interface, { logger: logger() });
     try {
       const result = await rebuildState({

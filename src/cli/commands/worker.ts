@@ -1,5 +1,7 @@
 import { UsageError } from '../../errors/index.js';
-import { connectDelivery } from '../../queue/connect.js';
+import { createRedis } from '../../redis/connection.js';
+import { redisWhere } from '../../redis/redis-unavailable.js';
+import { logRedisState, waitForRedis } from '../../redis/wait-for-redis.js';
 import { LANES, type Lane } from '../../queue/keys.js';
 import { startDeliveryWorker } from '../../queue/worker/delivery-worker.js';
 import { startNotifyWorker } from '../../queue/notify/notify-worker.js';
@@ -21,6 +23,9 @@ export const workerCommand: Command = {
     "schedules in Redis in step with the pipeline files, then starts each tick's run; whatever the",
     'number of workers, each tick starts one run. --no-schedules leaves the ticks to other workers.',
     "And it calls the pipelines' webhooks (`notify:`) when runs end, retrying those that fail.",
+    '',
+    'Started while Redis does not answer, it says once that it waits for it and begins when it',
+    'answers; while Redis is away later it logs one line when it goes and one when it is back.',
     '',
     'Exit codes: 0 stopped (jobs still running at the shutdown timeout go back to the queue for',
     'the other workers); 2 bad usage or config.',
@@ -52,7 +57,22 @@ export const workerCommand: Command = {
     }
     const config = await contractConfig();
     const logger = getLogger();
-    (await connectDelivery(config.redis)).disconnect(); // fail fast when Redis is down
+    // Started before Redis (a compose file, an orchestrator): wait for it rather than crash-loop.
+    const where = redisWhere(config.redis.url);
+    const watch = createRedis(config.redis);
+    const redisState = logRedisState(watch, logger, where);
+    const ready = await waitForRedis(watch, {
+      logger,
+      where,
+      need: 'the jobs it delivers and the schedules it runs are kept there',
+      signal: stopSignal,
+    });
+    if (!ready) {
+      redisState.stop();
+      watch.disconnect();
+      stderr.write('ferry worker: stopped before Redis answered.\n');
+      return 0;
+    }
     const worker = await startDeliveryWorker({
       config,
       logger,
@@ -76,6 +96,8 @@ export const workerCommand: Command = {
     await schedules?.close();
     await notifications.close();
     const drained = await worker.close();
+    redisState.stop();
+    watch.disconnect();
     stderr.write(
       drained
         ? 'ferry worker: stopped.\n'

@@ -2,6 +2,7 @@
  * Calls the queued webhooks: POST of the JSON summary, signed when notifications.secret is set;
  * an answer other than 2xx (or none within 10 s) fails the job, which BullMQ retries with backoff.
  */
+import { onWorkerError } from '../../redis/wait-for-redis.js';
 import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { request } from 'undici';
@@ -51,7 +52,7 @@ export function startNotifyWorker(options: { config: FerryConfig; logger: Logger
       'webhook not delivered; it is tried again',
     ),
   );
-  worker.on('error', (error) => logger.error({ err: error }, 'notification worker error'));
+  worker.on('error', onWorkerError(logger, 'notification worker error'));
   return {
     async close() {
       await worker.close();

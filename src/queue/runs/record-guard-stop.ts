@@ -74,7 +74,7 @@ export async function guardStopped(
   run: GuardStoppedRun,
   error: MassDeleteGuardError,
 ): Promise<MassDeleteGuardError> {
-  const details = error.details as unknown as MassDeleteDetails;
+  const details = error.details;
   await recordGuardStop(ctx.redis, ctx.keys, run, details, error.message);
   await notify(ctx, run.pipeline, 'guard_stopped', run.runId, {
     event: 'guard_stopped',

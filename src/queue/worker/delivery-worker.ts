@@ -9,6 +9,7 @@
  * lockDurationMs + stalledIntervalMs. Restarting is safe: committed items are not sent again and
  * the rest go with the same idempotency keys.
  */
+import { onWorkerError } from '../../redis/wait-for-redis.js';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
@@ -142,7 +143,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
         deferred ? error.message : 'delivery job failed; it will be retried',
       );
     });
-    worker.on('error', (error) => logger.error({ lane, err: error }, 'delivery worker error'));
+    worker.on('error', onWorkerError(logger, 'delivery worker error', { lane }));
     return worker;
   });
   const supervisor = startSupervisor(deps, SUPERVISE_MS);

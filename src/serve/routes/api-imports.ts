@@ -73,6 +73,12 @@ function extensionFor(
   return given.extensions[0]!;
 }
 
+/** The uploaded file's own name (its last path segment), or `upload` for a bare body. */
+function displayName(fileName: string | undefined): string {
+  const base = fileName?.split(/[\\/]/).pop()?.trim();
+  return base ? base : 'upload';
+}
+
 async function refuseWhileActive(ctx: ServeContext, pipeline: string): Promise<void> {
   const active = await ctx.redis.get(ctx.keys.activeRun(pipeline));
   if (active) throw new RunActiveError(pipeline, active);
@@ -120,6 +126,7 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
         mediaType = request.headers['content-type'];
       }
       const extension = extensionFor(definition, mediaType, fileName);
+      const uploadName = displayName(fileName);
       const dir = uploadsDir(ctx.config.delivery.reportsDir);
       await removeOldUploads(dir, ctx.config.serve.uploadRetentionDays);
       const file = await saveUpload(body, dir, extension, maxBytes);
@@ -128,8 +135,9 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
         redis: ctx.redis,
         logger: ctx.logger,
         pipeline: name,
-        source: { file },
-        sourceName: fileName ?? file,
+        // Rows and errors name the file the person sent, never where the server keeps it.
+        source: { file, name: uploadName },
+        sourceName: uploadName,
         trigger: 'http',
         startedBy: request.principal!.name,
       });

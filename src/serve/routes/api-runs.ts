@@ -107,7 +107,14 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         redis: ctx.redis,
         logger: ctx.logger,
         pipeline: stopped.pipeline,
-        ...(stopped.sourcePath ? { source: { file: stopped.sourcePath } } : {}),
+        ...(stopped.sourcePath
+          ? {
+              source: {
+                file: stopped.sourcePath,
+                ...(stopped.file ? { name: stopped.file } : {}),
+              },
+            }
+          : {}),
         ...(stopped.file ? { sourceName: stopped.file } : {}),
         allowDeletes: stopped.wantedDeletes.deletes,
         trigger: 'http',

@@ -1,0 +1,119 @@
+/**
+ * What each error code carries in `details` (and in the `--json` error document beside `code` and
+ * `message`). Declared here, beside the codes (error-codes.ts), so that whoever reads an error's
+ * details by its code gets their type without a cast. Names, paths and counts only: never a secret.
+ */
+
+/** Where in an input or a command something went wrong; other fields vary with the reader. */
+export interface InputDetails {
+  file?: string;
+  line?: number;
+  field?: string;
+  folder?: string;
+  [other: string]: unknown;
+}
+
+export interface ConfigIssue {
+  /** Dotted path of the offending key, e.g. `interface.auth.type`. */
+  path: string;
+  /** What was expected there, in words. */
+  message: string;
+}
+
+export interface ConfigDetails {
+  source: string;
+  issues: ConfigIssue[];
+}
+
+/** An interface request that failed (see src/interface/errors.ts); never the request's headers. */
+export interface HttpDetails {
+  operationId: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  bodyExcerpt?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  [other: string]: unknown;
+}
+
+export interface OperationDetails {
+  operationId: string;
+  [other: string]: unknown;
+}
+
+export interface MassDeleteDetails {
+  pipeline: string;
+  /** Deletes the plan would send. */
+  deletes: number;
+  /** Live entities in state (of the resources the pipeline deletes). */
+  inState: number;
+  maxShare: number;
+  rows: number;
+  minRows: number;
+  /** The deletes per delete operation. */
+  operations: Record<string, number>;
+  /** Some of the keys it would delete (at most DELETE_SAMPLE), in state's order. */
+  sample: { operationId: string; key: string }[];
+  /** The run the guard stopped, once recorded (ferry run, a schedule's tick). */
+  runId?: string;
+}
+
+export interface RunDetails {
+  pipeline?: string;
+  runId?: string;
+  status?: string;
+}
+
+export interface StateLostDetails {
+  pipeline: string;
+  items: number;
+  requests: number;
+  detectedAt: number;
+}
+
+export interface RedisDetails {
+  /** host:port, never the URL (it may carry a password). */
+  redis: string;
+  /** Where a run stopped when Redis went away. */
+  runId?: string;
+  phase?: string;
+}
+
+export interface NotFoundDetails {
+  what: string;
+  id: string;
+}
+
+export interface UploadDetails {
+  pipeline?: string;
+  limit?: number;
+  contentType?: string;
+  file?: string;
+}
+
+export interface ExportDetails {
+  pipeline?: string;
+  operationId?: string;
+  path?: string;
+  [other: string]: unknown;
+}
+
+export interface OpenApiDetails {
+  /** The description's file or URL. */
+  source: string;
+  /** JSON pointer of the offending place ('' for the whole document). */
+  pointer: string;
+}
+
+export interface JobDetails {
+  jobId?: string;
+  requests?: number;
+}
+
+export interface TransformDetails {
+  transform: string;
+}
+
+/** Errors the console gives about the request itself, with nothing more to say. */
+export type NoDetails = Record<string, never>;
