@@ -194,6 +194,8 @@ export const configSchema = z.strictObject({
       uploadRetentionDays: z.number().int().positive().default(7),
       /** Hours a browser session of the console lasts after its last use. */
       sessionHours: z.number().positive().max(720).default(12),
+      /** Deadline of each Redis read behind a page or API route: past it, 503 FERRY_REDIS_UNAVAILABLE. */
+      redisTimeoutMs: z.number().int().positive().max(60_000).default(5_000),
       /** Failed or not, logins one client address may try per minute. */
       loginAttemptsPerMinute: z.number().int().positive().default(10),
     })

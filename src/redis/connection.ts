@@ -120,3 +120,18 @@ export async function warnIfEvicting(
   }
   return found;
 }
+
+/**
+ * Another connection to the same Redis whose every command fails past `ms` (a deadline for the
+ * console's reads: a paused or stalled Redis answers 503 in time instead of holding the page).
+ */
+export function withCommandTimeout(redis: RedisClient, ms: number): RedisClient {
+  const copy =
+    redis instanceof Cluster
+      ? redis.duplicate(undefined, {
+          redisOptions: { ...redis.options.redisOptions, commandTimeout: ms },
+        })
+      : redis.duplicate({ commandTimeout: ms });
+  copy.on('error', () => undefined);
+  return copy;
+}

@@ -50,16 +50,18 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /**
- * Starts redis-server (with `extraArgs` after Ferry's own) on `port` (default: a free one) and
- * waits until it answers PING. Undefined when no redis-server binary is installed, or when it
+ * Starts redis-server (with `extraArgs` after Ferry's own) on `port` (default: a free one), its
+ * files in `dataDir` (default: a temporary folder removed on stop), and waits until it answers PING. Undefined when no redis-server binary is installed, or when it
  * exits or never answers.
  */
 export async function startPrivateRedis(
   extraArgs: readonly string[] = [],
   port?: number,
+  dataDir?: string,
 ): Promise<PrivateRedis | undefined> {
   port ??= await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'ferry-redis-'));
+  // A data folder of the caller's own survives stop(): a restart on it keeps the data.
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'ferry-redis-'));
   const child = spawn(
     'redis-server',
     [
@@ -81,7 +83,9 @@ export async function startPrivateRedis(
     child.once('spawn', () => resolve(true));
     child.once('error', () => resolve(false)); // ENOENT: not installed
   });
-  const remove = () => rmSync(dir, { recursive: true, force: true });
+  const remove = (): void => {
+    if (!dataDir) rmSync(dir, { recursive: true, force: true });
+  };
   if (!spawned) {
     remove();
     return undefined;

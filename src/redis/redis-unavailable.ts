@@ -19,11 +19,16 @@ export class RedisUnavailableError extends FerryError<'FERRY_REDIS_UNAVAILABLE'>
   override readonly exitCode = 5;
 
   /** `need`: what the command keeps in Redis, as the end of a sentence ("it reads the runs there"). */
-  constructor(where: string, need: string, options?: ErrorOptions) {
+  constructor(
+    where: string,
+    need: string,
+    options?: ErrorOptions,
+    stoppedAt: { runId?: string; phase?: string } = {},
+  ) {
     super(
       `Redis at ${where} does not answer, and ${need}. Start Redis or set REDIS_URL to one that ` +
         'runs, then try again.',
-      { redis: where },
+      { redis: where, ...stoppedAt },
       options,
     );
   }
@@ -31,16 +36,21 @@ export class RedisUnavailableError extends FerryError<'FERRY_REDIS_UNAVAILABLE'>
 
 /**
  * Errors of a connection rather than of a command: Redis went away (refused, reset, closed while a
- * transaction was in flight, a command given up after its retries). Decided by the error's class
- * name and system code, as ioredis exports no classes for them.
+ * transaction was in flight, a command given up after its retries or past its deadline).
  */
 export function isRedisConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof RedisUnavailableError) return true;
   const code = (error as NodeJS.ErrnoException).code;
   if (code && CONNECTION_CODES.has(code)) return true;
-  return CONNECTION_ERRORS.has(error.name) || error.message === 'Connection is closed.';
+  return CONNECTION_ERRORS.has(error.name) || CONNECTION_MESSAGES.has(error.message);
 }
+
+/**
+ * ioredis gives these no class nor code, only their text: a closed connection, and a command
+ * past its `commandTimeout` (the console's deadline, connection.ts withCommandTimeout).
+ */
+const CONNECTION_MESSAGES = new Set(['Connection is closed.', 'Command timed out']);
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',

@@ -8,7 +8,13 @@ import type { DeliveryKeys } from '../queue/keys.js';
 
 export interface ServeContext {
   config: FerryConfig;
+  /** Reads (and short writes): each command has serve.redisTimeoutMs, then fails (503). */
   redis: RedisClient;
+  /**
+   * Where runs are started (imports, an allowed guard stop): no deadline, as a plan's writes must
+   * not be cut off midway; the route's own reads go through `redis`.
+   */
+  planner: RedisClient;
   keys: DeliveryKeys;
   dlq: DeadLetterStore;
   logger: Logger;

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
 import { httpStatusOf, isFerryError, type ErrorCode } from '../errors/index.js';
 import { isRedisConnectionError } from '../redis/redis-unavailable.js';
-import type { RedisClient } from '../redis/connection.js';
+import { withCommandTimeout, type RedisClient } from '../redis/connection.js';
 import { createDeadLetterStore } from '../queue/dlq/dead-letter-store.js';
 import { deliveryKeys, LANES, queueName, SCHEDULE_QUEUE } from '../queue/keys.js';
 import { installAccessChecks } from './access.js';
@@ -50,7 +50,9 @@ export async function buildServer(options: {
   redis: RedisClient;
   logger: Logger;
 }): Promise<FastifyInstance> {
-  const { config, redis, logger } = options;
+  const { config, logger } = options;
+  const planner = options.redis;
+  const redis = withCommandTimeout(planner, config.serve.redisTimeoutMs);
   const keys = deliveryKeys(config.redis.prefix);
   const queues = [...LANES.map(queueName), SCHEDULE_QUEUE].map((name) => {
     const queue = new Queue(name, { connection: redis, prefix: keys.bullPrefix });
@@ -61,6 +63,7 @@ export async function buildServer(options: {
   const ctx: ServeContext = {
     config,
     redis,
+    planner,
     keys,
     dlq: createDeadLetterStore(redis, keys),
     logger,
@@ -75,6 +78,7 @@ export async function buildServer(options: {
   });
   app.addHook('onClose', async () => {
     await Promise.all(queues.map((q) => q.close()));
+    redis.disconnect();
   });
   const who = tokenMatcher(config.serve.tokens);
   const sessions = createSessionStore(redis, config.redis.prefix, config.serve.sessionHours);

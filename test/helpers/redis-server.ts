@@ -4,14 +4,16 @@ import { startPrivateRedis, type PrivateRedis } from '../../src/redis/private-re
 export { freePort, type PrivateRedis } from '../../src/redis/private-redis.js';
 
 /**
- * Starts one on `port` (default a free one: give the old one's to restart it empty); throws when
+ * Starts one on `port` (default a free one: give the old one's to restart it empty, and the old
+ * one's `dataDir` too to restart it with its data); throws when
  * redis-server is not installed or does not answer.
  */
 export async function startRedisServer(
   extraArgs: string[] = [],
   port?: number,
+  dataDir?: string,
 ): Promise<PrivateRedis> {
-  const server = await startPrivateRedis(extraArgs, port);
+  const server = await startPrivateRedis(extraArgs, port, dataDir);
   if (!server) throw new Error('redis-server is not installed or did not answer PING');
   return server;
 }

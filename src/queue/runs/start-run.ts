@@ -35,6 +35,14 @@ import { releaseStage } from './release-stage.js';
 import { RETENTION_S } from './finish-run.js';
 import { addRejectedRows } from './run-rejected.js';
 import { StageWriter } from './stage-writer.js';
+import { isRedisConnectionError } from '../../redis/redis-unavailable.js';
+import {
+  recordRedisLost,
+  redisLostReason,
+  startInterrupted,
+  type InterruptedStart,
+  type StartPhase,
+} from './record-redis-lost.js';
 
 export interface StartRunOptions {
   config: FerryConfig;
@@ -124,6 +132,48 @@ function runFields(
   return fields;
 }
 
+interface RedisLostRun extends Omit<InterruptedStart, 'phase'> {
+  stages: number;
+  writer: StageWriter;
+  lock: { release(): Promise<unknown> };
+  keys: ReturnType<typeof deliveryKeys>;
+}
+
+/**
+ * Redis went away while the run was planned or recorded: once it answers again, the run's stage
+ * lists and lock are let go and the run recorded as failed, saying where it stopped; the error
+ * (exit code 5) names the run. Bounded: a Redis that does not come back leaves the lock to expire.
+ */
+async function redisLost(
+  options: StartRunOptions,
+  run: RedisLostRun,
+  phase: StartPhase,
+  cause: unknown,
+): Promise<Error> {
+  const { writer, lock, stages, keys, ...rest } = run;
+  const interrupted: InterruptedStart = {
+    ...rest,
+    phase,
+    ...(options.sourceName ? { file: options.sourceName } : {}),
+    ...(options.startedBy ? { startedBy: options.startedBy } : {}),
+  };
+  const recorded = await recordRedisLost(
+    options.redis,
+    keys,
+    interrupted,
+    redisLostReason(phase, cause),
+  );
+  if (recorded) {
+    await writer.discard(stages).catch(() => undefined);
+    await lock.release().catch(() => undefined);
+  }
+  options.logger.warn(
+    { runId: run.runId, phase, recorded },
+    'Redis went away while the run was started: nothing was enqueued',
+  );
+  return startInterrupted(options.config.redis.url, interrupted, recorded, cause);
+}
+
 export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   const { config, redis } = options;
   const definition = loadPipeline(options.pipeline, config);
@@ -133,6 +183,17 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   const lane = laneOf(config, definition.name, options.lane);
   const lock = await lockPipeline(redis, keys, definition.name, runId);
   const writer = new StageWriter(redis, keys, runId);
+  const run = (): RedisLostRun => ({
+    runId,
+    pipeline: definition.name,
+    lane,
+    trigger: options.trigger ?? 'cli',
+    createdAt,
+    stages: definition.stages.length,
+    writer,
+    lock,
+    keys,
+  });
   let plan: Plan;
   let loss: DataLoss | undefined;
   try {
@@ -156,6 +217,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     const requests = [...writer.totals.values()].reduce((n, t) => n + t.requests, 0);
     loss = await guardDataLoss(redis, keys, plan, requests, options.resendAll ?? false);
   } catch (error) {
+    if (isRedisConnectionError(error)) throw await redisLost(options, run(), 'planning', error);
     await writer.discard(definition.stages.length);
     await lock.release();
     if (error instanceof MassDeleteGuardError) {
@@ -220,6 +282,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     if (hasJobs) await writer.keep();
     if (loss && options.resendAll) await markResent(redis, keys, definition.name);
   } catch (error) {
+    if (isRedisConnectionError(error)) throw await redisLost(options, run(), 'recording', error);
     await writer.discard(definition.stages.length);
     await lock.release();
     throw error;
@@ -238,8 +301,16 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
       { id: runId, pipeline: definition.name, lane },
       Number(fields.currentStage),
     );
+  } catch (error) {
+    if (!isRedisConnectionError(error)) throw error;
+    // The run is recorded and its jobs kept in its stage list: the workers' supervisor releases
+    // what this process could not (job ids make a repeat a no-op), so the run goes on.
+    options.logger.warn(
+      { runId, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).name },
+      'Redis went away while the run was released: the workers release the rest',
+    );
   } finally {
-    await queues.close();
+    await queues.close().catch(() => undefined);
   }
   options.logger.info(
     { runId, pipeline: definition.name, lane, jobs: stages.reduce((n, s) => n + s.jobs, 0) },

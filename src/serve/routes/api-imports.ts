@@ -132,7 +132,7 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
       const file = await saveUpload(body, dir, extension, maxBytes);
       const started = await startRun({
         config: ctx.config,
-        redis: ctx.redis,
+        redis: ctx.planner,
         logger: ctx.logger,
         pipeline: name,
         // Rows and errors name the file the person sent, never where the server keeps it.

@@ -104,7 +104,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
       // Exactly the deletes the operator saw: if the source now wants more, the guard stops again.
       const started = await startRun({
         config: ctx.config,
-        redis: ctx.redis,
+        redis: ctx.planner,
         logger: ctx.logger,
         pipeline: stopped.pipeline,
         ...(stopped.sourcePath
