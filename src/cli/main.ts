@@ -165,9 +165,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       stderr.write(`ferry ${command.name}: ${error.message}\n`);
       return error.exitCode;
     }
-    const { isRedisConnectionError, RedisUnavailableError, redisWhere } = await import(
-      '../redis/redis-unavailable.js'
-    );
+    const { isRedisConnectionError, RedisUnavailableError, redisWhere } =
+      await import('../redis/redis-unavailable.js');
     if (isRedisConnectionError(error)) {
       // Redis went away mid-command (after the command's own check at start): an outage, exit 5.
       const lost = new RedisUnavailableError(

@@ -76,7 +76,10 @@ async function startConsole(
 ): Promise<{ url: string; viewerToken: string; operatorToken: string; close(): Promise<void> }> {
   const viewerToken = randomBytes(16).toString('hex');
   const operatorToken = randomBytes(16).toString('hex');
-  const redis = await connectDelivery(config.redis, "the demo's queues, runs and state are kept there");
+  const redis = await connectDelivery(
+    config.redis,
+    "the demo's queues, runs and state are kept there",
+  );
   const app = await buildServer({
     config: {
       ...config,

@@ -14,7 +14,9 @@ export function openQueues(redis: RedisClient, keys: DeliveryKeys): DeliveryQueu
   const queues = Object.fromEntries(
     LANES.map((lane) => [
       lane,
-      new Queue<DeliveryJobData>(queueName(lane), { connection: redis, prefix: keys.bullPrefix }),
+      quiet(
+        new Queue<DeliveryJobData>(queueName(lane), { connection: redis, prefix: keys.bullPrefix }),
+      ),
     ]),
   ) as Record<Lane, Queue<DeliveryJobData>>;
   return {
@@ -36,4 +38,13 @@ export function jobOptions(delivery: FerryConfig['delivery'], jobId: string): Jo
     removeOnComplete: true,
     removeOnFail: false,
   };
+}
+
+/**
+ * Without an `error` listener BullMQ prints each connection error with its stack: a lost Redis
+ * reaches the caller through the commands that fail, and wait-for-redis.ts logs it once.
+ */
+function quiet<T extends Queue<DeliveryJobData>>(queue: T): T {
+  queue.on('error', () => undefined);
+  return queue;
 }

@@ -6,10 +6,7 @@ import { RedisUnavailableError, redisWhere } from './redis-unavailable.js';
  * RedisUnavailableError (exit code 5) naming `need` when Redis does not answer, instead of waiting
  * for a reconnect as the long-running processes do (wait-for-redis.ts).
  */
-export async function connectNow(
-  target: string | RedisTarget,
-  need: string,
-): Promise<RedisClient> {
+export async function connectNow(target: string | RedisTarget, need: string): Promise<RedisClient> {
   const url = typeof target === 'string' ? target : target.url;
   const redis = createRedis(target, {
     lazyConnect: true,

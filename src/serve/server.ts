@@ -42,6 +42,9 @@ import { loginRoutes, safeNext } from './routes/login.js';
 import { pageRoutes } from './routes/pages.js';
 import { tokenMatcher } from './tokens.js';
 
+/** Connection states in which Redis is known not to answer. */
+const DOWN = new Set(['reconnecting', 'close', 'end']);
+
 /** pino's level number for warn. */
 const WARN = 40;
 
@@ -118,7 +121,8 @@ export async function buildServer(options: {
     who,
     sessions,
     (p) => config.serve.tokens.some((t) => t.name === p.name && t.role === p.role),
-    () => redis.status === 'ready',
+    // Known down: answer at once. Still opening: the read waits, bounded by its deadline.
+    () => !DOWN.has(redis.status),
   );
 
   app.setErrorHandler((error, request, reply) => {

@@ -78,15 +78,25 @@ it.each([0, 150, 500, 1_200])(
           details: { runId?: string; phase?: string };
         };
         expect(error.exitCode).toBe(5);
-        const runId = error.details.runId!;
-        expect(runId).toMatch(/^catalog-/);
-        const record = parseRun(await redis.hgetall(keys.run(runId)));
-        expect(record).toMatchObject({ status: 'failed' });
-        expect(record!.reason).toMatch(/^Redis stopped answering while it was (planned|recorded)/);
-        expect(await redis.sismember(keys.activeRuns, runId)).toBe(0);
+        const runId = error.details.runId;
+        if (runId === undefined) {
+          // Down before the run began (its check at start): no run, nothing to record.
+          expect(String(outcome.error)).toContain(
+            "a run's state, record and queued jobs are kept there",
+          );
+        } else {
+          expect(runId).toMatch(/^catalog-/);
+          const record = parseRun(await redis.hgetall(keys.run(runId)));
+          expect(record).toMatchObject({ status: 'failed' });
+          expect(record!.reason).toMatch(
+            /^Redis stopped answering while it was (planned|recorded)/,
+          );
+          expect(await redis.sismember(keys.activeRuns, runId)).toBe(0);
+        }
         expect(await redis.get(keys.activeRun('catalog'))).toBeNull();
       } else {
-        expect(outcome.report.status).toBe('succeeded');
+        // partial: the generated file holds a few rejectable rows; every planned item delivered.
+        expect(['succeeded', 'partial']).toContain(outcome.report.status);
         for (const [id, counts] of Object.entries(outcome.report.operations)) {
           expect(counts.delivered, id).toBe(counts.planned);
         }
@@ -99,7 +109,10 @@ it.each([0, 150, 500, 1_200])(
         source: { file: items },
         wait: true,
       });
-      expect(['succeeded']).toContain(again.status);
+      expect(['succeeded', 'partial']).toContain(again.status);
+      for (const [id, counts] of Object.entries(again.operations)) {
+        expect(counts.delivered, id).toBe(counts.planned);
+      }
       expect(sim.stats().duplicates).toBe(0);
     } finally {
       redis.disconnect();

@@ -73,7 +73,10 @@ export const cancelCommand: Command = {
   async run({ args, stdout, stderr, config: getConfig, logger, stopSignal }) {
     const timeoutS = positiveIntOption(args, 'timeout') ?? CANCEL_TIMEOUT_MS / 1000;
     const config = getConfig();
-    const redis = await connectDelivery(config.redis, 'cancelling a run changes its record and queued jobs there');
+    const redis = await connectDelivery(
+      config.redis,
+      'cancelling a run changes its record and queued jobs there',
+    );
     const keys = deliveryKeys(config.redis.prefix);
     try {
       const outcome = await cancelRun({

@@ -53,7 +53,10 @@ export const exportCommand: Command = {
     if (since === '') throw new UsageError('--since takes a value of the cursor field.');
     const out = stringOption(args, 'out');
     const config = getConfig();
-    const redis = await connectState(config.redis, 'an export keeps its cursor and records its runs there');
+    const redis = await connectState(
+      config.redis,
+      'an export keeps its cursor and records its runs there',
+    );
     try {
       const result = await runExport({
         config,

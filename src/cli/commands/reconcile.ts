@@ -128,7 +128,10 @@ export const reconcileCommand: Command = {
     const source = sourceOf(file, definition.source);
     const lookups = lookupFiles(stringList(args, 'lookup'));
     const pageSize = positiveIntOption(args, 'page-size') ?? DEFAULT_PAGE_SIZE;
-    const redis = await connectState(config.redis, 'reconciling compares the platform with the sync state kept there');
+    const redis = await connectState(
+      config.redis,
+      'reconciling compares the platform with the sync state kept there',
+    );
     try {
       const doc = await reconcilePipeline({
         config,

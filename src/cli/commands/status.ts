@@ -32,7 +32,10 @@ export const statusCommand: Command = {
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
-    const redis = await connectDelivery(config.redis, 'the queues, runs and dead letters are kept there');
+    const redis = await connectDelivery(
+      config.redis,
+      'the queues, runs and dead letters are kept there',
+    );
     try {
       const status = await readStatus(redis, deliveryKeys(config.redis.prefix));
       if (flag(args, 'json')) {

@@ -52,7 +52,10 @@ export const traceCommand: Command = {
       throw new UsageError(`--runs takes at most ${MAX_TRACED_RUNS}, got ${runs}.`);
     }
     const definition = tracedPipeline(config, pipeline);
-    const redis = await connectDelivery(config.redis, "an entity's changes and dead letters are kept there");
+    const redis = await connectDelivery(
+      config.redis,
+      "an entity's changes and dead letters are kept there",
+    );
     try {
       const keys = deliveryKeys(config.redis.prefix);
       const dlq = createDeadLetterStore(redis, keys);

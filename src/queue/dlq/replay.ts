@@ -126,7 +126,10 @@ function totals(entries: ReplayedEntry[]): Pick<ReplayReport, 'delivered' | 'sta
 
 export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayReport> {
   const { config, logger } = options;
-  const redis = await connectDelivery(config.redis, 'replaying puts the dead letter back on a queue there');
+  const redis = await connectDelivery(
+    config.redis,
+    'replaying puts the dead letter back on a queue there',
+  );
   const keys = deliveryKeys(config.redis.prefix);
   const dlq = createDeadLetterStore(redis, keys);
   const bindings = resolveBindings(config.interface.bindings);

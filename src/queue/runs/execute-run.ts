@@ -80,7 +80,10 @@ async function followUnlessDataLost(
 
 export async function executeRun(options: ExecuteRunOptions): Promise<RunReport> {
   const { config, logger } = options;
-  const redis = await connectDelivery(config.redis, "a run's state, record and queued jobs are kept there");
+  const redis = await connectDelivery(
+    config.redis,
+    "a run's state, record and queued jobs are kept there",
+  );
   const keys = deliveryKeys(config.redis.prefix);
   const dlq = createDeadLetterStore(redis, keys);
   let worker: DeliveryWorker | undefined;
