@@ -44,7 +44,7 @@ export function jobOptions(delivery: FerryConfig['delivery'], jobId: string): Jo
  * Without an `error` listener BullMQ prints each connection error with its stack: a lost Redis
  * reaches the caller through the commands that fail, and wait-for-redis.ts logs it once.
  */
-function quiet<T extends Queue<DeliveryJobData>>(queue: T): T {
+export function quiet<T extends Queue>(queue: T): T {
   queue.on('error', () => undefined);
   return queue;
 }

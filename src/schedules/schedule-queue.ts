@@ -1,4 +1,5 @@
 /** The queue of schedule ticks and the id of each pipeline's BullMQ job scheduler on it. */
+import { quiet } from '../queue/queues.js';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { SCHEDULE_QUEUE, type DeliveryKeys } from '../queue/keys.js';
@@ -20,5 +21,5 @@ export function pipelineOfScheduler(id: string): string | undefined {
 }
 
 export function openScheduleQueue(redis: RedisClient, keys: DeliveryKeys): Queue<TickData> {
-  return new Queue<TickData>(SCHEDULE_QUEUE, { connection: redis, prefix: keys.bullPrefix });
+  return quiet(new Queue<TickData>(SCHEDULE_QUEUE, { connection: redis, prefix: keys.bullPrefix }));
 }

@@ -2,6 +2,7 @@
  * Webhooks to call, as BullMQ jobs: a run's ending becomes one job per webhook that asked for it,
  * retried with backoff by whichever worker takes it, so delivery never waits on a receiver.
  */
+import { quiet } from '../queues.js';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys } from '../keys.js';
@@ -16,5 +17,7 @@ export interface NotifyJobData {
 }
 
 export function openNotifyQueue(redis: RedisClient, keys: DeliveryKeys): Queue<NotifyJobData> {
-  return new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection: redis, prefix: keys.bullPrefix });
+  return quiet(
+    new Queue<NotifyJobData>(NOTIFY_QUEUE, { connection: redis, prefix: keys.bullPrefix }),
+  );
 }
