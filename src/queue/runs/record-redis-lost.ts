@@ -74,7 +74,7 @@ export async function recordRedisLost(
     .hset(record, fields)
     .expire(record, RETENTION_S)
     .srem(keys.activeRuns, run.runId);
-  countRunEnd(multi, keys.metrics, run.pipeline, 'failed', now);
+  countRunEnd(multi, keys.metrics, run.pipeline, 'failed');
   const written = indexRun(multi, keys, { id: run.runId, pipeline: run.pipeline }, now)
     .exec()
     .then(() => true);
