@@ -230,7 +230,10 @@ export async function processJob(
   // they are failures like any other for the job's last attempt.
   const waiting = [...out.deferred, ...out.held];
   if (lastAttempt && !out.blocked) entries.push(...waiting.map((d) => letter(d.request, d)));
-  const written = new Set(await deps.dlq.add(entries));
+  // A replay closes the entries it replays before its own failures are written: an item refused
+  // again gets a new entry, so a replayed id never names anything again (docs/DELIVERY.md).
+  if (work.replayOf && entries.length > 0) await deps.dlq.remove(work.replayOf);
+  await deps.dlq.add(entries);
   for (const e of entries) addToTally(tally, e.operationId, 'failed', e.items.length);
   deadLetters += entries.length;
 
@@ -247,8 +250,7 @@ export async function processJob(
     throw new DeliveryDeferredError(waiting.length, waiting[0]?.message ?? '');
   }
 
-  // A replayed entry closes, unless its items failed again: then it was updated in place.
-  if (work.replayOf) await deps.dlq.remove(work.replayOf.filter((id) => !written.has(id)));
+  if (work.replayOf) await deps.dlq.remove(work.replayOf);
   await settleAndRelease(deps, { ...data, id: jobId, lane }, tally, deadLetters);
 }
 
