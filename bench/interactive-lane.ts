@@ -31,10 +31,10 @@ import { loadConfig, PROJECT_ROOT } from '../src/config/load-config.js';
 import { configSchema } from '../src/config/schema.js';
 import { createLogger } from '../src/logging/logger.js';
 import { connectDelivery } from '../src/queue/connect.js';
-import { deliveryKeys } from '../src/queue/keys.js';
-import { followRun } from '../src/queue/runs/follow-run.js';
-import type { RunRecord } from '../src/queue/runs/run-record.js';
-import { startRun } from '../src/queue/runs/start-run.js';
+import { deliveryKeys } from '../src/runs/keys.js';
+import { followRun } from '../src/runs/follow-run.js';
+import type { RunRecord } from '../src/runs/run-record.js';
+import { startRun } from '../src/orchestrate/start-run.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
 

@@ -18,7 +18,7 @@ import { loadConfig, PROJECT_ROOT } from '../src/config/load-config.js';
 import { loadPipeline } from '../src/pipeline/definition/load-pipeline.js';
 import { boundHeapGrowth } from '../src/pipeline/heap-tuning.js';
 import { planPipeline } from '../src/pipeline/plan-pipeline.js';
-import { createStateStore } from '../src/pipeline/state-store.js';
+import { createStateStore } from '../src/state/state-store.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
 

@@ -29,7 +29,7 @@ import { stringify } from 'yaml';
 import { loadConfig, PROJECT_ROOT } from '../src/config/load-config.js';
 import { configSchema } from '../src/config/schema.js';
 import { createLogger } from '../src/logging/logger.js';
-import { executeRun } from '../src/queue/runs/execute-run.js';
+import { executeRun } from '../src/orchestrate/execute-run.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
 import { startSimulatorProcess } from './simulator-process.js';

@@ -1,6 +1,6 @@
 /** The demo's Redis: REDIS_URL's when it answers, else a private one, else how to get one. */
 import type { Logger } from '../logging/logger.js';
-import { connectState, redisWhere } from '../pipeline/state/connect-state.js';
+import { connectState, redisWhere } from '../state/connect-state.js';
 import { ConfigError } from '../errors/index.js';
 import { startPrivateRedis, type PrivateRedis } from '../redis/private-redis.js';
 

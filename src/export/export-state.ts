@@ -13,9 +13,9 @@
  */
 import type { RedisClient } from '../redis/connection.js';
 import { luaScript, runLua } from '../redis/lua.js';
-import { lastSuccessField, runsField } from '../queue/metrics/metric-fields.js';
-import type { DeliveryKeys } from '../queue/keys.js';
-import { RETENTION_S } from '../queue/runs/finish-run.js';
+import { lastSuccessField, runsField } from '../runs/metrics/metric-fields.js';
+import type { DeliveryKeys } from '../runs/keys.js';
+import { RETENTION_S } from '../runs/finish-run.js';
 import type { CursorStart } from './cursor.js';
 import { ExportLockLostError } from './errors.js';
 

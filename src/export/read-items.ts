@@ -10,7 +10,7 @@
  */
 import type { FerryConfig } from '../config/schema.js';
 import type { InterfaceClient } from '../interface/client-types.js';
-import { callRead } from '../queue/call-read.js';
+import { callRead } from '../interface/call-read.js';
 import { compareCursor, isPastStart, valueAtPath, type CursorStart } from './cursor.js';
 import { ExportListingError } from './errors.js';
 

@@ -26,11 +26,11 @@ import { loadExportPipeline } from '../pipeline/definition/load-pipeline.js';
 import type { ExportDefinition } from '../pipeline/definition/export-types.js';
 import type { RedisClient } from '../redis/connection.js';
 import { acquireLease } from '../redis/lease.js';
-import { RunActiveError } from '../queue/errors.js';
-import { deliveryKeys, type DeliveryKeys } from '../queue/keys.js';
-import { indexRun } from '../queue/runs/run-index.js';
-import { newRunId } from '../queue/runs/run-id.js';
-import type { ExportSummary, Trigger } from '../queue/runs/run-record.js';
+import { RunActiveError } from '../runs/errors.js';
+import { deliveryKeys, type DeliveryKeys } from '../runs/keys.js';
+import { indexRun } from '../runs/run-index.js';
+import { newRunId } from '../runs/run-id.js';
+import type { ExportSummary, Trigger } from '../runs/run-record.js';
 import { laterCursor, type CursorStart } from './cursor.js';
 import { ExportFileExistsError, ExportInterruptedError, ExportWriteError } from './errors.js';
 import {

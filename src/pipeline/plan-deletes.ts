@@ -11,8 +11,8 @@ import type {
 } from './definition/definition-types.js';
 import { DELETE_SAMPLE, MassDeleteGuardError, type MassDeleteDetails } from './errors.js';
 import type { KeyRegistry } from './mapping/key-registry.js';
-import { stateDeleted } from './state/state-format.js';
-import type { StateStore } from './state-store.js';
+import { stateDeleted } from '../state/state-format.js';
+import type { StateStore } from '../state/state-store.js';
 import type { DeliveryItem } from './types.js';
 
 export interface DeleteCandidates {

@@ -18,7 +18,7 @@ import { RequestBuilder, type RequestSink } from './planner/request-builder.js';
 import { plansByInput, RecordBatches } from './planner/record-batches.js';
 import { StateBatches } from './planner/state-batches.js';
 import { readRecords, type SourceSpec } from './source/read-records.js';
-import { createStateStore } from './state-store.js';
+import { createStateStore } from '../state/state-store.js';
 import type { OperationCount, Plan, PlanStage } from './types.js';
 import type { RowError } from '../base/records.js';
 

@@ -5,8 +5,8 @@
  * request's idempotency key, or a hash of its requests' keys, so enqueueing it twice is a no-op.
  */
 import type { DeliveryRequest } from '../pipeline/types.js';
-import { hashParts } from './hash.js';
-import { toJobRequest, type JobRequest, type StagedJob } from './job-data.js';
+import { hashParts } from '../base/hash.js';
+import { toJobRequest, type JobRequest, type StagedJob } from '../runs/job-data.js';
 
 export function bundleId(requests: readonly JobRequest[]): string {
   if (requests.length === 1) return (requests[0] as JobRequest).idempotencyKey;

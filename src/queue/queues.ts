@@ -2,8 +2,8 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import type { FerryConfig } from '../config/schema.js';
-import type { DeliveryJobData } from './job-data.js';
-import { LANES, queueName, type DeliveryKeys, type Lane } from './keys.js';
+import type { DeliveryJobData } from '../runs/job-data.js';
+import { LANES, queueName, type DeliveryKeys, type Lane } from '../runs/keys.js';
 
 /** The name of the custom backoff strategy (worker/backoff.ts) the workers register. */
 export const BACKOFF_TYPE = 'ferry';

@@ -9,8 +9,8 @@ import type { Binding } from '../interface/bindings.js';
 import type { CallRequest } from '../interface/client-types.js';
 import { canonicalJson } from '../base/canonical-json.js';
 import type { DeliveryItem, StateItem } from '../pipeline/types.js';
-import { hashParts } from './hash.js';
-import { stateItem, type JobRequest } from './job-data.js';
+import { hashParts } from '../base/hash.js';
+import { stateItem, type JobRequest } from '../runs/job-data.js';
 
 export function buildCall(binding: Binding, request: JobRequest): CallRequest {
   const call: CallRequest = {

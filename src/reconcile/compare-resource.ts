@@ -9,13 +9,8 @@
  * the field detail and a repair.
  */
 import { fieldHashes } from '../pipeline/hashing.js';
-import {
-  stateDeleted,
-  stateFieldHashes,
-  stateHashIs,
-  stateKey,
-} from '../pipeline/state/state-format.js';
-import { createStateStore } from '../pipeline/state-store.js';
+import { stateDeleted, stateFieldHashes, stateHashIs, stateKey } from '../state/state-format.js';
+import { createStateStore } from '../state/state-store.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { CheckedResource } from './checked-resources.js';
 import type { DriftEntry, DriftRow } from './drift-entry.js';

@@ -6,7 +6,7 @@
  */
 import type { FerryConfig } from '../config/schema.js';
 import type { InterfaceClient } from '../interface/client-types.js';
-import { callRead } from '../queue/call-read.js';
+import { callRead } from '../interface/call-read.js';
 import { ListingAnswerError } from './errors.js';
 
 export interface PageReader {

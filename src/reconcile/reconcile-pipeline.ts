@@ -12,7 +12,7 @@ import type { Logger } from '../logging/logger.js';
 import type { PipelineDefinition } from '../pipeline/definition/definition-types.js';
 import type { AllowDeletes } from '../pipeline/plan-pipeline.js';
 import type { SourceSpec } from '../pipeline/source/read-records.js';
-import type { RunReport } from '../queue/runs/run-report.js';
+import type { RunReport } from '../runs/run-report.js';
 import type { RedisClient } from '../redis/connection.js';
 import { checkPipeline, type DriftCheck } from './check-pipeline.js';
 import type { ResourceCounts } from './compare-resource.js';

@@ -10,7 +10,7 @@
  */
 import type { EntityDefinition } from '../pipeline/definition/definition-types.js';
 import { fieldHashes } from '../pipeline/hashing.js';
-import type { StateStore } from '../pipeline/state-store.js';
+import type { StateStore } from '../state/state-store.js';
 import type { StateItem } from '../pipeline/types.js';
 import type { RedisClient } from '../redis/connection.js';
 import type { CheckedResource } from './checked-resources.js';

@@ -37,7 +37,7 @@ function hostPort(address: string): { host: string; port: number } {
  * waits for a reconnect instead of failing). The URL may carry a password: never log it.
  *
  * On a cluster every multi-key command and script of Ferry's touches keys of one hash tag (see
- * src/queue/keys.ts and src/pipeline/state/state-format.ts), so the same code runs on both.
+ * src/runs/keys.ts and src/state/state-format.ts), so the same code runs on both.
  */
 export function createRedis(target: string | RedisTarget, options: RedisOptions = {}): RedisClient {
   const client = openClient(target, options);

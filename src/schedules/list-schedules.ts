@@ -2,9 +2,9 @@
 import type { Queue } from 'bullmq';
 import type { FerryConfig } from '../config/schema.js';
 import type { RedisClient } from '../redis/connection.js';
-import { deliveryKeys } from '../queue/keys.js';
-import { recentRuns } from '../queue/runs/run-index.js';
-import type { RunStatus, Trigger } from '../queue/runs/run-record.js';
+import { deliveryKeys } from '../runs/keys.js';
+import { recentRuns } from '../runs/run-index.js';
+import type { RunStatus, Trigger } from '../runs/run-record.js';
 import { schedulerId, type TickData } from './schedule-queue.js';
 import { scheduledPipelines } from './sync-schedules.js';
 

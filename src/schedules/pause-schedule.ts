@@ -6,7 +6,7 @@ import type { Queue } from 'bullmq';
 import type { FerryConfig } from '../config/schema.js';
 import { UsageError } from '../errors/index.js';
 import type { RedisClient } from '../redis/connection.js';
-import { deliveryKeys } from '../queue/keys.js';
+import { deliveryKeys } from '../runs/keys.js';
 import { schedulerId, type TickData } from './schedule-queue.js';
 import { scheduledPipelines, syncSchedules } from './sync-schedules.js';
 

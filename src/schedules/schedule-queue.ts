@@ -2,7 +2,7 @@
 import { quiet } from '../queue/queues.js';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
-import { SCHEDULE_QUEUE, type DeliveryKeys } from '../queue/keys.js';
+import { SCHEDULE_QUEUE, type DeliveryKeys } from '../runs/keys.js';
 
 /** What a tick's job carries. */
 export interface TickData {

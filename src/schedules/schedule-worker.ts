@@ -14,7 +14,7 @@ import type { FerryConfig } from '../config/schema.js';
 import { isFerryError } from '../errors/index.js';
 import { loadAnyPipeline } from '../pipeline/definition/load-pipeline.js';
 import { createRedis } from '../redis/connection.js';
-import { deliveryKeys, SCHEDULE_QUEUE } from '../queue/keys.js';
+import { deliveryKeys, SCHEDULE_QUEUE } from '../runs/keys.js';
 import { openScheduleQueue, type TickData } from './schedule-queue.js';
 import { syncSchedules, type SyncResult } from './sync-schedules.js';
 import { pickUpExports } from './tick-pickup.js';

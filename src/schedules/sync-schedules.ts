@@ -10,7 +10,7 @@ import { isFerryError } from '../errors/index.js';
 import { loadAnyPipeline, pipelineNames } from '../pipeline/definition/load-pipeline.js';
 import type { Schedule } from '../pipeline/definition/schedule-schema.js';
 import type { RedisClient } from '../redis/connection.js';
-import { deliveryKeys } from '../queue/keys.js';
+import { deliveryKeys } from '../runs/keys.js';
 import { pipelineOfScheduler, schedulerId, type TickData } from './schedule-queue.js';
 
 export interface SyncResult {

@@ -7,9 +7,9 @@
 import type { Pickup } from '../pipeline/definition/schedule-schema.js';
 import { loadPipeline } from '../pipeline/definition/load-pipeline.js';
 import { sourceSpecOf } from '../pipeline/source/read-records.js';
-import { RunActiveError } from '../queue/errors.js';
-import { followRun } from '../queue/runs/follow-run.js';
-import { isFinished } from '../queue/runs/run-record.js';
+import { RunActiveError } from '../runs/errors.js';
+import { followRun } from '../runs/follow-run.js';
+import { isFinished } from '../runs/run-record.js';
 import { moveExport, pickExports } from './pickup.js';
 import { recordSkip, startOrSkip, type TickContext } from './tick-run.js';
 

@@ -20,9 +20,9 @@ import type { RemoteDrop, RemoteEntry } from '../../connectors/sources/remote-ty
 import { isFerryError } from '../errors/index.js';
 import type { Pickup } from '../pipeline/definition/schedule-schema.js';
 import type { SourceSpec } from '../pipeline/source/read-records.js';
-import { RunActiveError } from '../queue/errors.js';
-import { followRun } from '../queue/runs/follow-run.js';
-import { isFinished, parseRun, type RunRecord } from '../queue/runs/run-record.js';
+import { RunActiveError } from '../runs/errors.js';
+import { followRun } from '../runs/follow-run.js';
+import { isFinished, parseRun, type RunRecord } from '../runs/run-record.js';
 import { chooseExports } from './pickup.js';
 import { recordSkip, skipReason, startOrSkip, type TickContext } from './tick-run.js';
 

@@ -3,12 +3,12 @@ import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
 import { isFerryError, type FerryError } from '../errors/index.js';
 import type { RedisClient } from '../redis/connection.js';
-import { RunActiveError } from '../queue/errors.js';
-import type { DeliveryKeys } from '../queue/keys.js';
-import { recordSkippedRun } from '../queue/runs/record-skipped-run.js';
-import { laneOf, startRun } from '../queue/runs/start-run.js';
-import { parseRun } from '../queue/runs/run-record.js';
-import { notifyRunEnded } from '../queue/notify/notify-run.js';
+import { RunActiveError } from '../runs/errors.js';
+import type { DeliveryKeys } from '../runs/keys.js';
+import { recordSkippedRun } from '../runs/record-skipped-run.js';
+import { laneOf, startRun } from '../orchestrate/start-run.js';
+import { parseRun } from '../runs/run-record.js';
+import { notifyRunEnded } from '../runs/notify/notify-run.js';
 import { MassDeleteGuardError } from '../pipeline/errors.js';
 import { runExport } from '../export/run-export.js';
 

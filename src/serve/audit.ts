@@ -3,7 +3,7 @@
  * newest first, the last AUDIT_KEPT of them, kept in Redis beside the runs it concerns.
  */
 import type { RedisClient } from '../redis/connection.js';
-import type { DeliveryKeys } from '../queue/keys.js';
+import type { DeliveryKeys } from '../runs/keys.js';
 
 const AUDIT_KEPT = 10_000;
 

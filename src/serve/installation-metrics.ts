@@ -1,14 +1,14 @@
 /**
  * The installation's figures in Prometheus form (DESIGN.md, Operating console): read from Redis
  * at each scrape, so they are every worker's, and survive a restart of `ferry serve`. Counters
- * come from the metrics hash the workers add to (queue/metrics/metric-fields.ts); gauges from the
+ * come from the metrics hash the workers add to (runs/metrics/metric-fields.ts); gauges from the
  * queues, runs and dead letters as they stand.
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 import { pipelineNames } from '../pipeline/definition/load-pipeline.js';
-import { readDataLoss } from '../queue/epoch/installation-epoch.js';
-import { DURATION_BUCKETS, RATE_LIMITED_FIELD, SEP } from '../queue/metrics/metric-fields.js';
-import { parseRun } from '../queue/runs/run-record.js';
+import { readDataLoss } from '../runs/epoch/installation-epoch.js';
+import { DURATION_BUCKETS, RATE_LIMITED_FIELD, SEP } from '../runs/metrics/metric-fields.js';
+import { parseRun } from '../runs/run-record.js';
 import { readRateLimit } from '../queue/worker/rate-limit-state.js';
 import { readLastReconciliations } from '../reconcile/last-reconciliation.js';
 import { readQueues } from './routes/api-queues.js';

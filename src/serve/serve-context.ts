@@ -3,8 +3,8 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/schema.js';
 import type { RedisClient } from '../redis/connection.js';
-import type { DeadLetterStore } from '../queue/dlq/dead-letter-store.js';
-import type { DeliveryKeys } from '../queue/keys.js';
+import type { DeadLetterStore } from '../runs/dead-letters/dead-letter-store.js';
+import type { DeliveryKeys } from '../runs/keys.js';
 
 export interface ServeContext {
   config: FerryConfig;

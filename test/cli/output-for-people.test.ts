@@ -8,8 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { DeadLetter } from '../../src/queue/dlq/dead-letter.js';
-import { deadLetterTable } from '../../src/queue/dlq/dead-letter-views.js';
+import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
+import { deadLetterTable } from '../../src/runs/dead-letters/dead-letter-views.js';
 import { spawnFerry, writeConfigFile } from '../queue/cli-process.js';
 import { useDeliveryHarness } from '../queue/delivery-fixtures.js';
 

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deliveryKeys } from '../../src/queue/keys.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
 import { spawnFerry, type FerryProcess } from '../queue/cli-process.js';
 import { useDeliveryHarness } from '../queue/delivery-fixtures.js';
 import { until } from '../helpers/until.js';

@@ -17,7 +17,7 @@ import { main } from '../../src/cli/main.js';
 import { runExport, type ExportResult } from '../../src/export/run-export.js';
 import { isFerryError } from '../../src/errors/index.js';
 import { formatInstant } from '../../src/pipeline/convert/format-date.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
 import { exportOrSkip } from '../../src/schedules/tick-run.js';
 import { readPipelines } from '../../src/serve/routes/api-pipelines.js';
 import type { ServeContext } from '../../src/serve/serve-context.js';

@@ -14,7 +14,7 @@ import { describedOperations } from '../../src/interface/openapi/described-opera
 import { loadDescription } from '../../src/interface/openapi/load-description.js';
 import { matchCatalog } from '../../src/interface/openapi/match-catalog.js';
 import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check.js';
-import type { RunReport } from '../../src/queue/runs/run-report.js';
+import type { RunReport } from '../../src/runs/run-report.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { runFerry } from '../queue/cli-process.js';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
-import { createStateStore } from '../../src/pipeline/state-store.js';
+import { createStateStore } from '../../src/state/state-store.js';
 import { ferryHere } from '../helpers/ferry-here.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { sharedPath } from '../helpers/shared.js';

@@ -3,8 +3,8 @@ import { planSummary } from '../../src/pipeline/plan-report.js';
 import { rowErrorText } from '../../src/pipeline/row-error-text.js';
 import type { Plan } from '../../src/pipeline/types.js';
 import type { RowError } from '../../src/base/records.js';
-import { reportText } from '../../src/queue/runs/report-text.js';
-import type { RunReport } from '../../src/queue/runs/run-report.js';
+import { reportText } from '../../src/runs/report-text.js';
+import type { RunReport } from '../../src/runs/run-report.js';
 
 const required: RowError = {
   file: 'examples/items.csv',

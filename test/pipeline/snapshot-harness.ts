@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { PipelineDefinition } from '../../src/pipeline/definition/definition-types.js';
 import { planPipeline, type AllowDeletes } from '../../src/pipeline/plan-pipeline.js';
-import { createStateStore, type StateStore } from '../../src/pipeline/state-store.js';
+import { createStateStore, type StateStore } from '../../src/state/state-store.js';
 import type { Plan } from '../../src/pipeline/types.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { definitionOf, tempDir, testConfig } from './helpers.js';

@@ -7,7 +7,7 @@ import {
   stateDeleted,
   stateFieldHashes,
   stateInputIs,
-} from '../../src/pipeline/state/state-format.js';
+} from '../../src/state/state-format.js';
 import type { DeliveryItem } from '../../src/pipeline/types.js';
 
 const item: DeliveryItem = {

@@ -5,8 +5,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { stateKey } from '../../src/pipeline/state/state-format.js';
-import { createStateStore, type StateStore } from '../../src/pipeline/state-store.js';
+import { stateKey } from '../../src/state/state-format.js';
+import { createStateStore, type StateStore } from '../../src/state/state-store.js';
 import type { StateItem } from '../../src/pipeline/types.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 

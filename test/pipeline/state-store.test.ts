@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStateStore, type StateStore } from '../../src/pipeline/state-store.js';
+import { createStateStore, type StateStore } from '../../src/state/state-store.js';
 import type { DeliveryItem } from '../../src/pipeline/types.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 

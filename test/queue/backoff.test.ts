@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../src/queue/worker/backoff.js';
+import { backoffDelay } from '../../src/interface/backoff.js';
 
 const settings = { baseMs: 100, capMs: 1_000 };
 

@@ -8,13 +8,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
-import { blockedField, lastSuccessField } from '../../src/queue/metrics/metric-fields.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { loadRun } from '../../src/queue/runs/run-report.js';
-import { resumeRun } from '../../src/queue/runs/resume-run.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
+import { blockedField, lastSuccessField } from '../../src/runs/metrics/metric-fields.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-store.js';
+import { followRun } from '../../src/runs/follow-run.js';
+import { loadRun } from '../../src/runs/run-report.js';
+import { resumeRun } from '../../src/orchestrate/resume-run.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { until } from '../helpers/until.js';
 import {

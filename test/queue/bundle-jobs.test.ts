@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryRequest } from '../../src/pipeline/types.js';
 import { JobBundler } from '../../src/queue/bundle-jobs.js';
-import type { StagedJob } from '../../src/queue/job-data.js';
+import type { StagedJob } from '../../src/runs/job-data.js';
 
 function req(key: string, items = 1): DeliveryRequest {
   return {

@@ -6,10 +6,10 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeadLetter } from '../../src/queue/dlq/dead-letter.js';
-import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { indexRun, recentRuns } from '../../src/queue/runs/run-index.js';
+import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
+import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-store.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { indexRun, recentRuns } from '../../src/runs/run-index.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const prefix = uniquePrefix('console-indexes');

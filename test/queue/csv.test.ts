@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv } from '../../src/queue/csv.js';
+import { csvCell, toCsv } from '../../src/base/csv.js';
 
 describe('CSV for spreadsheets', () => {
   it.each([

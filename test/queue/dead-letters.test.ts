@@ -7,10 +7,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeadLetter } from '../../src/queue/dlq/dead-letter.js';
-import type { DeadLetterRow } from '../../src/queue/dlq/dead-letter-views.js';
-import type { ReplayReport } from '../../src/queue/dlq/replay.js';
-import type { RunReport } from '../../src/queue/runs/run-report.js';
+import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
+import type { DeadLetterRow } from '../../src/runs/dead-letters/dead-letter-views.js';
+import type { ReplayReport } from '../../src/orchestrate/replay.js';
+import type { RunReport } from '../../src/runs/run-report.js';
 import type { DeliveryStatus } from '../../src/queue/status.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isFerryError } from '../../src/errors/index.js';
 import { resolveBindings } from '../../src/interface/bindings.js';
 import type { DeliveryItem } from '../../src/pipeline/types.js';
-import type { DeadLetter } from '../../src/queue/dlq/dead-letter.js';
+import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
 import { parseEditedPayloads } from '../../src/queue/dlq/edited-payloads.js';
 import { replayRequest } from '../../src/queue/dlq/replay-request.js';
 import { payloadsOf } from '../../src/queue/request-body.js';

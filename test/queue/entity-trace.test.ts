@@ -11,20 +11,20 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
+import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-store.js';
 import { EditedPayloads } from '../../src/queue/dlq/edited-payloads.js';
-import { replayDeadLetters } from '../../src/queue/dlq/replay.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { RETENTION_S } from '../../src/queue/runs/finish-run.js';
-import { runChangesKey } from '../../src/queue/runs/run-changes.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
+import { replayDeadLetters } from '../../src/orchestrate/replay.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { RETENTION_S } from '../../src/runs/finish-run.js';
+import { runChangesKey } from '../../src/runs/run-changes.js';
+import { followRun } from '../../src/runs/follow-run.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import {
   traceEntity,
   tracedPipeline,
   type EntityTrace,
-} from '../../src/queue/trace/entity-trace.js';
-import { traceText } from '../../src/queue/trace/entity-trace-text.js';
+} from '../../src/runs/trace/entity-trace.js';
+import { traceText } from '../../src/runs/trace/entity-trace-text.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,

@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
-import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { executeRun } from '../../src/queue/runs/execute-run.js';
+import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-store.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { executeRun } from '../../src/orchestrate/execute-run.js';
 import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
 const h = useDeliveryHarness(

@@ -11,15 +11,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { FerryConfig } from '../../src/config/schema.js';
 import type { MassDeleteGuardError } from '../../src/pipeline/errors.js';
-import { createDeadLetterStore } from '../../src/queue/dlq/dead-letter-store.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { runsField } from '../../src/queue/metrics/metric-fields.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { recentRuns } from '../../src/queue/runs/run-index.js';
-import { lineOf } from '../../src/queue/runs/run-line.js';
-import { buildRunReport } from '../../src/queue/runs/run-report.js';
-import { reportText } from '../../src/queue/runs/report-text.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
+import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-store.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { runsField } from '../../src/runs/metrics/metric-fields.js';
+import { followRun } from '../../src/runs/follow-run.js';
+import { recentRuns } from '../../src/runs/run-index.js';
+import { lineOf } from '../../src/runs/run-line.js';
+import { buildRunReport } from '../../src/runs/run-report.js';
+import { reportText } from '../../src/runs/report-text.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveBindings } from '../../src/interface/bindings.js';
 import type { DeliveryItem } from '../../src/pipeline/types.js';
-import type { JobPayload } from '../../src/queue/job-data.js';
-import { decodeJobPayload, encodeJobPayload } from '../../src/queue/job-payload-codec.js';
+import type { JobPayload } from '../../src/runs/job-data.js';
+import { decodeJobPayload, encodeJobPayload } from '../../src/runs/job-payload-codec.js';
 import {
   itemsWithPayloads,
   jobRequestOf,

@@ -6,10 +6,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { RELEASE_LEASE_MS, trimReleased } from '../../src/queue/runs/release-stage.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { followRun } from '../../src/runs/follow-run.js';
+import { RELEASE_LEASE_MS, trimReleased } from '../../src/queue/release-stage.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { acquireLease } from '../../src/redis/lease.js';
 import {

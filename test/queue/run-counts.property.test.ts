@@ -10,14 +10,14 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToTally, type JobRequest, type Tally } from '../../src/queue/job-data.js';
-import { encodeJobPayload } from '../../src/queue/job-payload-codec.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { lastSuccessField } from '../../src/queue/metrics/metric-fields.js';
+import { addToTally, type JobRequest, type Tally } from '../../src/runs/job-data.js';
+import { encodeJobPayload } from '../../src/runs/job-payload-codec.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { lastSuccessField } from '../../src/runs/metrics/metric-fields.js';
 import { openQueues } from '../../src/queue/queues.js';
-import { advanceCancel } from '../../src/queue/runs/cancel-run.js';
-import { itemTotals, parseRun, settledCount } from '../../src/queue/runs/run-record.js';
-import { settleJob } from '../../src/queue/runs/settle-job.js';
+import { advanceCancel } from '../../src/queue/cancel-run.js';
+import { itemTotals, parseRun, settledCount } from '../../src/runs/run-record.js';
+import { settleJob } from '../../src/runs/settle-job.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 const CASES = 30;

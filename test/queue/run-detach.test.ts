@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { executeRun } from '../../src/queue/runs/execute-run.js';
+import { executeRun } from '../../src/orchestrate/execute-run.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { sharedPath } from '../helpers/shared.js';

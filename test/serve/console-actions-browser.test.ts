@@ -16,9 +16,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { followRun } from '../../src/runs/follow-run.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,

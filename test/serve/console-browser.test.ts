@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,

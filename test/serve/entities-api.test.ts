@@ -12,9 +12,9 @@ import { request } from 'undici';
 import { main } from '../../src/cli/main.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { RETENTION_S } from '../../src/queue/runs/finish-run.js';
-import { runRejectedKey } from '../../src/queue/runs/run-rejected.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { RETENTION_S } from '../../src/runs/finish-run.js';
+import { runRejectedKey } from '../../src/runs/run-rejected.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,

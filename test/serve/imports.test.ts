@@ -12,10 +12,10 @@ import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { deliveryKeys } from '../../src/queue/keys.js';
-import { followRun } from '../../src/queue/runs/follow-run.js';
-import { parseRun } from '../../src/queue/runs/run-record.js';
-import { startRun } from '../../src/queue/runs/start-run.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { followRun } from '../../src/runs/follow-run.js';
+import { parseRun } from '../../src/runs/run-record.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,

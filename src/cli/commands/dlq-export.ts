@@ -2,9 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
-import { deadLettersCsv } from '../../queue/dlq/dead-letter-views.js';
-import { deliveryKeys } from '../../queue/keys.js';
+import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
+import { deadLettersCsv } from '../../runs/dead-letters/dead-letter-views.js';
+import { deliveryKeys } from '../../runs/keys.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
 

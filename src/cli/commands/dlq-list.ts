@@ -1,7 +1,7 @@
 import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
-import { deadLetterRow, deadLetterTable } from '../../queue/dlq/dead-letter-views.js';
-import { deliveryKeys } from '../../queue/keys.js';
+import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
+import { deadLetterRow, deadLetterTable } from '../../runs/dead-letters/dead-letter-views.js';
+import { deliveryKeys } from '../../runs/keys.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
 

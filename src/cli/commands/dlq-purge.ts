@@ -1,11 +1,11 @@
 import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
+import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
 import {
   checkSelection,
   selectDeadLetters,
   type DeadLetterSelection,
 } from '../../queue/dlq/select-dead-letters.js';
-import { deliveryKeys } from '../../queue/keys.js';
+import { deliveryKeys } from '../../runs/keys.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
 export const dlqPurgeCommand: Command = {

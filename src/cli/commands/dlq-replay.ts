@@ -1,5 +1,5 @@
 import { readEditedPayloads } from '../../queue/dlq/edited-payloads.js';
-import { replayDeadLetters, type ReplayReport } from '../../queue/dlq/replay.js';
+import { replayDeadLetters, type ReplayReport } from '../../orchestrate/replay.js';
 import { checkSelection, type DeadLetterSelection } from '../../queue/dlq/select-dead-letters.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 

@@ -1,8 +1,8 @@
 import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
-import { deadLetterText } from '../../queue/dlq/dead-letter-views.js';
-import { NotFoundError } from '../../queue/errors.js';
-import { deliveryKeys } from '../../queue/keys.js';
+import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
+import { deadLetterText } from '../../runs/dead-letters/dead-letter-views.js';
+import { NotFoundError } from '../../runs/errors.js';
+import { deliveryKeys } from '../../runs/keys.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const dlqShowCommand: Command = {

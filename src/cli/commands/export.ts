@@ -1,7 +1,7 @@
 import { exportText } from '../../export/export-text.js';
 import { runExport } from '../../export/run-export.js';
 import { UsageError } from '../../errors/index.js';
-import { connectState } from '../../pipeline/state/connect-state.js';
+import { connectState } from '../../state/connect-state.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
 export const exportCommand: Command = {

@@ -6,7 +6,7 @@ import { displayPath } from '../../pipeline/display-path.js';
 import { planPipeline } from '../../pipeline/plan-pipeline.js';
 import { planJson, planSummary } from '../../pipeline/plan-report.js';
 import { sourceSpecOf, type SourceSpec } from '../../pipeline/source/read-records.js';
-import { connectState } from '../../pipeline/state/connect-state.js';
+import { connectState } from '../../state/connect-state.js';
 import {
   flag,
   JSON_OPTION,

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors/index.js';
 import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
-import { connectState } from '../../pipeline/state/connect-state.js';
+import { connectState } from '../../state/connect-state.js';
 import {
   hasDrift,
   reconcilePipeline,

@@ -1,6 +1,6 @@
 import { connectDelivery } from '../../queue/connect.js';
-import { deliveryKeys } from '../../queue/keys.js';
-import { resumeRun } from '../../queue/runs/resume-run.js';
+import { deliveryKeys } from '../../runs/keys.js';
+import { resumeRun } from '../../orchestrate/resume-run.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const resumeCommand: Command = {

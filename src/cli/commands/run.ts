@@ -2,10 +2,10 @@ import { isRemoteAddress } from '../../../connectors/sources/remote-address.js';
 import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
 import { UsageError } from '../../errors/index.js';
 import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
-import { LANES, type Lane } from '../../queue/keys.js';
-import { executeRun } from '../../queue/runs/execute-run.js';
-import { reportText } from '../../queue/runs/report-text.js';
-import { isFinishedStatus } from '../../queue/runs/run-record.js';
+import { LANES, type Lane } from '../../runs/keys.js';
+import { executeRun } from '../../orchestrate/execute-run.js';
+import { reportText } from '../../runs/report-text.js';
+import { isFinishedStatus } from '../../runs/run-record.js';
 import {
   flag,
   JSON_OPTION,

@@ -1,7 +1,7 @@
 import { connectDelivery } from '../../queue/connect.js';
-import { deliveryKeys } from '../../queue/keys.js';
-import { recentRuns } from '../../queue/runs/run-index.js';
-import { lineOf, type RunLine } from '../../queue/runs/run-line.js';
+import { deliveryKeys } from '../../runs/keys.js';
+import { recentRuns } from '../../runs/run-index.js';
+import { lineOf, type RunLine } from '../../runs/run-line.js';
 import {
   flag,
   JSON_OPTION,

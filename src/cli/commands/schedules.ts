@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { FerryConfig } from '../../config/schema.js';
 import { connectDelivery } from '../../queue/connect.js';
-import { deliveryKeys } from '../../queue/keys.js';
+import { deliveryKeys } from '../../runs/keys.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { listSchedules, type ScheduleView } from '../../schedules/list-schedules.js';
 import { openScheduleQueue, type TickData } from '../../schedules/schedule-queue.js';

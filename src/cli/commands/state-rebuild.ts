@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors/index.js';
 import { createInterfaceClient } from '../../interface/client.js';
 import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
-import { connectState } from '../../pipeline/state/connect-state.js';
+import { connectState } from '../../state/connect-state.js';
 import { rebuildState, type RebuildResult } from '../../reconcile/rebuild-state.js';
 import {
   flag,

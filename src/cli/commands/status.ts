@@ -1,6 +1,6 @@
 import { connectDelivery } from '../../queue/connect.js';
-import type { DataLoss } from '../../queue/epoch/installation-epoch.js';
-import { deliveryKeys, LANES } from '../../queue/keys.js';
+import type { DataLoss } from '../../runs/epoch/installation-epoch.js';
+import { deliveryKeys, LANES } from '../../runs/keys.js';
 import { readStatus } from '../../queue/status.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 

@@ -1,14 +1,14 @@
 import { UsageError } from '../../errors/index.js';
 import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../queue/dlq/dead-letter-store.js';
-import { deliveryKeys } from '../../queue/keys.js';
+import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
+import { deliveryKeys } from '../../runs/keys.js';
 import {
   MAX_TRACED_RUNS,
   traceEntity,
   tracedPipeline,
   TRACED_RUNS,
-} from '../../queue/trace/entity-trace.js';
-import { rejectedSinceDelivery, traceText } from '../../queue/trace/entity-trace-text.js';
+} from '../../runs/trace/entity-trace.js';
+import { rejectedSinceDelivery, traceText } from '../../runs/trace/entity-trace-text.js';
 import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
 
 export const traceCommand: Command = {

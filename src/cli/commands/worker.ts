@@ -2,9 +2,9 @@ import { UsageError } from '../../errors/index.js';
 import { createRedis } from '../../redis/connection.js';
 import { redisWhere } from '../../redis/redis-unavailable.js';
 import { logRedisState, waitForRedis } from '../../redis/wait-for-redis.js';
-import { LANES, type Lane } from '../../queue/keys.js';
+import { LANES, type Lane } from '../../runs/keys.js';
 import { startDeliveryWorker } from '../../queue/worker/delivery-worker.js';
-import { startNotifyWorker } from '../../queue/notify/notify-worker.js';
+import { startNotifyWorker } from '../../runs/notify/notify-worker.js';
 import { startScheduleWorker } from '../../schedules/schedule-worker.js';
 import { flag, positiveIntOption, stringList, type Command } from '../command.js';
 

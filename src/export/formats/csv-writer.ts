@@ -2,7 +2,7 @@
  * CSV as ERPs import it: the target's delimiter, encoding (Windows-1252 or UTF-8, with a BOM when
  * asked), line ending, decimal separator, date formats and boolean words. A cell is quoted when it
  * holds the delimiter, a quote or a line break (quotes doubled, RFC 4180). Unlike the failure
- * reports (src/queue/csv.ts) nothing is prefixed against spreadsheet formulas: the file is read by
+ * reports (src/base/csv.ts) nothing is prefixed against spreadsheet formulas: the file is read by
  * a program, and `-12,50` must stay a negative amount.
  */
 import type { ExportTargetFile } from '../../pipeline/definition/export-schema.js';

@@ -13,8 +13,8 @@ import type { FieldIssue } from '../mapping/field-types.js';
 import { inputFingerprint } from '../mapping/input-fingerprint.js';
 import type { KeyRegistry, MappedEntity } from '../mapping/key-registry.js';
 import { mapRecord } from '../mapping/record-mapper.js';
-import { stateInputIs } from '../state/state-format.js';
-import type { StateStore } from '../state-store.js';
+import { stateInputIs } from '../../state/state-format.js';
+import type { StateStore } from '../../state/state-store.js';
 import { ReadAhead } from './read-ahead.js';
 import type { RowError, SourceRecord } from '../../base/records.js';
 

@@ -10,9 +10,9 @@ import type { ErrorCode } from '../../errors/index.js';
 import { UsageError } from '../../errors/index.js';
 import { schemaFor } from '../../pipeline/resource-schemas.js';
 import type { DeliveryItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../job-data.js';
+import type { JobRequest } from '../../runs/job-data.js';
 import { jobRequestOf, replayKey } from '../request-body.js';
-import type { DeadLetter } from './dead-letter.js';
+import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
 import type { EditedPayloads } from './edited-payloads.js';
 
 /** Outcomes after which the platform may or may not have applied the request. */

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors/index.js';
-import { NotFoundError } from '../errors.js';
-import type { DeadLetter } from './dead-letter.js';
-import type { DeadLetterStore } from './dead-letter-store.js';
+import { NotFoundError } from '../../runs/errors.js';
+import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
+import type { DeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
 
 /** Which dead letters a replay or purge is about: ids, a run's, or all of them. */
 export interface DeadLetterSelection {

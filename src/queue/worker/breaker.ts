@@ -18,7 +18,7 @@ import type { InterfaceError } from '../../interface/errors.js';
 import { AuthError, PermanentHttpError } from '../../interface/errors.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { luaScript, runLua } from '../../redis/lua.js';
-import type { DeliveryKeys } from '../keys.js';
+import type { DeliveryKeys } from '../../runs/keys.js';
 
 export type RefusalReason = 'unauthorized' | 'forbidden' | 'route_not_found' | 'method_not_allowed';
 

@@ -3,7 +3,7 @@
  * that names the bad items of a batch.
  */
 import type { StateItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../job-data.js';
+import type { JobRequest } from '../../runs/job-data.js';
 import { EXCERPT_CHARS, type Refusal } from './outcomes.js';
 
 export interface ItemResult {

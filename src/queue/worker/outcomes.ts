@@ -2,7 +2,7 @@
 import type { ErrorCode } from '../../errors/index.js';
 import type { InterfaceError } from '../../interface/errors.js';
 import type { StateItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../job-data.js';
+import type { JobRequest } from '../../runs/job-data.js';
 import type { RefusalReason } from './breaker.js';
 
 export const EXCERPT_CHARS = 500;

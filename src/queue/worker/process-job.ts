@@ -13,16 +13,16 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { StateItem } from '../../pipeline/types.js';
 import { buildDeadLetter, type DeadLetterContext } from '../dlq/build-dead-letter.js';
-import type { DeadLetter } from '../dlq/dead-letter.js';
-import { DeliveryDeferredError, WorkerStoppedError } from '../errors.js';
+import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
+import { DeliveryDeferredError, WorkerStoppedError } from '../../runs/errors.js';
 import {
   addToTally,
   type DeliveryJobData,
   type JobPayload,
   type JobRequest,
   type Tally,
-} from '../job-data.js';
-import { queueName, type Lane } from '../keys.js';
+} from '../../runs/job-data.js';
+import { queueName, type Lane } from '../../runs/keys.js';
 import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';

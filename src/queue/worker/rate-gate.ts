@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hasRateLimitHeaders, readRateLimitHeaders } from '../../interface/rate-limit-headers.js';
 import type { RedisClient } from '../../redis/connection.js';
 import { runLua } from '../../redis/lua.js';
-import type { DeliveryKeys, Lane } from '../keys.js';
+import type { DeliveryKeys, Lane } from '../../runs/keys.js';
 import { OBSERVED, PAUSE, REFUSED, TAKE } from './rate-scripts.js';
 
 const POLL_MS = 200;

@@ -24,12 +24,12 @@ import {
   RateLimitedError,
 } from '../../interface/errors.js';
 import type { StateItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../job-data.js';
+import type { JobRequest } from '../../runs/job-data.js';
 import { buildCall, subRequest } from '../request-body.js';
 import { isOk, itemRefusal, itemResults, type ItemResult } from './item-results.js';
 import { platformRefusal } from './breaker.js';
 import { failureOf, type SendResult } from './outcomes.js';
-import type { Lane } from '../keys.js';
+import type { Lane } from '../../runs/keys.js';
 import type { RateGate } from './rate-gate.js';
 
 const SPLIT_STATUSES = new Set([400, 413, 422]);

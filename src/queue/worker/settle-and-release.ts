@@ -1,7 +1,7 @@
-import type { Tally } from '../job-data.js';
-import type { Lane } from '../keys.js';
-import { releaseStage } from '../runs/release-stage.js';
-import { settleJob } from '../runs/settle-job.js';
+import type { Tally } from '../../runs/job-data.js';
+import type { Lane } from '../../runs/keys.js';
+import { releaseStage } from '../release-stage.js';
+import { settleJob } from '../../runs/settle-job.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 
 export interface SettlingJob {

@@ -10,12 +10,12 @@
  */
 import type { Job } from 'bullmq';
 import { buildDeadLetter } from '../dlq/build-dead-letter.js';
-import type { DeadLetter } from '../dlq/dead-letter.js';
-import { addToTally, type DeliveryJobData, type Tally } from '../job-data.js';
-import { LANES, type Lane } from '../keys.js';
-import { advanceCancel } from '../runs/cancel-run.js';
-import { releaseStage } from '../runs/release-stage.js';
-import { parseRun } from '../runs/run-record.js';
+import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
+import { addToTally, type DeliveryJobData, type Tally } from '../../runs/job-data.js';
+import { LANES, type Lane } from '../../runs/keys.js';
+import { advanceCancel } from '../cancel-run.js';
+import { releaseStage } from '../release-stage.js';
+import { parseRun } from '../../runs/run-record.js';
 import { grantProbe } from './breaker.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';

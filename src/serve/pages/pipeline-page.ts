@@ -3,7 +3,7 @@
  * window), "Run now" from its own source (as `POST /api/pipelines/{name}/run`), an upload form
  * that imports a file now (as `POST /api/pipelines/{name}/runs`), and its latest runs.
  */
-import type { RunLine } from '../../queue/runs/run-line.js';
+import type { RunLine } from '../../runs/run-line.js';
 import type { LastReconciliation } from '../../reconcile/last-reconciliation.js';
 import type { PipelineView } from '../routes/api-pipelines.js';
 import type { Principal } from '../tokens.js';

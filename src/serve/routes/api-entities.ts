@@ -9,7 +9,7 @@ import {
   traceEntity,
   tracedPipeline,
   TRACED_RUNS,
-} from '../../queue/trace/entity-trace.js';
+} from '../../runs/trace/entity-trace.js';
 import type { ServeContext } from '../serve-context.js';
 
 export function entityRoutes(app: FastifyInstance, ctx: ServeContext): void {

@@ -17,10 +17,10 @@ import {
 import { isFerryError } from '../../errors/index.js';
 import { loadPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
 import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
-import { NotFoundError, RunActiveError } from '../../queue/errors.js';
-import { followRun } from '../../queue/runs/follow-run.js';
-import { buildRunReport } from '../../queue/runs/run-report.js';
-import { startRun } from '../../queue/runs/start-run.js';
+import { NotFoundError, RunActiveError } from '../../runs/errors.js';
+import { followRun } from '../../runs/follow-run.js';
+import { buildRunReport } from '../../runs/run-report.js';
+import { startRun } from '../../orchestrate/start-run.js';
 import { recordAudit } from '../audit.js';
 import type { ServeContext } from '../serve-context.js';
 import {

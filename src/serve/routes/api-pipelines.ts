@@ -12,10 +12,10 @@ import {
   pipelineNames,
 } from '../../pipeline/definition/load-pipeline.js';
 import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
-import { NotFoundError } from '../../queue/errors.js';
-import { buildRunReport } from '../../queue/runs/run-report.js';
-import { laneOf, startRun } from '../../queue/runs/start-run.js';
-import { recentRuns } from '../../queue/runs/run-index.js';
+import { NotFoundError } from '../../runs/errors.js';
+import { buildRunReport } from '../../runs/run-report.js';
+import { laneOf, startRun } from '../../orchestrate/start-run.js';
+import { recentRuns } from '../../runs/run-index.js';
 import { listSchedules } from '../../schedules/list-schedules.js';
 import { pauseSchedule, resumeSchedule } from '../../schedules/pause-schedule.js';
 import { openScheduleQueue } from '../../schedules/schedule-queue.js';

@@ -8,10 +8,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors/index.js';
-import { cancelRun } from '../../queue/runs/cancel-run.js';
-import { resumeRun } from '../../queue/runs/resume-run.js';
-import { startRun } from '../../queue/runs/start-run.js';
-import { buildRunReport, loadRun } from '../../queue/runs/run-report.js';
+import { cancelRun } from '../../queue/cancel-run.js';
+import { resumeRun } from '../../orchestrate/resume-run.js';
+import { startRun } from '../../orchestrate/start-run.js';
+import { buildRunReport, loadRun } from '../../runs/run-report.js';
 import { recordAudit } from '../audit.js';
 import { readRunPage } from '../read-runs.js';
 import type { ServeContext } from '../serve-context.js';

@@ -1,0 +1,136 @@
+/**
+ * `ferry run` end to end: start the run, and with `wait` follow it to its end (with an in-process
+ * worker unless `localWorker` is false, so `--wait` needs nothing else running), then write and
+ * return its report. Without `wait` the run is left to `ferry worker` processes.
+ */
+import type { Writable } from 'node:stream';
+import type { FerryConfig } from '../config/schema.js';
+import type { Logger } from '../logging/logger.js';
+import type { AllowDeletes } from '../pipeline/plan-pipeline.js';
+import type { SourceSpec } from '../pipeline/source/read-records.js';
+import type { RedisClient } from '../redis/connection.js';
+import { connectDelivery } from '../queue/connect.js';
+import { watchEpoch, type EpochWatcher } from '../runs/epoch/epoch-watcher.js';
+import { NotFoundError, RedisDataLostError, RunInterruptedError } from '../runs/errors.js';
+import { createDeadLetterStore } from '../runs/dead-letters/dead-letter-store.js';
+import { deliveryKeys, type DeliveryKeys, type Lane } from '../runs/keys.js';
+import { startDeliveryWorker, type DeliveryWorker } from '../queue/worker/delivery-worker.js';
+import { finishRun } from '../runs/finish-run.js';
+import { followRun } from '../runs/follow-run.js';
+import { progressDisplay } from '../runs/progress.js';
+import { isFinished, type RunRecord } from '../runs/run-record.js';
+import { buildRunReport, type RunReport } from '../runs/run-report.js';
+import { startRun } from './start-run.js';
+
+export interface ExecuteRunOptions {
+  config: FerryConfig;
+  logger: Logger;
+  pipeline: string;
+  source?: SourceSpec;
+  sourceName?: string;
+  allowDeletes?: AllowDeletes;
+  /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
+  resendAll?: boolean;
+  /** Lookup name -> a file to read instead (`--lookup NAME=PATH`). */
+  lookupFiles?: Readonly<Record<string, string>>;
+  lane?: Lane;
+  wait: boolean;
+  /** With `wait`: run a worker in this process (default true). */
+  localWorker?: boolean;
+  /** Progress goes here (stderr). */
+  progress?: Writable;
+  signal?: AbortSignal;
+}
+
+/** How long a detaching `ferry run --wait` lets its worker's jobs in flight finish. */
+const DETACH_CLOSE_MS = 500;
+
+/** How soon a waiting `ferry run` notices that Redis lost its data. */
+const EPOCH_CHECK_MS = 1_000;
+
+interface Followed {
+  redis: RedisClient;
+  keys: DeliveryKeys;
+  runId: string;
+  epoch: EpochWatcher;
+  /** Aborted by the watcher when it notices a loss. */
+  lost: AbortSignal;
+}
+
+/** Follows the run; a loss of Redis's data noticed meanwhile ends it with RedisDataLostError. */
+async function followUnlessDataLost(
+  f: Followed,
+  onUpdate: (run: RunRecord) => void,
+  signal?: AbortSignal,
+): Promise<RunRecord> {
+  const stop = signal ? AbortSignal.any([signal, f.lost]) : f.lost;
+  let run: RunRecord;
+  try {
+    run = await followRun(f.redis, f.keys, f.runId, onUpdate, stop);
+  } catch (error) {
+    // A run's record vanishing is no mystery when Redis lost its data.
+    if (error instanceof NotFoundError && (f.lost.aborted || (await f.epoch.check()))) {
+      throw new RedisDataLostError(f.runId);
+    }
+    throw error;
+  }
+  if (f.lost.aborted) throw new RedisDataLostError(f.runId);
+  return run;
+}
+
+export async function executeRun(options: ExecuteRunOptions): Promise<RunReport> {
+  const { config, logger } = options;
+  const redis = await connectDelivery(
+    config.redis,
+    "a run's state, record and queued jobs are kept there",
+  );
+  const keys = deliveryKeys(config.redis.prefix);
+  const dlq = createDeadLetterStore(redis, keys);
+  let worker: DeliveryWorker | undefined;
+  // Noticed while following: the run's record vanishing is then no mystery but a lost Redis.
+  const lost = new AbortController();
+  const epoch = await watchEpoch(redis, keys, EPOCH_CHECK_MS, () => lost.abort());
+  try {
+    if (options.wait && options.localWorker !== false) {
+      worker = await startDeliveryWorker({ config, logger });
+    }
+    const started = await startRun({
+      config,
+      redis,
+      logger,
+      pipeline: options.pipeline,
+      ...(options.source ? { source: options.source } : {}),
+      ...(options.sourceName ? { sourceName: options.sourceName } : {}),
+      ...(options.allowDeletes !== undefined ? { allowDeletes: options.allowDeletes } : {}),
+      ...(options.resendAll ? { resendAll: true } : {}),
+      ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
+      ...(options.lane ? { lane: options.lane } : {}),
+      ...(options.progress
+        ? {
+            onProgress: ({ phase, rows, errors }) => {
+              if (phase === 'reading')
+                options.progress?.write(`planned ${rows} rows (${errors} rejected)...\n`);
+            },
+          }
+        : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    }).catch((error: unknown) => {
+      if (options.signal?.aborted) throw new RunInterruptedError(options.pipeline);
+      throw error;
+    });
+    if (!options.wait) return await buildRunReport(redis, keys, dlq, started.runId);
+    const display = options.progress ? progressDisplay(options.progress) : undefined;
+    const run = await followUnlessDataLost(
+      { redis, keys, runId: started.runId, epoch, lost: lost.signal },
+      (r) => display?.update(r),
+      options.signal,
+    ).finally(() => display?.end());
+    if (!isFinished(run)) return await buildRunReport(redis, keys, dlq, started.runId);
+    return await finishRun(redis, keys, dlq, started.runId, config.delivery.reportsDir);
+  } finally {
+    epoch.stop();
+    // Stopped by a signal: detach at once, leaving jobs in flight to the other workers.
+    await worker?.close(options.signal?.aborted ? DETACH_CLOSE_MS : undefined);
+    await redis.quit();
+  }
+}

@@ -1,0 +1,320 @@
+/**
+ * Starting a run: lock the pipeline -> plan it (H4's planPipeline), the planned requests going
+ * into jobs and the jobs into the run's stage lists as they come -> record the run -> release its
+ * first stage with jobs to the lane's queue. The rest is the workers' (settle-job.ts releases the
+ * next stage when one settles). When planning fails (the mass-delete guard, bad input) nothing
+ * was enqueued and the pipeline is free again.
+ */
+import type { RedisClient } from '../redis/connection.js';
+import type { FerryConfig } from '../config/schema.js';
+import type { Logger } from '../logging/logger.js';
+import {
+  loadPipeline,
+  planPipeline,
+  type AllowDeletes,
+  type PipelineDefinition,
+  type PlanProgress,
+} from '../pipeline/plan-pipeline.js';
+import type { SourceSpec } from '../pipeline/source/read-records.js';
+import type { Plan } from '../pipeline/types.js';
+import { JobBundler } from '../queue/bundle-jobs.js';
+import { guardDataLoss } from '../runs/epoch/data-loss-guard.js';
+import { markResent, type DataLoss } from '../runs/epoch/installation-epoch.js';
+import { deliveryKeys, type Lane } from '../runs/keys.js';
+import { openQueues } from '../queue/queues.js';
+import { ERRORS_KEPT } from '../runs/run-report.js';
+import { newRunId, nextVersion } from '../runs/run-id.js';
+import { indexRun } from '../runs/run-index.js';
+import { lockPipeline } from '../runs/run-lock.js';
+import { parseRun, type RunStatus, type StageInfo, type Trigger } from '../runs/run-record.js';
+import { notifyRunEnded } from '../runs/notify/notify-run.js';
+import { guardStopped } from '../runs/record-guard-stop.js';
+import { MassDeleteGuardError } from '../pipeline/errors.js';
+import { countRunEnd, itemsField, lastSuccessField } from '../runs/metrics/metric-fields.js';
+import { releaseStage } from '../queue/release-stage.js';
+import { RETENTION_S } from '../runs/finish-run.js';
+import { addRejectedRows } from '../runs/run-rejected.js';
+import { StageWriter } from '../runs/stage-writer.js';
+import { isRedisConnectionError } from '../redis/redis-unavailable.js';
+import {
+  recordRedisLost,
+  redisLostReason,
+  startInterrupted,
+  type InterruptedStart,
+  type StartPhase,
+} from '../runs/record-redis-lost.js';
+
+export interface StartRunOptions {
+  config: FerryConfig;
+  redis: RedisClient;
+  logger: Logger;
+  pipeline: string;
+  /** Read this instead of the pipeline's own source. */
+  source?: SourceSpec;
+  /** Shown in the report: the file given with --file. */
+  sourceName?: string;
+  allowDeletes?: AllowDeletes;
+  /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
+  resendAll?: boolean;
+  /** Lookup name -> a file to read instead (`--lookup NAME=PATH`). */
+  lookupFiles?: Readonly<Record<string, string>>;
+  lane?: Lane;
+  onProgress?: (progress: PlanProgress) => void;
+  signal?: AbortSignal;
+  /** What started the run (default cli), and for a schedule's tick its time and lateness. */
+  trigger?: Trigger;
+  /** The console token's name that started it (an HTTP import). */
+  startedBy?: string;
+  scheduledAt?: number;
+  lateSeconds?: number;
+}
+
+export interface StartedRun {
+  runId: string;
+  plan: Plan;
+  /** False when the plan had nothing to send (the run is finished already). */
+  enqueued: boolean;
+}
+
+export function laneOf(config: FerryConfig, pipeline: string, override?: Lane): Lane {
+  return override ?? config.delivery.pipelineLanes[pipeline] ?? config.delivery.lane;
+}
+
+/** Unchanged entities (per resource) -> skipped items of the operation that would send them. */
+function skippedByOperation(definition: PipelineDefinition, plan: Plan): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [resource, n] of Object.entries(plan.unchanged)) {
+    const entity = definition.entities.find((e) => e.resource === resource);
+    const op = entity?.operations.upsert ?? entity?.operations.patch;
+    if (op && n > 0) out[op.operation.id] = (out[op.operation.id] ?? 0) + n;
+  }
+  return out;
+}
+
+function runFields(
+  runId: string,
+  lane: Lane,
+  options: StartRunOptions,
+  definition: PipelineDefinition,
+  plan: Plan,
+  stages: StageInfo[],
+): Record<string, string | number> {
+  const fields: Record<string, string | number> = {
+    id: runId,
+    pipeline: plan.pipeline,
+    kind: 'sync',
+    trigger: options.trigger ?? 'cli',
+    lane,
+    status: 'running',
+    version: plan.version,
+    rows: plan.rows,
+    rejected: plan.errors.length,
+    createdAt: Date.now(),
+    stageCount: stages.length,
+    stages: JSON.stringify(stages),
+    currentStage: Math.max(
+      0,
+      stages.findIndex((s) => s.jobs > 0),
+    ),
+    releasedStage: -1,
+  };
+  if (options.sourceName) fields.file = options.sourceName;
+  if (options.startedBy) fields.startedBy = options.startedBy;
+  if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
+  if (options.lateSeconds !== undefined) fields.lateSeconds = options.lateSeconds;
+  for (const s of stages) fields[`pending:${s.index}`] = s.jobs;
+  for (const [id, count] of Object.entries(plan.operations))
+    fields[`op:${id}:planned`] = count.items;
+  for (const [id, n] of Object.entries(skippedByOperation(definition, plan))) {
+    fields[`op:${id}:skipped`] = n;
+    if (fields[`op:${id}:planned`] === undefined) fields[`op:${id}:planned`] = 0;
+  }
+  return fields;
+}
+
+interface RedisLostRun extends Omit<InterruptedStart, 'phase'> {
+  stages: number;
+  writer: StageWriter;
+  lock: { release(): Promise<unknown> };
+  keys: ReturnType<typeof deliveryKeys>;
+}
+
+/**
+ * Redis went away while the run was planned or recorded: once it answers again, the run's stage
+ * lists and lock are let go and the run recorded as failed, saying where it stopped; the error
+ * (exit code 5) names the run. Bounded: a Redis that does not come back leaves the lock to expire.
+ */
+async function redisLost(
+  options: StartRunOptions,
+  run: RedisLostRun,
+  phase: StartPhase,
+  cause: unknown,
+): Promise<Error> {
+  const { writer, lock, stages, keys, ...rest } = run;
+  const interrupted: InterruptedStart = {
+    ...rest,
+    phase,
+    ...(options.sourceName ? { file: options.sourceName } : {}),
+    ...(options.startedBy ? { startedBy: options.startedBy } : {}),
+  };
+  const recorded = await recordRedisLost(
+    options.redis,
+    keys,
+    interrupted,
+    redisLostReason(phase, cause),
+  );
+  if (recorded) {
+    await writer.discard(stages).catch(() => undefined);
+    await lock.release().catch(() => undefined);
+  }
+  options.logger.warn(
+    { runId: run.runId, phase, recorded },
+    'Redis went away while the run was started: nothing was enqueued',
+  );
+  return startInterrupted(options.config.redis.url, interrupted, recorded, cause);
+}
+
+export async function startRun(options: StartRunOptions): Promise<StartedRun> {
+  const { config, redis } = options;
+  const definition = loadPipeline(options.pipeline, config);
+  const keys = deliveryKeys(config.redis.prefix);
+  const runId = newRunId(definition.name);
+  const createdAt = Date.now();
+  const lane = laneOf(config, definition.name, options.lane);
+  const lock = await lockPipeline(redis, keys, definition.name, runId);
+  const writer = new StageWriter(redis, keys, runId);
+  const run = (): RedisLostRun => ({
+    runId,
+    pipeline: definition.name,
+    lane,
+    trigger: options.trigger ?? 'cli',
+    createdAt,
+    stages: definition.stages.length,
+    writer,
+    lock,
+    keys,
+  });
+  let plan: Plan;
+  let loss: DataLoss | undefined;
+  try {
+    const version = await nextVersion(redis, keys, definition.name);
+    const bundler = new JobBundler(config.delivery.bundleSize, (job) => writer.push(job));
+    plan = await planPipeline({
+      definition,
+      ...(options.source ? { sourceOverride: options.source } : {}),
+      ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
+      redis,
+      prefix: config.redis.prefix,
+      config,
+      version,
+      allowDeletes: options.allowDeletes ?? false,
+      onRequest: (stage, request) => bundler.add(stage, request),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    bundler.finish();
+    await writer.flush();
+    const requests = [...writer.totals.values()].reduce((n, t) => n + t.requests, 0);
+    loss = await guardDataLoss(redis, keys, plan, requests, options.resendAll ?? false);
+  } catch (error) {
+    if (isRedisConnectionError(error)) throw await redisLost(options, run(), 'planning', error);
+    await writer.discard(definition.stages.length);
+    await lock.release();
+    if (error instanceof MassDeleteGuardError) {
+      const { sourceName: file, startedBy, scheduledAt, lateSeconds } = options;
+      const run = { runId, pipeline: definition.name, lane, trigger: options.trigger ?? 'cli' };
+      throw await guardStopped(
+        { config, redis, keys, logger: options.logger },
+        {
+          ...run,
+          createdAt,
+          ...(file ? { file } : {}),
+          ...(options.source && 'file' in options.source
+            ? { sourcePath: options.source.file }
+            : {}),
+          ...(startedBy ? { startedBy } : {}),
+          ...(scheduledAt !== undefined ? { scheduledAt } : {}),
+          ...(lateSeconds !== undefined ? { lateSeconds } : {}),
+        },
+        error,
+      );
+    }
+    throw error;
+  }
+
+  const stages: StageInfo[] = plan.stages.map((s) => ({
+    index: s.index,
+    operationIds: s.operationIds,
+    jobs: writer.totals.get(s.index)?.jobs ?? 0,
+    requests: writer.totals.get(s.index)?.requests ?? 0,
+  }));
+  const fields = runFields(runId, lane, options, definition, plan, stages);
+  const hasJobs = stages.some((s) => s.jobs > 0);
+  const now = Date.now();
+  if (!hasJobs) {
+    fields.status = plan.errors.length > 0 ? 'partial' : 'succeeded';
+    fields.finishedAt = now;
+  }
+  const multi = indexRun(
+    redis.multi().hset(keys.run(runId), fields),
+    keys,
+    { id: runId, pipeline: definition.name },
+    now,
+  );
+  if (!hasJobs) {
+    // Nothing to send: every planned item (none) settled, so this sync run is a success.
+    countRunEnd(multi, keys.metrics, definition.name, fields.status as RunStatus);
+    multi.hset(keys.metrics, lastSuccessField(definition.name), now);
+  }
+  for (const [operationId, n] of Object.entries(skippedByOperation(definition, plan))) {
+    multi.hincrby(keys.metrics, itemsField(definition.name, operationId, 'skipped'), n);
+  }
+  for (let i = 0; i < plan.errors.length && i < ERRORS_KEPT; i += 1_000) {
+    const chunk = plan.errors.slice(i, Math.min(i + 1_000, ERRORS_KEPT));
+    multi.rpush(keys.runErrors(runId), ...chunk.map((e) => JSON.stringify(e)));
+  }
+  addRejectedRows(multi, keys, runId, plan.errors.slice(0, ERRORS_KEPT), RETENTION_S);
+  if (hasJobs) multi.sadd(keys.activeRuns, runId);
+  try {
+    // Before the run is recorded: a run whose lock lapsed while planning must not start.
+    if (hasJobs) await lock.keep();
+    await multi.exec();
+    if (hasJobs) await writer.keep();
+    if (loss && options.resendAll) await markResent(redis, keys, definition.name);
+  } catch (error) {
+    if (isRedisConnectionError(error)) throw await redisLost(options, run(), 'recording', error);
+    await writer.discard(definition.stages.length);
+    await lock.release();
+    throw error;
+  }
+  if (!hasJobs) {
+    await lock.release();
+    options.logger.info({ runId, pipeline: definition.name }, 'nothing to send');
+    const ended = parseRun(await redis.hgetall(keys.run(runId)));
+    if (ended) await notifyRunEnded({ config, redis, keys, logger: options.logger }, ended);
+    return { runId, plan, enqueued: false };
+  }
+  const queues = openQueues(redis, keys);
+  try {
+    await releaseStage(
+      { redis, keys, queues, delivery: config.delivery },
+      { id: runId, pipeline: definition.name, lane },
+      Number(fields.currentStage),
+    );
+  } catch (error) {
+    if (!isRedisConnectionError(error)) throw error;
+    // The run is recorded and its jobs kept in its stage list: the workers' supervisor releases
+    // what this process could not (job ids make a repeat a no-op), so the run goes on.
+    options.logger.warn(
+      { runId, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).name },
+      'Redis went away while the run was released: the workers release the rest',
+    );
+  } finally {
+    await queues.close().catch(() => undefined);
+  }
+  options.logger.info(
+    { runId, pipeline: definition.name, lane, jobs: stages.reduce((n, s) => n + s.jobs, 0) },
+    'run enqueued',
+  );
+  return { runId, plan, enqueued: true };
+}

@@ -1,0 +1,87 @@
+/**
+ * Releasing a stage: its jobs move from the run's stage list to the lane's queue (as references:
+ * their requests stay in the run's payload hash). One releaser at a time (a lease, redis/lease.ts);
+ * it reads a chunk of ids, adds their jobs (job ids make a repeat a no-op), then trims them from
+ * the list, so a releaser that dies midway leaves the rest for the next one (worker/supervisor.ts
+ * looks for runs whose current stage was not fully released).
+ */
+import type { RedisClient } from '../redis/connection.js';
+import type { FerryConfig } from '../config/schema.js';
+import { acquireLease } from '../redis/lease.js';
+import { luaScript, runLua } from '../redis/lua.js';
+import type { DeliveryKeys, Lane } from '../runs/keys.js';
+import { jobOptions, type DeliveryQueues } from './queues.js';
+
+const CHUNK = 1_000;
+/**
+ * The first chunk is small: BullMQ adds a chunk in one transaction, and no worker starts on the
+ * stage before the first one is in (1,000 jobs took ~100 ms, the whole delivery waiting).
+ */
+const FIRST_CHUNK = 50;
+/**
+ * A releaser killed outright holds the stage up until its lease expires: short, as the lease is
+ * renewed while the releaser lives.
+ */
+export const RELEASE_LEASE_MS = 6_000;
+
+/**
+ * Trims a chunk only if the list still starts with it: a releaser whose lease lapsed midway (a
+ * stalled event loop) must not trim again what its successor already trimmed.
+ * KEYS: the stage list. ARGV: the chunk's first id, its length.
+ */
+const TRIM_CHUNK = luaScript(
+  `if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LTRIM', KEYS[1], ARGV[2], -1) end
+return 0`,
+  1,
+);
+
+/** Removes a released chunk from the head of the stage list, unless it was removed already. */
+export async function trimReleased(
+  redis: RedisClient,
+  list: string,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length > 0) await runLua(redis, TRIM_CHUNK, [list], [ids[0] ?? '', ids.length]);
+}
+
+export interface ReleaseContext {
+  redis: RedisClient;
+  keys: DeliveryKeys;
+  queues: DeliveryQueues;
+  delivery: FerryConfig['delivery'];
+}
+
+export interface RunRef {
+  id: string;
+  pipeline: string;
+  lane: Lane;
+}
+
+/** Releases the stage unless another process is doing it; true when this call released it. */
+export async function releaseStage(
+  ctx: ReleaseContext,
+  run: RunRef,
+  stage: number,
+): Promise<boolean> {
+  const { redis, keys } = ctx;
+  const lease = await acquireLease(redis, keys.runReleaseLock(run.id), RELEASE_LEASE_MS);
+  if (!lease) return false;
+  try {
+    const list = keys.runStage(run.id, stage);
+    const data = { runId: run.id, pipeline: run.pipeline, stage };
+    for (let chunk = FIRST_CHUNK; ; chunk = CHUNK) {
+      // Another releaser took over: it goes on from where the list is.
+      if (lease.lost) return false;
+      const ids = await redis.lrange(list, 0, chunk - 1);
+      if (ids.length === 0) break;
+      await ctx.queues[run.lane].addBulk(
+        ids.map((id) => ({ name: 'deliver', data, opts: jobOptions(ctx.delivery, id) })),
+      );
+      await trimReleased(redis, list, ids);
+    }
+    await redis.hset(keys.run(run.id), 'releasedStage', stage);
+    return true;
+  } finally {
+    await lease.release();
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * The dead-letter queue in Redis: entries as JSON in one hash, their ids by time in a sorted set,
+ * and the same ids by pipeline, run, operation and item key in sorted sets of their own, so that
+ * a search, a count or a page (the console's, with tens of thousands of entries) reads only the
+ * entries it shows. Entries written before the by-sets existed are indexed on the first read
+ * that needs them.
+ *
+ * One open entry per item (DESIGN.md, Runs an operator can trust): `dlq:open` maps
+ * `<pipeline>|<operation>|<key>` to the id of the item's open entry. A later failure of the same
+ * items updates that entry in place: its id stays, `failures` counts up (`dlq:failures`:
+ * `<count>|<write id>|<items>`), and the run, error, request and source become the newest. The
+ * write id (a hash of the run, idempotency key and item keys) makes the same failure written
+ * twice (a job retried after a crash) count once. A new entry gets a random id, so an id never
+ * names another item, nor comes back once its entry was replayed or purged.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RedisClient } from '../../redis/connection.js';
+import { luaScript, runLua } from '../../redis/lua.js';
+import { hashParts } from '../../base/hash.js';
+import type { DeliveryKeys } from '../keys.js';
+import type { DeadLetter } from './dead-letter.js';
+
+const CHUNK = 500;
+
+export interface DeadLetterFilter {
+  pipeline?: string;
+  runId?: string;
+  operationId?: string;
+  /** Entries with an item of this key. */
+  key?: string;
+}
+
+/** A fresh entry's id: random, so never one an entry had before. */
+export function newDeadLetterId(): string {
+  return `d${randomBytes(8).toString('hex').slice(0, 15)}`;
+}
+
+/** What makes a failure the same one written again (a job retried after a crash). */
+function writeIdOf(entry: DeadLetter): string {
+  return hashParts([
+    'dead-letter',
+    entry.runId,
+    entry.idempotencyKey,
+    ...entry.items.map((i) => i.key),
+  ]).slice(0, 16);
+}
+
+const openField = (entry: DeadLetter, key: string): string =>
+  [entry.pipeline, entry.operationId, key].join('|');
+
+/**
+ * KEYS: entries hash, time index, open map, failures hash. ARGV: new id, time, write id, entry
+ * JSON, then the open fields of its items. When every item's open entry is the same one, of
+ * these items exactly, it is updated in place: {id, 1, its JSON before} ({id, 0} for the same
+ * write again). Otherwise a new entry: {new id, 2, '', ids of older entries holding some of its
+ * items (they lose them: detachItems)}.
+ */
+const ADD = luaScript(
+  `local n = #ARGV - 4
+local current = redis.call('HGET', KEYS[3], ARGV[5])
+for i = 6, #ARGV do
+  if redis.call('HGET', KEYS[3], ARGV[i]) ~= current then current = false end
+end
+if current then
+  local meta = redis.call('HGET', KEYS[4], current) or ''
+  local failures, write, items = string.match(meta, '^(%d+)|([^|]*)|(%d+)$')
+  if failures and tonumber(items) == n then
+    if write == ARGV[3] then return {current, 0, ''} end
+    local before = redis.call('HGET', KEYS[1], current) or ''
+    redis.call('HSET', KEYS[1], current, ARGV[4])
+    redis.call('HSET', KEYS[4], current, (tonumber(failures) + 1) .. '|' .. ARGV[3] .. '|' .. n)
+    redis.call('ZADD', KEYS[2], ARGV[2], current)
+    return {current, 1, before}
+  end
+end
+local reply = {ARGV[1], 2, ''}
+for i = 5, #ARGV do
+  local held = redis.call('HGET', KEYS[3], ARGV[i])
+  if held then table.insert(reply, held) end
+  redis.call('HSET', KEYS[3], ARGV[i], ARGV[1])
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+redis.call('HSET', KEYS[4], ARGV[1], '1|' .. ARGV[3] .. '|' .. n)
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+return reply`,
+  4,
+);
+
+/** KEYS: open map. ARGV: id, then open fields: each dropped where it still names that id. */
+const CLOSE = luaScript(
+  `for i = 2, #ARGV do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[1] then redis.call('HDEL', KEYS[1], ARGV[i]) end
+end
+return 0`,
+  1,
+);
+
+export function matches(entry: DeadLetter, filter: DeadLetterFilter): boolean {
+  return (
+    (filter.pipeline === undefined || entry.pipeline === filter.pipeline) &&
+    (filter.runId === undefined || entry.runId === filter.runId) &&
+    (filter.operationId === undefined || entry.operationId === filter.operationId) &&
+    (filter.key === undefined || entry.items.some((i) => i.key === filter.key))
+  );
+}
+
+export interface DeadLetterStore {
+  /** Writes each failure (a new entry, or its items' open one updated); returns the ids. */
+  add(entries: readonly DeadLetter[]): Promise<string[]>;
+  get(id: string): Promise<DeadLetter | undefined>;
+  /** Entries oldest first, filtered. */
+  list(filter?: DeadLetterFilter): Promise<DeadLetter[]>;
+  /** `limit` entries from position `offset` of the filtered list, and the list's length. */
+  page(
+    filter: DeadLetterFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ entries: DeadLetter[]; total: number }>;
+  count(filter?: DeadLetterFilter): Promise<number>;
+  remove(ids: readonly string[]): Promise<number>;
+}
+
+type Dimension = 'pipeline' | 'run' | 'operation' | 'key';
+
+/** The by-sets an entry is in. */
+function indexesOf(keys: DeliveryKeys, entry: DeadLetter): string[] {
+  return [
+    keys.dlqBy('pipeline', entry.pipeline),
+    keys.dlqBy('run', entry.runId),
+    keys.dlqBy('operation', entry.operationId),
+    ...new Set(entry.items.map((i) => keys.dlqBy('key', i.key))),
+  ];
+}
+
+/** The narrowest set holding every entry the filter can match, and what is left to check. */
+function narrowest(
+  keys: DeliveryKeys,
+  filter: DeadLetterFilter,
+): { index: string; rest: DeadLetterFilter } {
+  const dims: Array<[Dimension, keyof DeadLetterFilter]> = [
+    ['key', 'key'],
+    ['run', 'runId'],
+    ['operation', 'operationId'],
+    ['pipeline', 'pipeline'],
+  ];
+  for (const [dim, field] of dims) {
+    const value = filter[field];
+    if (value !== undefined) {
+      const rest = { ...filter };
+      delete rest[field];
+      return { index: keys.dlqBy(dim, value), rest };
+    }
+  }
+  return { index: keys.dlqIndex, rest: {} };
+}
+
+const unfiltered = (filter: DeadLetterFilter): boolean =>
+  Object.values(filter).every((v) => v === undefined);
+
+export function createDeadLetterStore(redis: RedisClient, keys: DeliveryKeys): DeadLetterStore {
+  async function read(ids: readonly string[], filter: DeadLetterFilter): Promise<DeadLetter[]> {
+    const out: DeadLetter[] = [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
+      const [values, metas] = await Promise.all([
+        redis.hmget(keys.dlqEntries, ...chunk),
+        redis.hmget(keys.dlqFailures, ...chunk),
+      ]);
+      values.forEach((json, j) => {
+        if (json === null) return;
+        const entry = withMeta(JSON.parse(json) as DeadLetter, chunk[j]!, metas[j] ?? null);
+        if (matches(entry, filter)) out.push(entry);
+      });
+    }
+    return out;
+  }
+
+  /** Moves an updated entry between the by-sets of its old and new run (and items). */
+  async function reindex(id: string, entry: DeadLetter, before: DeadLetter | undefined) {
+    const multi = redis.multi();
+    const now = new Set(indexesOf(keys, entry));
+    for (const index of before ? indexesOf(keys, before) : []) {
+      if (!now.has(index)) multi.zrem(index, id);
+    }
+    for (const index of now) multi.zadd(index, String(entry.at), id);
+    await multi.exec();
+  }
+
+  /** Older entries that held some of a new entry's items lose them (a batch later split). */
+  async function detachItems(ids: readonly string[], entry: DeadLetter): Promise<void> {
+    const taken = new Set(entry.items.map((i) => i.key));
+    for (const id of new Set(ids)) {
+      const [older] = await read([id], {});
+      if (!older) continue;
+      const left = older.items.filter((i) => !taken.has(i.key));
+      if (left.length === 0) {
+        await removeEntries([older]);
+        continue;
+      }
+      const kept = { ...older, items: left };
+      const multi = redis.multi().hset(keys.dlqEntries, id, JSON.stringify(kept));
+      for (const key of taken) multi.zrem(keys.dlqBy('key', key), id);
+      await multi.exec();
+    }
+  }
+
+  async function removeEntries(entries: readonly DeadLetter[]): Promise<number> {
+    if (entries.length === 0) return 0;
+    const ids = entries.map((e) => e.id);
+    const multi = redis
+      .multi()
+      .hdel(keys.dlqEntries, ...ids)
+      .hdel(keys.dlqFailures, ...ids)
+      .zrem(keys.dlqIndex, ...ids);
+    for (const e of entries) for (const index of indexesOf(keys, e)) multi.zrem(index, e.id);
+    const [[, n] = [null, 0]] = (await multi.exec()) ?? [];
+    for (const e of entries) {
+      await runLua(
+        redis,
+        CLOSE,
+        [keys.dlqOpen],
+        [e.id, ...e.items.map((i) => openField(e, i.key))],
+      );
+    }
+    return Number(n);
+  }
+
+  /** Indexes the entries written before the by-sets existed, once. */
+  async function ensureIndexed(): Promise<void> {
+    if (await redis.exists(keys.dlqIndexed)) return;
+    const ids = await redis.zrange(keys.dlqIndex, '0', '-1');
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const entries = await read(ids.slice(i, i + CHUNK), {});
+      const multi = redis.multi();
+      for (const e of entries) {
+        for (const index of indexesOf(keys, e)) multi.zadd(index, 'NX', String(e.at), e.id);
+      }
+      await multi.exec();
+    }
+    await redis.set(keys.dlqIndexed, '1');
+  }
+
+  async function idsOf(
+    filter: DeadLetterFilter,
+  ): Promise<{ ids: string[]; rest: DeadLetterFilter }> {
+    if (!unfiltered(filter)) await ensureIndexed();
+    const { index, rest } = narrowest(keys, filter);
+    return { ids: await redis.zrange(index, '0', '-1'), rest };
+  }
+
+  return {
+    async add(entries) {
+      const ids: string[] = [];
+      for (const entry of entries) {
+        const reply = (await runLua(
+          redis,
+          ADD,
+          [keys.dlqEntries, keys.dlqIndex, keys.dlqOpen, keys.dlqFailures],
+          [
+            newDeadLetterId(),
+            entry.at,
+            writeIdOf(entry),
+            JSON.stringify(entry),
+            ...entry.items.map((i) => openField(entry, i.key)),
+          ],
+        )) as [string, number, string, ...string[]];
+        const [id, outcome, before, ...holders] = reply;
+        ids.push(id);
+        if (outcome === 0) continue;
+        const written = { ...entry, id };
+        await reindex(id, written, before ? (JSON.parse(before) as DeadLetter) : undefined);
+        if (holders.length > 0) await detachItems(holders, written);
+      }
+      return ids;
+    },
+    async get(id) {
+      const [entry] = await read([id], {});
+      return entry;
+    },
+    async list(filter = {}) {
+      const { ids, rest } = await idsOf(filter);
+      return await read(ids, rest);
+    },
+    async page(filter, offset, limit) {
+      if (!unfiltered(filter)) await ensureIndexed();
+      const { index, rest } = narrowest(keys, filter);
+      if (!unfiltered(rest)) {
+        // Two conditions: the narrower set is read whole, then cut.
+        const all = await read(await redis.zrange(index, '0', '-1'), rest);
+        return { entries: all.slice(offset, offset + limit), total: all.length };
+      }
+      const [ids, total] = await Promise.all([
+        redis.zrange(index, String(offset), String(offset + limit - 1)),
+        redis.zcard(index),
+      ]);
+      return { entries: await read(ids, {}), total };
+    },
+    async count(filter = {}) {
+      if (unfiltered(filter)) return await redis.zcard(keys.dlqIndex);
+      await ensureIndexed();
+      const { index, rest } = narrowest(keys, filter);
+      if (unfiltered(rest)) return await redis.zcard(index);
+      return (await read(await redis.zrange(index, '0', '-1'), rest)).length;
+    },
+    async remove(ids) {
+      let removed = 0;
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        removed += await removeEntries(await read(ids.slice(i, i + CHUNK), {}));
+      }
+      return removed;
+    },
+  };
+}
+
+/** The id and failure count kept beside the entry's JSON (the JSON may predate an update). */
+function withMeta(entry: DeadLetter, id: string, meta: string | null): DeadLetter {
+  const failures = Number(meta?.split('|')[0] ?? 1);
+  return { ...entry, id, failures: Number.isFinite(failures) && failures > 0 ? failures : 1 };
+}

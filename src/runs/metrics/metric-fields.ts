@@ -1,0 +1,45 @@
+/**
+ * The installation's figures, kept in one Redis hash (`<prefix>:{q}:metrics`) that every worker
+ * adds to, so `ferry serve` reports all of them and a restart of it loses nothing. A field is its
+ * metric and its label values joined by `|` (pipeline names and operation ids hold no `|`). The
+ * settle and cancel scripts write the `items`, `runs` and `lastSuccess` fields themselves, in
+ * this same form.
+ */
+import type { ChainableCommander } from 'ioredis';
+import type { RunStatus } from '../run-record.js';
+
+export const SEP = '|';
+
+export const itemsField = (pipeline: string, operation: string, outcome: string): string =>
+  ['items', pipeline, operation, outcome].join(SEP);
+export const runsField = (pipeline: string, status: RunStatus): string =>
+  ['runs', pipeline, status].join(SEP);
+/** Breaker open for a pipeline (worker/breaker.ts): `blocked|<pipeline>|<reason>` -> 0 or 1. */
+export const blockedField = (pipeline: string, reason: string): string =>
+  ['blocked', pipeline, reason].join(SEP);
+export const lastSuccessField = (pipeline: string): string => ['lastSuccess', pipeline].join(SEP);
+export const requestsField = (operation: string, status: string): string =>
+  ['requests', operation, status].join(SEP);
+export const durationCountField = (operation: string): string =>
+  ['durationCount', operation].join(SEP);
+export const durationSumField = (operation: string): string => ['durationSum', operation].join(SEP);
+export const durationBucketField = (operation: string, le: number): string =>
+  ['durationBucket', operation, String(le)].join(SEP);
+export const RATE_LIMITED_FIELD = 'rateLimited';
+export const DATA_LOSS_FIELD = 'redisDataLoss';
+
+/** Seconds: the buckets of ferry_request_duration_seconds. */
+export const DURATION_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * Counts a run that ended (or was skipped) once, in the caller's transaction. Only a run that
+ * settled every planned item sets the last success: settle-job.ts and export-state.ts do that.
+ */
+export function countRunEnd(
+  multi: ChainableCommander,
+  metricsKey: string,
+  pipeline: string,
+  status: RunStatus,
+): ChainableCommander {
+  return multi.hincrby(metricsKey, runsField(pipeline, status), 1);
+}

@@ -1,0 +1,112 @@
+/**
+ * What a run's ending tells the pipeline's webhooks (`notify: [{url, on}]`): `succeeded` (every
+ * item delivered), `dead_letters` (some were dead-lettered), `failed` (cancelled, or a schedule's
+ * tick refused by an error), `guard_stopped` (the mass-delete guard stopped it); and, while it
+ * goes on, `blocked` (the platform refuses every request: worker/breaker.ts). The body is a
+ * small summary, never a payload or a secret; each (run, event, webhook) is queued once.
+ */
+import type { Logger } from 'pino';
+import type { FerryConfig } from '../../config/schema.js';
+import { isFerryError } from '../../errors/index.js';
+import type { NotifyEvent } from '../../pipeline/definition/pipeline-schema.js';
+import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
+import type { RedisClient } from '../../redis/connection.js';
+import type { DeliveryKeys } from '../keys.js';
+import { itemTotals, type RunRecord } from '../run-record.js';
+import { openNotifyQueue } from './notify-queue.js';
+
+export interface NotifyContext {
+  config: FerryConfig;
+  redis: RedisClient;
+  keys: DeliveryKeys;
+  logger: Logger;
+}
+
+/** The events a run that ended (or a tick that was skipped) gives. */
+export function eventsOf(run: RunRecord): NotifyEvent[] {
+  const events: NotifyEvent[] = [];
+  if (run.status === 'succeeded') events.push('succeeded');
+  if (run.deadLetters > 0) events.push('dead_letters');
+  if (run.status === 'cancelled') events.push('failed');
+  // A tick refused by an error (the guard's stop is told by startRun, as guard_stopped).
+  if (
+    run.status === 'skipped' &&
+    run.reason?.startsWith('FERRY_') &&
+    !run.reason.startsWith('FERRY_MASS_DELETE_GUARD')
+  ) {
+    events.push('failed');
+  }
+  return events;
+}
+
+export function runSummary(run: RunRecord, event: NotifyEvent): Record<string, unknown> {
+  const items = itemTotals(run.operations);
+  return {
+    event,
+    pipeline: run.pipeline,
+    runId: run.id,
+    status: run.status,
+    trigger: run.trigger,
+    ...(run.startedBy ? { startedBy: run.startedBy } : {}),
+    startedAt: new Date(run.createdAt).toISOString(),
+    ...(run.finishedAt ? { finishedAt: new Date(run.finishedAt).toISOString() } : {}),
+    items: { planned: items.planned, delivered: items.delivered, failed: items.failed },
+    rejected: run.rejected,
+    deadLetters: run.deadLetters,
+    ...(run.reason ? { reason: run.reason } : {}),
+  };
+}
+
+/** Queues the webhooks of `pipeline` that asked for `event`, with `body`; `id` makes it once. */
+export async function notify(
+  ctx: NotifyContext,
+  pipeline: string,
+  event: NotifyEvent,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<number> {
+  let hooks;
+  try {
+    hooks = loadPipeline(pipeline, ctx.config).notify.filter((h) => h.on.includes(event));
+  } catch (error) {
+    if (!isFerryError(error)) throw error;
+    return 0; // a pipeline file that does not load says so elsewhere; it has no webhooks now
+  }
+  if (hooks.length === 0) return 0;
+  const queue = openNotifyQueue(ctx.redis, ctx.keys);
+  try {
+    const text = JSON.stringify(body);
+    await Promise.all(
+      hooks.map((hook, i) =>
+        queue.add(
+          'webhook',
+          { url: hook.url, event, body: text },
+          {
+            jobId: `${id}-${event}-${i}`,
+            attempts: ctx.config.notifications.attempts,
+            backoff: { type: 'exponential', delay: 1_000 },
+            removeOnComplete: 1_000,
+            removeOnFail: 5_000,
+          },
+        ),
+      ),
+    );
+  } finally {
+    await queue.close();
+  }
+  return hooks.length;
+}
+
+/** Queues what a run's ending tells its pipeline's webhooks. */
+export async function notifyRunEnded(ctx: NotifyContext, run: RunRecord): Promise<void> {
+  for (const event of eventsOf(run)) {
+    await notify(ctx, run.pipeline, event, run.id, runSummary(run, event));
+  }
+}
+
+/** Queues `blocked` for a run whose delivery the breaker paused (once per blocking). */
+export async function notifyRunBlocked(ctx: NotifyContext, run: RunRecord): Promise<void> {
+  const at = (await ctx.redis.hget(ctx.keys.run(run.id), 'blockedAt')) ?? String(Date.now());
+  const summary = { ...runSummary(run, 'blocked'), reason: run.blockedReason ?? '' };
+  await notify(ctx, run.pipeline, 'blocked', `${run.id}-${at}`, summary);
+}

@@ -1,0 +1,89 @@
+/**
+ * A run the mass-delete guard stopped is kept as a run with status guard_stopped and the deletes
+ * it wanted (counts per operation, a sample of keys), so `ferry runs`, `GET /api/runs/{id}` and
+ * the console show what an operator is asked to allow. Nothing of it was sent.
+ */
+import { MassDeleteGuardError, type MassDeleteDetails } from '../pipeline/errors.js';
+import type { RedisClient } from '../redis/connection.js';
+import type { DeliveryKeys, Lane } from './keys.js';
+import { countRunEnd } from './metrics/metric-fields.js';
+import { notify, type NotifyContext } from './notify/notify-run.js';
+import { RETENTION_S } from './finish-run.js';
+import { indexRun } from './run-index.js';
+import type { Trigger, WantedDeletes } from './run-record.js';
+
+export interface GuardStoppedRun {
+  runId: string;
+  pipeline: string;
+  lane: Lane;
+  trigger: Trigger;
+  startedBy?: string;
+  /** The source read (--file, an upload, a picked-up file), as shown. */
+  file?: string;
+  /** Where that source is, when not the pipeline's own: what an operator's allow-once reads. */
+  sourcePath?: string;
+  scheduledAt?: number;
+  lateSeconds?: number;
+  /** When the run started planning. */
+  createdAt: number;
+}
+
+async function recordGuardStop(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  run: GuardStoppedRun,
+  details: MassDeleteDetails,
+  reason: string,
+): Promise<void> {
+  const { deletes, inState, maxShare, rows, minRows, operations, sample } = details;
+  const wanted: WantedDeletes = { deletes, inState, maxShare, rows, minRows, operations, sample };
+  const now = Date.now();
+  const fields: Record<string, string | number> = {
+    id: run.runId,
+    pipeline: run.pipeline,
+    kind: 'sync',
+    trigger: run.trigger,
+    lane: run.lane,
+    status: 'guard_stopped',
+    reason,
+    version: 0,
+    rows,
+    rejected: 0,
+    createdAt: run.createdAt,
+    finishedAt: now,
+    stages: '[]',
+    wantedDeletes: JSON.stringify(wanted),
+  };
+  if (run.startedBy) fields.startedBy = run.startedBy;
+  if (run.file) fields.file = run.file;
+  if (run.sourcePath) fields.sourcePath = run.sourcePath;
+  if (run.scheduledAt !== undefined) fields.scheduledAt = run.scheduledAt;
+  if (run.lateSeconds !== undefined) fields.lateSeconds = run.lateSeconds;
+  const record = keys.run(run.runId);
+  const multi = redis.multi().hset(record, fields).expire(record, RETENTION_S);
+  countRunEnd(multi, keys.metrics, run.pipeline, 'guard_stopped');
+  await indexRun(multi, keys, { id: run.runId, pipeline: run.pipeline }, now).exec();
+}
+
+/**
+ * Records the run the guard stopped and tells the pipeline's webhooks (guard_stopped); returns
+ * the guard's error naming the recorded run, for the caller to throw.
+ */
+export async function guardStopped(
+  ctx: NotifyContext,
+  run: GuardStoppedRun,
+  error: MassDeleteGuardError,
+): Promise<MassDeleteGuardError> {
+  const details = error.details;
+  await recordGuardStop(ctx.redis, ctx.keys, run, details, error.message);
+  await notify(ctx, run.pipeline, 'guard_stopped', run.runId, {
+    event: 'guard_stopped',
+    pipeline: run.pipeline,
+    runId: run.runId,
+    trigger: run.trigger,
+    message: error.message,
+    deletes: details.deletes,
+    operations: details.operations,
+  });
+  return new MassDeleteGuardError({ ...details, runId: run.runId });
+}

@@ -1,0 +1,67 @@
+/** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
+import { rowErrorText } from '../pipeline/row-error-text.js';
+import { itemTotals } from './run-record.js';
+import type { RunReport } from './run-report.js';
+
+const SHOWN = 10;
+
+export function reportText(report: RunReport): string {
+  const lines = [`Run ${report.runId} (${report.pipeline}): ${report.status}`];
+  const wanted = report.wantedDeletes;
+  if (wanted) {
+    const ops = Object.entries(wanted.operations).map(([id, n]) => `${n} ${id}`);
+    const keys = wanted.sample.map((s) => s.key);
+    lines.push(
+      `  stopped by the mass-delete guard, nothing sent: it would delete ${wanted.deletes} of the ` +
+        `${wanted.inState} entities in state (${ops.join(', ')}), e.g. ${keys.join(', ')}.`,
+    );
+  }
+  if (report.status === 'running') {
+    lines.push('  enqueued; `ferry worker` delivers it, `ferry status` shows its progress.');
+  }
+  if (report.status === 'cancelling' || report.status === 'cancelled') {
+    const t = itemTotals(report.operations);
+    const notSent = t.planned - t.delivered - t.failed - t.stale;
+    lines.push(
+      `  ${notSent} planned item(s) not sent; what was delivered is committed, so the next run of ` +
+        `${report.pipeline} sends only the rest.`,
+    );
+  }
+  const ops = Object.entries(report.operations);
+  const width = Math.max(9, ...ops.map(([id]) => id.length));
+  if (ops.length > 0) {
+    lines.push(
+      `  ${'operation'.padEnd(width)}  planned  delivered  failed  stale  skipped`,
+      ...ops.map(
+        ([id, c]) =>
+          `  ${id.padEnd(width)}  ${String(c.planned).padStart(7)}  ${String(c.delivered).padStart(9)}  ` +
+          `${String(c.failed).padStart(6)}  ${String(c.stale).padStart(5)}  ${String(c.skipped).padStart(7)}`,
+      ),
+    );
+  } else lines.push('  nothing to send: every entity is as the platform has it.');
+  lines.push(
+    `  rows read: ${report.rows}, rejected: ${report.rejected}, dead-lettered items: ${report.deadLettered}`,
+  );
+  for (const e of report.errors.slice(0, SHOWN)) {
+    lines.push(`  rejected ${rowErrorText(e)}`);
+  }
+  if (report.rejected > SHOWN)
+    lines.push(`  ... and ${report.rejected - SHOWN} more rejected records`);
+  for (const d of report.deadLetters.slice(0, SHOWN)) {
+    const where = d.source.map((s) => `${s.file}:${s.line}`).join(', ');
+    lines.push(
+      `  dead letter ${d.id} ${d.operationId} [${d.keys.join(', ')}]${where ? ` from ${where}` : ''}: ${d.message}`,
+    );
+  }
+  if (report.deadLetters.length > SHOWN) {
+    lines.push(
+      `  ... and ${report.deadLetters.length - SHOWN} more dead letters (\`ferry dlq list --run ${report.runId}\`)`,
+    );
+  }
+  if (report.deadLetters.length > 0) {
+    lines.push(`  fix and replay them: ferry dlq replay --run ${report.runId} [--payloads FILE]`);
+  }
+  if (report.seconds !== undefined) lines.push(`  took ${report.seconds.toFixed(1)} s`);
+  if (report.files) lines.push(`  report: ${report.files.json}`, `  failures: ${report.files.csv}`);
+  return `${lines.join('\n')}\n`;
+}

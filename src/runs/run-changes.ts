@@ -1,0 +1,72 @@
+/**
+ * What a run planned for each key, for the entity trace: the hash `<run key>:changes`, field
+ * `<operationId>:<key>` -> the change (upsert, patch or delete). The stage writer adds a chunk's
+ * fields in the transaction that writes its payloads; the hash then lives as long as the run's
+ * record (finish-run.ts). Operation ids hold no `:`, so a field names one key whatever it holds.
+ */
+import type { ChangeKind } from '../pipeline/types.js';
+import type { RedisClient } from '../redis/connection.js';
+import type { JobPayload } from './job-data.js';
+import type { DeliveryKeys } from './keys.js';
+
+export function runChangesKey(keys: DeliveryKeys, runId: string): string {
+  return `${keys.run(runId)}:changes`;
+}
+
+function changeField(operationId: string, key: string): string {
+  return `${operationId}:${key}`;
+}
+
+/** Adds each item of the jobs to `fields`. */
+export function addChangeFields(
+  fields: Record<string, string>,
+  jobs: readonly JobPayload[],
+): Record<string, string> {
+  for (const job of jobs) {
+    for (const request of job.requests) {
+      for (const item of request.items) {
+        fields[changeField(request.operationId, item.key)] = item.kind;
+      }
+    }
+  }
+  return fields;
+}
+
+export interface PlannedChange {
+  operationId: string;
+  change: ChangeKind;
+}
+
+/**
+ * What each run planned for `key` among its operations, run for run (one round trip). A run
+ * recorded before changes were kept, or past retention, has none.
+ */
+export async function plannedChanges(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  runs: readonly { id: string; operationIds: readonly string[] }[],
+  key: string,
+): Promise<PlannedChange[][]> {
+  const asked = runs.filter((r) => r.operationIds.length > 0);
+  const pipeline = redis.pipeline();
+  for (const run of asked) {
+    pipeline.hmget(
+      runChangesKey(keys, run.id),
+      ...run.operationIds.map((o) => changeField(o, key)),
+    );
+  }
+  const replies = asked.length > 0 ? ((await pipeline.exec()) ?? []) : [];
+  const byRun = new Map<string, PlannedChange[]>();
+  asked.forEach((run, i) => {
+    const [error, values] = replies[i] ?? [null, []];
+    if (error) throw error;
+    const found: PlannedChange[] = [];
+    (values as (string | null)[]).forEach((value, j) => {
+      if (value !== null) {
+        found.push({ operationId: run.operationIds[j] as string, change: value as ChangeKind });
+      }
+    });
+    byRun.set(run.id, found);
+  });
+  return runs.map((r) => byRun.get(r.id) ?? []);
+}

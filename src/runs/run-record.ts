@@ -1,0 +1,206 @@
+/**
+ * A run as kept in Redis: one hash per run (`<prefix>:{q}:run:<id>`). Counts are hash fields that
+ * workers increment as jobs settle (`op:<operationId>:<count>`), so a run's progress is one HGETALL.
+ */
+import type { MassDeleteDetails } from '../pipeline/errors.js';
+import type { Lane } from './keys.js';
+
+/**
+ * `planned` items enqueued; each reaches one outcome: `delivered` (confirmed and committed),
+ * `failed` (dead-lettered), `stale` (a newer change was applied) or `cancelled` (dropped unsent
+ * when an operator cancelled the run). `skipped`: unchanged entities, never planned, counted apart.
+ */
+export const COUNT_NAMES = [
+  'planned',
+  'delivered',
+  'failed',
+  'stale',
+  'cancelled',
+  'skipped',
+] as const;
+export type CountName = (typeof COUNT_NAMES)[number];
+export type OperationCounts = Record<CountName, number>;
+
+/**
+ * running -> blocked (the platform refuses every request: worker/breaker.ts) -> running;
+ * running -> succeeded (every planned item delivered, no row rejected) or partial; or, when an
+ * operator cancels it, running -> cancelling (nothing more is sent; its jobs in flight finish)
+ * -> cancelled (cancel-run.ts). A schedule's tick that started nothing is recorded as skipped,
+ * with its reason; a run the mass-delete guard stopped before sending anything as guard_stopped,
+ * with the deletes it wanted. An export run ends succeeded, or failed with its reason.
+ */
+export type RunStatus =
+  | 'running'
+  | 'blocked'
+  | 'cancelling'
+  | 'succeeded'
+  | 'partial'
+  | 'cancelled'
+  | 'skipped'
+  | 'guard_stopped'
+  | 'failed';
+/**
+ * `sync`: a pipeline's run (cli, schedule, http); `replay`: dead letters sent again; `export`
+ * (src/export) writes files from a read operation instead of delivering changes.
+ */
+export type RunKind = 'sync' | 'replay' | 'export';
+
+/**
+ * Whether a run stands for its pipeline (its last run, health, schedules, the last-success
+ * gauge): sync and export runs do, replays never (DESIGN.md, Runs an operator can trust).
+ */
+export function standsForPipeline(run: { kind: RunKind }): boolean {
+  return run.kind !== 'replay';
+}
+
+/** Runs recorded before kinds had these names said `run` for a sync run. */
+function kindOf(field: string | undefined): RunKind {
+  return field === 'replay' || field === 'export' ? field : 'sync';
+}
+
+/** What started a run (DESIGN.md, Schedules). */
+export const TRIGGERS = ['cli', 'schedule', 'http', 'replay'] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+/**
+ * The deletes a run stopped by the mass-delete guard wanted: how many of the entities in state,
+ * against which limits, per delete operation, and a sample of their keys (at most 20).
+ */
+export type WantedDeletes = Omit<MassDeleteDetails, 'pipeline' | 'runId'>;
+
+/** What an export run read and wrote, and where its cursor went (src/export, docs/EXPORTS.md). */
+export interface ExportSummary {
+  operation: string;
+  /** Rows written (an order's lines, when rows are exploded). */
+  records: number;
+  /** Items read from the platform. */
+  items: number;
+  files: { path: string; records: number; sha256: string }[];
+  cursor: { before: string | null; after: string | null };
+}
+
+export interface StageInfo {
+  index: number;
+  operationIds: string[];
+  jobs: number;
+  requests: number;
+}
+
+export interface RunRecord {
+  id: string;
+  pipeline: string;
+  kind: RunKind;
+  lane: Lane;
+  status: RunStatus;
+  trigger: Trigger;
+  /** Who started it, when a console token did (the token's name). */
+  startedBy?: string;
+  /** Why a skipped run started nothing. */
+  reason?: string;
+  /** For a schedule's run: the tick's time, and how long after it the run started. */
+  scheduledAt?: number;
+  lateSeconds?: number;
+  /** The source read, when given (`--file`). */
+  file?: string;
+  /** A guard-stopped run's source file, when not the pipeline's own (record-guard-stop.ts). */
+  sourcePath?: string;
+  version: number;
+  rows: number;
+  /** Records rejected while planning (their errors are in the run's error list). */
+  rejected: number;
+  createdAt: number;
+  finishedAt?: number;
+  stages: StageInfo[];
+  currentStage: number;
+  /** Jobs of each stage not settled yet. */
+  pending: number[];
+  operations: Record<string, OperationCounts>;
+  /** Why a `blocked` run waits (the platform's refusal: worker/breaker.ts). */
+  blockedReason?: string;
+  /** Dead-letter entries written by this run. */
+  deadLetters: number;
+  /** For a run the mass-delete guard stopped: the deletes it wanted. */
+  wantedDeletes?: WantedDeletes;
+  /** For such a run: the run an operator started with its deletes allowed, and who. */
+  deletesAllowed?: { runId: string; by: string };
+  /** For an export run: what it wrote. */
+  export?: ExportSummary;
+}
+
+/** Whether a run in this status is over: nothing of it is in flight, its pipeline is free. */
+export function isFinishedStatus(status: RunStatus): boolean {
+  return status !== 'running' && status !== 'cancelling' && status !== 'blocked';
+}
+
+export function isFinished(run: RunRecord): boolean {
+  return isFinishedStatus(run.status);
+}
+
+export function parseRun(fields: Record<string, string>): RunRecord | undefined {
+  if (!fields.id) return undefined;
+  const stages = JSON.parse(fields.stages ?? '[]') as StageInfo[];
+  const operations: Record<string, OperationCounts> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    const match = /^op:(.+):([a-z]+)$/.exec(field);
+    if (!match) continue;
+    const [, operationId, name] = match as unknown as [string, string, CountName];
+    if (!COUNT_NAMES.includes(name)) continue;
+    const row = (operations[operationId] ??= zeroCounts());
+    row[name] = Number(value);
+  }
+  const run: RunRecord = {
+    id: fields.id,
+    pipeline: fields.pipeline ?? '',
+    kind: kindOf(fields.kind),
+    lane: (fields.lane as Lane) ?? 'bulk',
+    status: (fields.status as RunStatus) ?? 'running',
+    trigger: (fields.trigger as Trigger) ?? (fields.kind === 'replay' ? 'replay' : 'cli'),
+    version: Number(fields.version ?? 0),
+    rows: Number(fields.rows ?? 0),
+    rejected: Number(fields.rejected ?? 0),
+    createdAt: Number(fields.createdAt ?? 0),
+    stages,
+    currentStage: Number(fields.currentStage ?? 0),
+    pending: stages.map((s) => Number(fields[`pending:${s.index}`] ?? 0)),
+    operations,
+    deadLetters: Number(fields.deadLetters ?? 0),
+  };
+  if (fields.file) run.file = fields.file;
+  if (fields.sourcePath) run.sourcePath = fields.sourcePath;
+  if (fields.allowedRunId) {
+    run.deletesAllowed = { runId: fields.allowedRunId, by: fields.allowedBy ?? '' };
+  }
+  if (fields.reason) run.reason = fields.reason;
+  if (fields.blockedReason) run.blockedReason = fields.blockedReason;
+  if (fields.startedBy) run.startedBy = fields.startedBy;
+  if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
+  if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
+  if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);
+  if (fields.wantedDeletes) run.wantedDeletes = JSON.parse(fields.wantedDeletes) as WantedDeletes;
+  if (fields.export) run.export = JSON.parse(fields.export) as ExportSummary;
+  return run;
+}
+
+export function zeroCounts(): OperationCounts {
+  return { planned: 0, delivered: 0, failed: 0, stale: 0, cancelled: 0, skipped: 0 };
+}
+
+/** Each count summed over the run's operations. */
+export function itemTotals(operations: Record<string, OperationCounts>): OperationCounts {
+  const total = zeroCounts();
+  for (const c of Object.values(operations)) {
+    for (const name of COUNT_NAMES) total[name] += c[name];
+  }
+  return total;
+}
+
+/** Planned items that reached an outcome: delivered + failed + stale + cancelled, never skipped. */
+export function settledCount(c: OperationCounts): number {
+  return c.delivered + c.failed + c.stale + c.cancelled;
+}
+
+/** Items of the run that reached an outcome (at most `planned`; unchanged ones are not in it). */
+export function settledItems(run: RunRecord): { done: number; planned: number } {
+  const t = itemTotals(run.operations);
+  return { done: settledCount(t), planned: t.planned };
+}

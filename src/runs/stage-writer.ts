@@ -1,0 +1,101 @@
+/**
+ * Writes a run's jobs to Redis as the planner produces them, so a plan of a million rows is never
+ * held in memory: each job's requests go into the run's payload hash (where the worker reads them)
+ * and its id onto its stage's list (until the stage is released), and each item's change into the
+ * run's changes (run-changes.ts). They expire unless the run starts, so a `ferry run` killed while
+ * planning leaves nothing behind for long.
+ */
+import type { RedisClient } from '../redis/connection.js';
+import type { JobPayload, StagedJob } from './job-data.js';
+import { encodeJobPayload } from './job-payload-codec.js';
+import type { DeliveryKeys } from './keys.js';
+import { addChangeFields, runChangesKey } from './run-changes.js';
+
+const CHUNK = 200;
+/** The keys of a run that never started expire after this. */
+const PLANNING_TTL_S = 24 * 3600;
+
+export interface StageTotals {
+  jobs: number;
+  requests: number;
+}
+
+export class StageWriter {
+  private readonly buffer: StagedJob[] = [];
+  private readonly writes = new Set<Promise<unknown>>();
+  private failure: unknown;
+  readonly totals = new Map<number, StageTotals>();
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: DeliveryKeys,
+    private readonly runId: string,
+  ) {}
+
+  push(job: StagedJob): void {
+    const totals = this.totals.get(job.stage) ?? { jobs: 0, requests: 0 };
+    totals.jobs += 1;
+    totals.requests += job.requests.length;
+    this.totals.set(job.stage, totals);
+    this.buffer.push(job);
+    if (this.buffer.length >= CHUNK) this.write();
+  }
+
+  /** Writes what is buffered and waits for every write; throws the first failure. */
+  async flush(): Promise<void> {
+    this.write();
+    await Promise.all(this.writes);
+    if (this.failure) throw this.failure;
+  }
+
+  /** The run starts: its keys no longer expire. */
+  async keep(): Promise<void> {
+    const multi = this.redis
+      .multi()
+      .persist(this.keys.runPayloads(this.runId))
+      .persist(runChangesKey(this.keys, this.runId));
+    for (const stage of this.totals.keys()) multi.persist(this.keys.runStage(this.runId, stage));
+    await multi.exec();
+  }
+
+  /** The run did not start: its keys go. */
+  async discard(stageCount: number): Promise<void> {
+    await Promise.allSettled(this.writes);
+    const lists = Array.from({ length: stageCount }, (_, s) => this.keys.runStage(this.runId, s));
+    const changes = runChangesKey(this.keys, this.runId);
+    await this.redis.del(this.keys.runPayloads(this.runId), changes, ...lists);
+  }
+
+  private write(): void {
+    if (this.buffer.length === 0) return;
+    const jobs = this.buffer.splice(0);
+    const payloads = this.keys.runPayloads(this.runId);
+    const multi = this.redis.multi();
+    multi.hset(
+      payloads,
+      Object.fromEntries(
+        jobs.map((j) => {
+          const payload: JobPayload = { requests: j.requests };
+          if (j.replayOf) payload.replayOf = j.replayOf;
+          return [j.id, encodeJobPayload(payload)];
+        }),
+      ),
+    );
+    multi.expire(payloads, PLANNING_TTL_S);
+    const changes = runChangesKey(this.keys, this.runId);
+    multi.hset(changes, addChangeFields({}, jobs)).expire(changes, PLANNING_TTL_S);
+    const byStage = new Map<number, string[]>();
+    for (const job of jobs) byStage.set(job.stage, [...(byStage.get(job.stage) ?? []), job.id]);
+    for (const [stage, ids] of byStage) {
+      const list = this.keys.runStage(this.runId, stage);
+      multi.rpush(list, ...ids).expire(list, PLANNING_TTL_S);
+    }
+    const write = multi
+      .exec()
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
+  }
+}

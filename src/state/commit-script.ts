@@ -1,0 +1,95 @@
+import type { RedisClient } from '../redis/connection.js';
+import { luaScript, runLua } from '../redis/lua.js';
+
+/**
+ * Commits items of one resource atomically. KEYS: the state hash, its live counter, its origin
+ * hash (state-format.ts). ARGV: the committing run's id ('' records no origin), then triples
+ * (key, version, encoded state). Per item: a newer version is written; the same version with the
+ * same value is already committed (1, no change); an older version, or the same version with
+ * another value, is stale (0). The live counter follows tombstones both ways.
+ *
+ * Origins cost a field per run, not per item: each version (a run's) is owned by the first run
+ * that commits items of it, with the times of its first and last commits; only an item written by
+ * another run than its version's owner (a replayed dead letter) gets a field of its own.
+ */
+const SCRIPT = `
+local out = {}
+local delta = 0
+local run = ARGV[1]
+local owners = {}
+local now
+local function live(value)
+  local sep = string.find(value, '|', 1, true)
+  return string.sub(value, sep + 1, sep + 1) ~= '|'
+end
+local function clock()
+  if not now then
+    local t = redis.call('TIME')
+    now = string.format('%.0f', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+  end
+  return now
+end
+local function ownerOf(version)
+  local owner = owners[version]
+  if owner then return owner end
+  local cur = redis.call('HGET', KEYS[3], 'v:' .. version)
+  if cur then
+    local sep = string.find(cur, '|', 1, true)
+    local sep2 = string.find(cur, '|', sep + 1, true)
+    owner = { run = string.sub(cur, 1, sep - 1), first = string.sub(cur, sep + 1, sep2 - 1) }
+  else
+    owner = { run = run, first = clock() }
+  end
+  owners[version] = owner
+  return owner
+end
+for i = 2, #ARGV, 3 do
+  local key = ARGV[i]
+  local version = tonumber(ARGV[i + 1])
+  local value = ARGV[i + 2]
+  local cur = redis.call('HGET', KEYS[1], key)
+  local result = 1
+  local write = true
+  if cur then
+    local curVersion = tonumber(string.sub(cur, 1, string.find(cur, '|', 1, true) - 1))
+    if curVersion > version or (curVersion == version and cur ~= value) then
+      result = 0
+      write = false
+    elseif curVersion == version then
+      write = false
+    end
+  end
+  if write then
+    redis.call('HSET', KEYS[1], key, value)
+    local was = cur and live(cur)
+    local is = live(value)
+    if is and not was then delta = delta + 1 elseif was and not is then delta = delta - 1 end
+    if run ~= '' then
+      local owner = ownerOf(ARGV[i + 1])
+      if owner.run ~= run then
+        redis.call('HSET', KEYS[3], 'k:' .. key, ARGV[i + 1] .. '|' .. run .. '|' .. clock())
+      end
+    end
+  end
+  out[#out + 1] = result
+end
+if delta ~= 0 then redis.call('INCRBY', KEYS[2], delta) end
+for version, owner in pairs(owners) do
+  if owner.run == run then
+    redis.call('HSET', KEYS[3], 'v:' .. version, run .. '|' .. owner.first .. '|' .. clock())
+  end
+end
+return out
+`;
+
+const COMMIT = luaScript(SCRIPT, 3);
+
+/** Runs the script (EVALSHA, loading it on NOSCRIPT); returns 1 (committed) or 0 (stale) per item. */
+export async function runCommitScript(
+  redis: RedisClient,
+  keys: [string, string, string],
+  runId: string,
+  args: string[],
+): Promise<number[]> {
+  return (await runLua(redis, COMMIT, keys, [runId, ...args])) as number[];
+}
