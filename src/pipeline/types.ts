@@ -3,51 +3,16 @@
  * SourceRecords; mapping gives Entities or RowErrors; change detection gives Changes; the planner
  * gives a Plan of DeliveryRequests that the queue carries and the worker sends.
  */
-import type { RowError, SourceRef } from '../base/records.js';
+import type { RowError } from '../base/records.js';
+import type { StateItem } from '../state/types.js';
 
-/** One item of the platform, as mapping made it from one or more records. */
-export interface Entity {
-  resource: string;
-  /** The source system's key (externalId), always a string. */
-  key: string;
-  payload: Record<string, unknown>;
-  source: SourceRef;
-}
-
-/** What state says of one entity: its content hash, per-field hashes when kept, and version. */
-export interface EntityState {
-  hash: string;
-  version: number;
-  fieldHashes?: Record<string, string>;
-  /** Fingerprint of the source values the entity was mapped from (see mapping/input-fingerprint.ts). */
-  input?: string;
-  /** A tombstone: the entity was deleted at `version` (it is not a live entity). */
-  deleted?: boolean;
-}
-
-export type ChangeKind = 'upsert' | 'patch' | 'delete';
+export type { ChangeKind, EntityState, StateItem } from '../state/types.js';
 
 /** One item inside a delivery request, with what is needed to commit it once confirmed. */
-export interface DeliveryItem {
-  resource: string;
-  key: string;
-  kind: ChangeKind;
+export interface DeliveryItem extends StateItem {
   /** The item as it goes into the request body (for entity writes, the whole body). */
   payload: unknown;
-  /** Content hash to commit; for a delete, the empty string. */
-  hash: string;
-  fieldHashes?: Record<string, string>;
-  /** Fingerprint of the source values the payload was mapped from; none for edited payloads. */
-  input?: string;
-  /** Version this change carries; a worker never applies one older than what was applied. */
-  version: number;
-  /** The committed version when planned (part of the idempotency key). 0: never committed. */
-  baseVersion: number;
-  source?: SourceRef;
 }
-
-/** What committing an item needs (a delivery item without its payload). */
-export type StateItem = Omit<DeliveryItem, 'payload'>;
 
 /** One HTTP request's worth of items. */
 export interface DeliveryRequest {

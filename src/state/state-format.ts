@@ -7,7 +7,7 @@
  * `<version>|<hash>|<fieldHashes JSON>`, are still read (with no fingerprint): the part after the
  * second `|` is then empty or starts with `{`, which a fingerprint (base64url) never does.
  */
-import type { EntityState, StateItem } from '../pipeline/types.js';
+import type { EntityState, StateItem } from './types.js';
 
 export function stateKey(prefix: string, pipeline: string, resource: string): string {
   return `${prefix}:state:{${pipeline}}:${resource}`;

@@ -19,7 +19,7 @@ import {
   stateVersion,
   type StateOrigin,
 } from './state-format.js';
-import type { EntityState, StateItem } from '../pipeline/types.js';
+import type { EntityState, StateItem } from './types.js';
 
 const READ_CHUNK = 5_000;
 const COMMIT_CHUNK = 500;
