@@ -1,6 +1,7 @@
 /** The delivery queues, one per lane, and the options every delivery job is added with. */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
+import { quiet } from '../redis/quiet-queue.js';
 import type { FerryConfig } from '../config/schema.js';
 import type { DeliveryJobData } from '../runs/job-data.js';
 import { LANES, queueName, type DeliveryKeys, type Lane } from '../runs/keys.js';
@@ -38,13 +39,4 @@ export function jobOptions(delivery: FerryConfig['delivery'], jobId: string): Jo
     removeOnComplete: true,
     removeOnFail: false,
   };
-}
-
-/**
- * Without an `error` listener BullMQ prints each connection error with its stack: a lost Redis
- * reaches the caller through the commands that fail, and wait-for-redis.ts logs it once.
- */
-export function quiet<T extends Queue>(queue: T): T {
-  queue.on('error', () => undefined);
-  return queue;
 }

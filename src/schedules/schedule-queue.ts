@@ -1,5 +1,5 @@
 /** The queue of schedule ticks and the id of each pipeline's BullMQ job scheduler on it. */
-import { quiet } from '../queue/queues.js';
+import { quiet } from '../redis/quiet-queue.js';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/connection.js';
 import { SCHEDULE_QUEUE, type DeliveryKeys } from '../runs/keys.js';

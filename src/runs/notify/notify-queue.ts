@@ -2,7 +2,7 @@
  * Webhooks to call, as BullMQ jobs: a run's ending becomes one job per webhook that asked for it,
  * retried with backoff by whichever worker takes it, so delivery never waits on a receiver.
  */
-import { quiet } from '../../queue/queues.js';
+import { quiet } from '../../redis/quiet-queue.js';
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys } from '../keys.js';
