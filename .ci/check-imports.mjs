@@ -1,7 +1,9 @@
-// Fails when the project's own modules import each other in a cycle, or when a folder imports one
-// of a layer above its own (or a sibling of its layer): the layers of docs/ARCHITECTURE.md. Reads
-// the relative imports of every .ts file under src/ and connectors/ with TypeScript's own scanner,
-// so side-effect imports (`import './x.js'`), `export ... from` and `import()` count, and imports
+// Fails when the project's own modules import each other in a cycle, when a folder imports one
+// of a layer above its own (or a sibling of its layer): the layers of docs/ARCHITECTURE.md, or
+// when it reaches into another folder's modules instead of entering by its front door, the
+// folder's index.ts (an `import()` that loads one module lazily may name it). Reads the relative
+// imports of every .ts file under src/ and connectors/ with TypeScript's own parser, so side-effect
+// imports (`import './x.js'`), `export ... from`, `import()` and import types count, and imports
 // inside comments or strings do not. `node .ci/check-imports.mjs [ROOT]` checks another tree laid
 // out the same way (the script's own test does).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -46,14 +48,37 @@ function folderOf(file) {
 }
 const rel = (file) => relative(root, file);
 
+/** The relative module specifiers of a file, each with whether it is a lazy `import()`. */
+function importsOf(file) {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out = [];
+  const add = (literal, lazy) => {
+    if (literal && ts.isStringLiteralLike(literal) && literal.text.startsWith('.'))
+      out.push({ spec: literal.text, lazy });
+  };
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node))
+      add(node.moduleSpecifier, false);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
+      add(node.argument.literal, false);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      add(node.arguments[0], true);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
 const graph = new Map();
+const lazy = new Set(); // "file -> dep" of lazy imports
 for (const file of files) {
   // `import type` edges vanish at run time, but a type cycle still couples modules: count them too.
-  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  const deps = importedFiles
-    .map((ref) => ref.fileName)
-    .filter((spec) => spec.startsWith('.'))
-    .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
+  const deps = [];
+  for (const { spec, lazy: isLazy } of importsOf(file)) {
+    const dep = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
+    deps.push(dep);
+    if (isLazy) lazy.add(`${file} -> ${dep}`);
+  }
   graph.set(file, deps);
 }
 
@@ -85,7 +110,14 @@ for (const [file, deps] of graph) {
     const to = folderOf(dep);
     if (to === from) continue;
     const b = layerOf.get(to);
-    if (b !== undefined && b < a) continue;
+    if (b !== undefined && b < a) {
+      const door = join(root, to, 'index.ts');
+      if (dep !== door && !lazy.has(`${file} -> ${dep}`))
+        breaches.push(
+          `${rel(file)} imports ${rel(dep)}: a module inside ${to}; import it from ${to}/index.ts, the folder's front door (docs/ARCHITECTURE.md, Layers)`,
+        );
+      continue;
+    }
     const rule =
       b === undefined
         ? `${to} is in no layer`

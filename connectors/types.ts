@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import type { RowError, SourceRecord } from '../src/base/records.js';
+import type { RowError, SourceRecord } from '../src/base/index.js';
 
 /** What a connector reads: records, or errors for records it could not read (the others go on). */
 export type ReadItem = { record: SourceRecord } | { error: RowError };

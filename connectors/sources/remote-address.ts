@@ -5,7 +5,7 @@
  * FERRY_SFTP_PASSWORD or FERRY_SFTP_PRIVATE_KEY (each also from its _FILE), and for S3 the
  * standard AWS variables. A password in the address is refused: it would show in `ps`.
  */
-import { envValue } from '../../src/config/env-value.js';
+import { envValue } from '../../src/config/index.js';
 import { UsageError } from '../../src/errors/index.js';
 import type { S3Spec, SftpSpec } from './remote-types.js';
 

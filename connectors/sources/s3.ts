@@ -17,7 +17,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { envValue } from '../../src/config/env-value.js';
+import { envValue } from '../../src/config/index.js';
 import { isFerryError } from '../../src/errors/index.js';
 import { SourceError, SourceNotFoundError, SourceUnreachableError } from '../errors.js';
 import { globToRegExp } from './glob.js';

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../logging/index.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';

@@ -1,4 +1,4 @@
-import type { DeadLetterFilter } from '../runs/dead-letters/dead-letter-store.js';
+import type { DeadLetterFilter } from '../runs/index.js';
 import { stringOption, type OptionSpec, type ParsedArgs } from './command.js';
 
 /** The filter options of the `dlq` commands that select dead letters. */

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import type { FerryConfig } from '../config/schema.js';
-import { closestName, didYouMean } from '../base/did-you-mean.js';
+import type { FerryConfig } from '../config/index.js';
+import { closestName, didYouMean } from '../base/index.js';
 import { UsageError, isFerryError } from '../errors/index.js';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../logging/index.js';
 import {
   COMMON_OPTIONS,
   writeJson,

@@ -3,11 +3,14 @@
  * overrides and --allow-deletes.
  */
 import { resolve } from 'node:path';
-import { remoteSpecOf, isRemoteAddress } from '../../connectors/sources/remote-address.js';
-import type { S3Spec, SftpSpec } from '../../connectors/sources/remote-types.js';
+import {
+  remoteSpecOf,
+  isRemoteAddress,
+  type S3Spec,
+  type SftpSpec,
+} from '../../connectors/index.js';
 import { UsageError } from '../errors/index.js';
-import type { AllowDeletes } from '../pipeline/plan-pipeline.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
+import type { AllowDeletes, SourceSpec } from '../pipeline/index.js';
 import type { OptionSpec } from './command.js';
 
 export const FILE_OPTION: Record<string, OptionSpec> = {

@@ -2,8 +2,8 @@
 import type { ParsedArgs } from './command.js';
 import { stringOption } from './command.js';
 import { UsageError } from '../errors/index.js';
-import { LISTINGS, type Listing } from '../config/listings.js';
-import type { Faults, SimulatorOptions } from '../simulator/types.js';
+import { LISTINGS, type Listing } from '../config/index.js';
+import type { Faults, SimulatorOptions } from '../simulator/index.js';
 
 export const DEFAULT_CLI_PORT = 4010;
 

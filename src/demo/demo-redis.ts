@@ -1,8 +1,8 @@
 /** The demo's Redis: REDIS_URL's when it answers, else a private one, else how to get one. */
-import type { Logger } from '../logging/logger.js';
-import { connectState, redisWhere } from '../state/connect-state.js';
+import type { Logger } from '../logging/index.js';
+import { connectState, redisWhere } from '../state/index.js';
 import { ConfigError } from '../errors/index.js';
-import { startPrivateRedis, type PrivateRedis } from '../redis/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../redis/index.js';
 
 export interface DemoRedis {
   url: string;

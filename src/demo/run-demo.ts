@@ -8,17 +8,14 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { PROJECT_ROOT } from '../config/load-config.js';
-import type { FerryConfig } from '../config/schema.js';
-import type { Logger } from '../logging/logger.js';
-import { deleteKeysUnder } from '../redis/delete-prefix.js';
-import { startSimulator, type RunningSimulator } from '../simulator/start-simulator.js';
-import { connectDelivery } from '../queue/connect.js';
-import { executeRun } from '../orchestrate/execute-run.js';
-import { reportText } from '../runs/report-text.js';
-import type { RunReport } from '../runs/run-report.js';
-import { startDeliveryWorker } from '../queue/worker/delivery-worker.js';
-import { buildServer } from '../serve/server.js';
+import { PROJECT_ROOT, type FerryConfig } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import { deleteKeysUnder } from '../redis/index.js';
+import { startSimulator, type RunningSimulator } from '../simulator/index.js';
+import { connectDelivery, startDeliveryWorker } from '../queue/index.js';
+import { executeRun } from '../orchestrate/index.js';
+import { reportText, type RunReport } from '../runs/index.js';
+import { buildServer } from '../serve/index.js';
 import { demoRedis } from './demo-redis.js';
 
 /** The sample pipelines, in the order the demo runs them, with their files in examples/. */

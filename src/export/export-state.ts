@@ -11,11 +11,8 @@
  * process that dies before leaves `pending`, and the next run writes the same range into the
  * same file name before it moves on (run-export.ts).
  */
-import type { RedisClient } from '../redis/connection.js';
-import { luaScript, runLua } from '../redis/lua.js';
-import { lastSuccessField, runsField } from '../runs/metrics/metric-fields.js';
-import type { DeliveryKeys } from '../runs/keys.js';
-import { RETENTION_S } from '../runs/finish-run.js';
+import { type RedisClient, luaScript, runLua } from '../redis/index.js';
+import { lastSuccessField, runsField, type DeliveryKeys, RETENTION_S } from '../runs/index.js';
 import type { CursorStart } from './cursor.js';
 import { ExportLockLostError } from './errors.js';
 

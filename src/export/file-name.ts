@@ -1,6 +1,5 @@
 /** Fills an export's file name pattern (pipeline/definition/file-pattern.ts) for one run. */
-import { formatInstant } from '../pipeline/convert/format-date.js';
-import type { FilePart } from '../pipeline/definition/file-pattern.js';
+import { formatInstant, type FilePart } from '../pipeline/index.js';
 
 export interface FileNameValues {
   /** The run's start (ms since the epoch), written in `timeZone`. */

@@ -5,9 +5,12 @@
  * Each field of the pipeline then gives its cell with the import's compiled field (fields.X.column
  * is a path here), typed for the target's writer.
  */
-import type { ExportDefinition } from '../pipeline/definition/export-types.js';
-import type { ExportFieldType } from '../pipeline/definition/export-schema.js';
-import { ABSENT, type FieldIssue } from '../pipeline/mapping/field-types.js';
+import {
+  type ExportDefinition,
+  type ExportFieldType,
+  ABSENT,
+  type FieldIssue,
+} from '../pipeline/index.js';
 
 /** A cell as the writers take it: canonical text (a decimal with a point, a formatted date). */
 export type Cell = { type: ExportFieldType; text: string } | null;

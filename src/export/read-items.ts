@@ -8,9 +8,8 @@
  * `maxItems`. A transient failure or a 429 of a page is tried again (delivery.attempts and
  * backoff; a 429 waits as told) before the export gives up with the interface's error.
  */
-import type { FerryConfig } from '../config/schema.js';
-import type { InterfaceClient } from '../interface/client-types.js';
-import { callRead } from '../interface/call-read.js';
+import type { FerryConfig } from '../config/index.js';
+import { type InterfaceClient, callRead } from '../interface/index.js';
 import { compareCursor, isPastStart, valueAtPath, type CursorStart } from './cursor.js';
 import { ExportListingError } from './errors.js';
 

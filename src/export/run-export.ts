@@ -18,19 +18,21 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { isFerryError, UsageError, type FerryError } from '../errors/index.js';
-import { createInterfaceClient } from '../interface/client.js';
-import type { Logger } from '../logging/logger.js';
-import { loadExportPipeline } from '../pipeline/definition/load-pipeline.js';
-import type { ExportDefinition } from '../pipeline/definition/export-types.js';
-import type { RedisClient } from '../redis/connection.js';
-import { acquireLease } from '../redis/lease.js';
-import { RunActiveError } from '../runs/errors.js';
-import { deliveryKeys, type DeliveryKeys } from '../runs/keys.js';
-import { indexRun } from '../runs/run-index.js';
-import { newRunId } from '../runs/run-id.js';
-import type { ExportSummary, Trigger } from '../runs/run-record.js';
+import { createInterfaceClient } from '../interface/index.js';
+import type { Logger } from '../logging/index.js';
+import { loadExportPipeline, type ExportDefinition } from '../pipeline/index.js';
+import { type RedisClient, acquireLease } from '../redis/index.js';
+import {
+  RunActiveError,
+  deliveryKeys,
+  type DeliveryKeys,
+  indexRun,
+  newRunId,
+  type ExportSummary,
+  type Trigger,
+} from '../runs/index.js';
 import { laterCursor, type CursorStart } from './cursor.js';
 import { ExportFileExistsError, ExportInterruptedError, ExportWriteError } from './errors.js';
 import {

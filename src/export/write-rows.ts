@@ -4,7 +4,7 @@
  * memory at a time. Says how many items and rows it wrote and the cursor values of the first and
  * last item.
  */
-import type { ExportDefinition } from '../pipeline/definition/export-types.js';
+import type { ExportDefinition } from '../pipeline/index.js';
 import { ExportInterruptedError, ExportRecordError } from './errors.js';
 import type { FileSink } from './file-sink.js';
 import { rowWriterFor } from './formats/index.js';

@@ -3,7 +3,7 @@
  * defaults (DESIGN.md, The interface) live here and `interface.bindings.<operationId>` in the config
  * overrides them per operation; a platform that differs is served by configuration, not code.
  */
-import type { BindingConfig } from '../config/schema.js';
+import type { BindingConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import { OPERATIONS, findOperation, type Operation } from './catalog.js';
 import { mergeBindings } from './openapi/contract-bindings.js';

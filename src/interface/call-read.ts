@@ -4,7 +4,7 @@
  * reconciliations read through it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import type { InterfaceClient } from './client-types.js';
 import { InterfaceError, RateLimitedError } from './errors.js';
 import { backoffDelay } from './backoff.js';

@@ -3,7 +3,7 @@
  * This table is the single source; client methods, simulator routes, the OpenAPI description and the
  * CLI listing are all derived from it.
  */
-import type { Listing } from '../config/listings.js';
+import type { Listing } from '../config/index.js';
 
 export type HttpMethod = 'GET' | 'PUT' | 'PATCH' | 'DELETE' | 'POST';
 

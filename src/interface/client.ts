@@ -5,8 +5,8 @@
  * (errors.ts, classify-response.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { FerryConfig } from '../config/schema.js';
-import type { Logger } from '../logging/logger.js';
+import type { FerryConfig } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
 import { answerErrorContext, parseAnswerBody } from './answer-body.js';
 import { createAuthProvider } from './auth/create-auth.js';
 import { resolveBindings } from './bindings.js';

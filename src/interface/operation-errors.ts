@@ -1,5 +1,5 @@
 import { FerryError } from '../errors/index.js';
-import type { Listing } from '../config/listings.js';
+import type { Listing } from '../config/index.js';
 
 /** An operation id that is not in the catalog at all. */
 export class UnknownOperationError extends FerryError<'FERRY_OPERATION_UNKNOWN'> {

@@ -1,5 +1,5 @@
 import { findOperation, type Operation } from './catalog.js';
-import { type Listing } from '../config/listings.js';
+import { type Listing } from '../config/index.js';
 import { OperationNotInListingError, UnknownOperationError } from './operation-errors.js';
 
 /** The operation with this id, provided the configured listing has it; throws otherwise. */

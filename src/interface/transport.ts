@@ -7,7 +7,7 @@
  */
 import pRetry from 'p-retry';
 import { Agent } from 'undici';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../logging/index.js';
 import {
   NetworkError,
   TimeoutError,

@@ -4,22 +4,29 @@
  * return its report. Without `wait` the run is left to `ferry worker` processes.
  */
 import type { Writable } from 'node:stream';
-import type { FerryConfig } from '../config/schema.js';
-import type { Logger } from '../logging/logger.js';
-import type { AllowDeletes } from '../pipeline/plan-pipeline.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
-import type { RedisClient } from '../redis/connection.js';
-import { connectDelivery } from '../queue/connect.js';
-import { watchEpoch, type EpochWatcher } from '../runs/epoch/epoch-watcher.js';
-import { NotFoundError, RedisDataLostError, RunInterruptedError } from '../runs/errors.js';
-import { createDeadLetterStore } from '../runs/dead-letters/dead-letter-store.js';
-import { deliveryKeys, type DeliveryKeys, type Lane } from '../runs/keys.js';
-import { startDeliveryWorker, type DeliveryWorker } from '../queue/worker/delivery-worker.js';
-import { finishRun } from '../runs/finish-run.js';
-import { followRun } from '../runs/follow-run.js';
-import { progressDisplay } from '../runs/progress.js';
-import { isFinished, type RunRecord } from '../runs/run-record.js';
-import { buildRunReport, type RunReport } from '../runs/run-report.js';
+import type { FerryConfig } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import type { AllowDeletes, SourceSpec } from '../pipeline/index.js';
+import type { RedisClient } from '../redis/index.js';
+import { connectDelivery, startDeliveryWorker, type DeliveryWorker } from '../queue/index.js';
+import {
+  watchEpoch,
+  type EpochWatcher,
+  NotFoundError,
+  RedisDataLostError,
+  RunInterruptedError,
+  createDeadLetterStore,
+  deliveryKeys,
+  type DeliveryKeys,
+  type Lane,
+  finishRun,
+  followRun,
+  progressDisplay,
+  isFinished,
+  type RunRecord,
+  buildRunReport,
+  type RunReport,
+} from '../runs/index.js';
 import { startRun } from './start-run.js';
 
 export interface ExecuteRunOptions {

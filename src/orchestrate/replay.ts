@@ -5,25 +5,33 @@
  * dry run shows what would be sent and what would be skipped, and changes nothing.
  */
 import type { Writable } from 'node:stream';
-import type { RedisClient } from '../redis/connection.js';
-import type { FerryConfig } from '../config/schema.js';
-import { resolveBindings } from '../interface/bindings.js';
-import type { Logger } from '../logging/logger.js';
-import { createStateStore } from '../state/state-store.js';
-import { connectDelivery } from '../queue/connect.js';
-import { deliveryKeys, type DeliveryKeys } from '../runs/keys.js';
-import { finishRun } from '../runs/finish-run.js';
-import { followRun } from '../runs/follow-run.js';
-import { progressDisplay } from '../runs/progress.js';
-import { isFinished } from '../runs/run-record.js';
-import type { RunReport } from '../runs/run-report.js';
+import type { RedisClient } from '../redis/index.js';
+import type { FerryConfig } from '../config/index.js';
+import { resolveBindings } from '../interface/index.js';
+import type { Logger } from '../logging/index.js';
+import { createStateStore } from '../state/index.js';
+import {
+  connectDelivery,
+  classifyItems,
+  startDeliveryWorker,
+  type DeliveryWorker,
+  type EditedPayloads,
+  replayRequest,
+  type ReplayRequest,
+  selectDeadLetters,
+  type DeadLetterSelection,
+} from '../queue/index.js';
+import {
+  deliveryKeys,
+  type DeliveryKeys,
+  finishRun,
+  followRun,
+  progressDisplay,
+  isFinished,
+  type RunReport,
+  createDeadLetterStore,
+} from '../runs/index.js';
 import { startReplay } from './start-replay.js';
-import { classifyItems } from '../queue/worker/classify-items.js';
-import { startDeliveryWorker, type DeliveryWorker } from '../queue/worker/delivery-worker.js';
-import { createDeadLetterStore } from '../runs/dead-letters/dead-letter-store.js';
-import type { EditedPayloads } from '../queue/dlq/edited-payloads.js';
-import { replayRequest, type ReplayRequest } from '../queue/dlq/replay-request.js';
-import { selectDeadLetters, type DeadLetterSelection } from '../queue/dlq/select-dead-letters.js';
 
 export type ReplayOutcome =
   'delivered' | 'stale' | 'failed' | 'pending' | 'would send' | 'would skip (stale)';

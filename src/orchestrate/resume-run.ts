@@ -3,11 +3,9 @@
  * sends again at once, without waiting for the next probe. If the platform still refuses
  * everyone, the next refusal blocks it again (the streak is kept; an answer that passes ends it).
  */
-import type { RedisClient } from '../redis/connection.js';
-import { RunNotBlockedError } from '../runs/errors.js';
-import type { DeliveryKeys } from '../runs/keys.js';
-import { resumeDelivery } from '../queue/worker/breaker.js';
-import { loadRun } from '../runs/run-report.js';
+import type { RedisClient } from '../redis/index.js';
+import { RunNotBlockedError, type DeliveryKeys, loadRun } from '../runs/index.js';
+import { resumeDelivery } from '../queue/index.js';
 
 export interface ResumeOutcome {
   runId: string;

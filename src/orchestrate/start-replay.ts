@@ -3,17 +3,17 @@
  * letter, each removing its entry when it settles (a failure writes a new entry). It takes the
  * pipeline's run lock like any run, so it never races a run of the same pipeline.
  */
-import type { RedisClient } from '../redis/connection.js';
-import type { FerryConfig } from '../config/schema.js';
-import type { ReplayRequest } from '../queue/dlq/replay-request.js';
-import type { DeliveryKeys } from '../runs/keys.js';
-import { openQueues } from '../queue/queues.js';
-import { releaseStage } from '../queue/release-stage.js';
-import { newRunId } from '../runs/run-id.js';
-import { indexRun } from '../runs/run-index.js';
-import { lockPipeline } from '../runs/run-lock.js';
-import type { StageInfo } from '../runs/run-record.js';
-import { StageWriter } from '../runs/stage-writer.js';
+import type { RedisClient } from '../redis/index.js';
+import type { FerryConfig } from '../config/index.js';
+import { type ReplayRequest, openQueues, releaseStage } from '../queue/index.js';
+import {
+  type DeliveryKeys,
+  newRunId,
+  indexRun,
+  lockPipeline,
+  type StageInfo,
+  StageWriter,
+} from '../runs/index.js';
 
 export async function startReplay(
   redis: RedisClient,

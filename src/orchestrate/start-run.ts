@@ -5,44 +5,49 @@
  * next stage when one settles). When planning fails (the mass-delete guard, bad input) nothing
  * was enqueued and the pipeline is free again.
  */
-import type { RedisClient } from '../redis/connection.js';
-import type { FerryConfig } from '../config/schema.js';
-import type { Logger } from '../logging/logger.js';
+import { type RedisClient, isRedisConnectionError } from '../redis/index.js';
+import type { FerryConfig } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
 import {
   loadPipeline,
   planPipeline,
   type AllowDeletes,
   type PipelineDefinition,
   type PlanProgress,
-} from '../pipeline/plan-pipeline.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
-import type { Plan } from '../pipeline/types.js';
-import { JobBundler } from '../queue/bundle-jobs.js';
-import { guardDataLoss } from '../runs/epoch/data-loss-guard.js';
-import { markResent, type DataLoss } from '../runs/epoch/installation-epoch.js';
-import { deliveryKeys, type Lane } from '../runs/keys.js';
-import { openQueues } from '../queue/queues.js';
-import { ERRORS_KEPT } from '../runs/run-report.js';
-import { newRunId, nextVersion } from '../runs/run-id.js';
-import { indexRun } from '../runs/run-index.js';
-import { lockPipeline } from '../runs/run-lock.js';
-import { parseRun, type RunStatus, type StageInfo, type Trigger } from '../runs/run-record.js';
-import { notifyRunEnded } from '../runs/notify/notify-run.js';
-import { guardStopped } from '../runs/record-guard-stop.js';
-import { MassDeleteGuardError } from '../pipeline/errors.js';
-import { countRunEnd, itemsField, lastSuccessField } from '../runs/metrics/metric-fields.js';
-import { releaseStage } from '../queue/release-stage.js';
-import { RETENTION_S } from '../runs/finish-run.js';
-import { addRejectedRows } from '../runs/run-rejected.js';
-import { StageWriter } from '../runs/stage-writer.js';
-import { isRedisConnectionError } from '../redis/redis-unavailable.js';
+  type SourceSpec,
+  type Plan,
+  MassDeleteGuardError,
+} from '../pipeline/index.js';
+import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
 import {
+  guardDataLoss,
+  markResent,
+  type DataLoss,
+  deliveryKeys,
+  type Lane,
+  ERRORS_KEPT,
+  newRunId,
+  nextVersion,
+  indexRun,
+  lockPipeline,
+  parseRun,
+  type RunStatus,
+  type StageInfo,
+  type Trigger,
+  notifyRunEnded,
+  guardStopped,
+  countRunEnd,
+  itemsField,
+  lastSuccessField,
+  RETENTION_S,
+  addRejectedRows,
+  StageWriter,
   recordRedisLost,
   redisLostReason,
   startInterrupted,
   type InterruptedStart,
   type StartPhase,
-} from '../runs/record-redis-lost.js';
+} from '../runs/index.js';
 
 export interface StartRunOptions {
   config: FerryConfig;

@@ -8,12 +8,7 @@
 import type { EntityDefinition, OperationRef } from './definition/definition-types.js';
 import { contentHash, fieldHashes } from './hashing.js';
 import type { MappedEntity } from './mapping/key-registry.js';
-import {
-  stateDeleted,
-  stateFieldHashes,
-  stateHashIs,
-  stateVersion,
-} from '../state/state-format.js';
+import { stateDeleted, stateFieldHashes, stateHashIs, stateVersion } from '../state/index.js';
 import type { DeliveryItem } from './types.js';
 
 /** Receives each planned item with its operation and the canonical JSON of its payload. */

@@ -11,8 +11,7 @@ import type {
 } from './definition/definition-types.js';
 import { DELETE_SAMPLE, MassDeleteGuardError, type MassDeleteDetails } from './errors.js';
 import type { KeyRegistry } from './mapping/key-registry.js';
-import { stateDeleted } from '../state/state-format.js';
-import type { StateStore } from '../state/state-store.js';
+import { stateDeleted, type StateStore } from '../state/index.js';
 import type { DeliveryItem } from './types.js';
 
 export interface DeleteCandidates {

@@ -5,8 +5,8 @@
  * planned, unless the plan keeps its requests. Planning reads state and never writes it.
  */
 import { withLookupFiles } from './lookups/with-lookup-files.js';
-import type { RedisClient } from '../redis/connection.js';
-import type { FerryConfig } from '../config/schema.js';
+import type { RedisClient } from '../redis/index.js';
+import type { FerryConfig } from '../config/index.js';
 import type { DetectContext } from './change-detection.js';
 import type { PipelineDefinition } from './definition/definition-types.js';
 import { checkSchema } from './mapping/compile-entity.js';
@@ -18,9 +18,9 @@ import { RequestBuilder, type RequestSink } from './planner/request-builder.js';
 import { plansByInput, RecordBatches } from './planner/record-batches.js';
 import { StateBatches } from './planner/state-batches.js';
 import { readRecords, type SourceSpec } from './source/read-records.js';
-import { createStateStore } from '../state/state-store.js';
+import { createStateStore } from '../state/index.js';
 import type { OperationCount, Plan, PlanStage } from './types.js';
-import type { RowError } from '../base/records.js';
+import type { RowError } from '../base/index.js';
 
 export { loadPipeline } from './definition/load-pipeline.js';
 export type { PipelineDefinition } from './definition/definition-types.js';

@@ -5,7 +5,7 @@
 import { displayPath } from './display-path.js';
 import { rowErrorText } from './row-error-text.js';
 import type { Plan } from './types.js';
-import type { RowError } from '../base/records.js';
+import type { RowError } from '../base/index.js';
 
 export interface PlanItemView {
   operationId: string;

@@ -1,4 +1,4 @@
-import type { RowError } from '../base/records.js';
+import type { RowError } from '../base/index.js';
 
 /**
  * One rejected record for people: `file:line  field: message`. Messages made by the mapping already

@@ -3,10 +3,10 @@
  * SourceRecords; mapping gives Entities or RowErrors; change detection gives Changes; the planner
  * gives a Plan of DeliveryRequests that the queue carries and the worker sends.
  */
-import type { RowError } from '../base/records.js';
-import type { StateItem } from '../state/types.js';
+import type { RowError } from '../base/index.js';
+import type { StateItem } from '../state/index.js';
 
-export type { ChangeKind, EntityState, StateItem } from '../state/types.js';
+export type { ChangeKind, EntityState, StateItem } from '../state/index.js';
 
 /** One item inside a delivery request, with what is needed to commit it once confirmed. */
 export interface DeliveryItem extends StateItem {

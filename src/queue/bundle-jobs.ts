@@ -4,9 +4,9 @@
  * queue's cost per job (BullMQ moves ~5,500 jobs/s here) does not bound delivery. A job's id is its
  * request's idempotency key, or a hash of its requests' keys, so enqueueing it twice is a no-op.
  */
-import type { DeliveryRequest } from '../pipeline/types.js';
-import { hashParts } from '../base/hash.js';
-import { toJobRequest, type JobRequest, type StagedJob } from '../runs/job-data.js';
+import type { DeliveryRequest } from '../pipeline/index.js';
+import { hashParts } from '../base/index.js';
+import { toJobRequest, type JobRequest, type StagedJob } from '../runs/index.js';
 
 export function bundleId(requests: readonly JobRequest[]): string {
   if (requests.length === 1) return (requests[0] as JobRequest).idempotencyKey;

@@ -13,18 +13,26 @@
  * worker's supervisor drops what is left and ends the run (worker/supervisor.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RedisClient } from '../redis/connection.js';
-import { luaScript, runLua } from '../redis/lua.js';
-import { createDeadLetterStore } from '../runs/dead-letters/dead-letter-store.js';
-import { RunFinishedError } from '../runs/errors.js';
-import { LANES, type DeliveryKeys } from '../runs/keys.js';
+import { type RedisClient, luaScript, runLua } from '../redis/index.js';
+import {
+  createDeadLetterStore,
+  RunFinishedError,
+  LANES,
+  type DeliveryKeys,
+  finishRun,
+  isFinished,
+  parseRun,
+  type RunRecord,
+  type RunStatus,
+  notifyRunEnded,
+  type NotifyContext,
+  buildRunReport,
+  loadRun,
+  type RunReport,
+} from '../runs/index.js';
 import { openQueues, type DeliveryQueues } from './queues.js';
 import { resumeDelivery } from './worker/breaker.js';
 import { dropCancelledJobs } from './drop-cancelled-jobs.js';
-import { finishRun } from '../runs/finish-run.js';
-import { isFinished, parseRun, type RunRecord, type RunStatus } from '../runs/run-record.js';
-import { notifyRunEnded, type NotifyContext } from '../runs/notify/notify-run.js';
-import { buildRunReport, loadRun, type RunReport } from '../runs/run-report.js';
 
 /** KEYS: run hash. ARGV: now (ms). 1 when this call began the cancelling. */
 const CANCEL = luaScript(

@@ -1,5 +1,4 @@
-import { connectNow } from '../redis/connect-now.js';
-import { createRedis, type RedisClient, type RedisTarget } from '../redis/connection.js';
+import { connectNow, createRedis, type RedisClient, type RedisTarget } from '../redis/index.js';
 
 /**
  * A connection for delivery (queues, runs, dead letters): checked first, so a command fails at once

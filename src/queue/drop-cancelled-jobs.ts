@@ -8,12 +8,19 @@
  * settles once), so `ferry cancel`, the console and every worker's supervisor may all do it.
  */
 import type { Job } from 'bullmq';
-import type { RedisClient } from '../redis/connection.js';
-import { addToTally, type DeliveryJobData, type JobRequest, type Tally } from '../runs/job-data.js';
-import { decodeJobPayload } from '../runs/job-payload-codec.js';
-import type { DeliveryKeys, Lane } from '../runs/keys.js';
+import type { RedisClient } from '../redis/index.js';
+import {
+  addToTally,
+  type DeliveryJobData,
+  type JobRequest,
+  type Tally,
+  decodeJobPayload,
+  type DeliveryKeys,
+  type Lane,
+  settleJob,
+  type SettleResult,
+} from '../runs/index.js';
 import type { DeliveryQueues } from './queues.js';
-import { settleJob, type SettleResult } from '../runs/settle-job.js';
 
 export interface DroppedJobs {
   /** Jobs settled as cancelled by this call. */

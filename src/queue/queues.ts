@@ -1,10 +1,14 @@
 /** The delivery queues, one per lane, and the options every delivery job is added with. */
 import { Queue, type JobsOptions } from 'bullmq';
-import type { RedisClient } from '../redis/connection.js';
-import { quiet } from '../redis/quiet-queue.js';
-import type { FerryConfig } from '../config/schema.js';
-import type { DeliveryJobData } from '../runs/job-data.js';
-import { LANES, queueName, type DeliveryKeys, type Lane } from '../runs/keys.js';
+import { type RedisClient, quiet } from '../redis/index.js';
+import type { FerryConfig } from '../config/index.js';
+import {
+  type DeliveryJobData,
+  LANES,
+  queueName,
+  type DeliveryKeys,
+  type Lane,
+} from '../runs/index.js';
 
 /** The name of the custom backoff strategy (worker/backoff.ts) the workers register. */
 export const BACKOFF_TYPE = 'ferry';

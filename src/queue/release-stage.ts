@@ -5,11 +5,9 @@
  * the list, so a releaser that dies midway leaves the rest for the next one (worker/supervisor.ts
  * looks for runs whose current stage was not fully released).
  */
-import type { RedisClient } from '../redis/connection.js';
-import type { FerryConfig } from '../config/schema.js';
-import { acquireLease } from '../redis/lease.js';
-import { luaScript, runLua } from '../redis/lua.js';
-import type { DeliveryKeys, Lane } from '../runs/keys.js';
+import { type RedisClient, acquireLease, luaScript, runLua } from '../redis/index.js';
+import type { FerryConfig } from '../config/index.js';
+import type { DeliveryKeys, Lane } from '../runs/index.js';
 import { jobOptions, type DeliveryQueues } from './queues.js';
 
 const CHUNK = 1_000;

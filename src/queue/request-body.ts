@@ -5,12 +5,10 @@
  * payloads travel as the JSON the planner made of them: a delivery that goes well never parses
  * them; a split or a dead letter does (payloadsOf).
  */
-import type { Binding } from '../interface/bindings.js';
-import type { CallRequest } from '../interface/client-types.js';
-import { canonicalJson } from '../base/canonical-json.js';
-import type { DeliveryItem, StateItem } from '../pipeline/types.js';
-import { hashParts } from '../base/hash.js';
-import { stateItem, type JobRequest } from '../runs/job-data.js';
+import type { Binding, CallRequest } from '../interface/index.js';
+import { canonicalJson, hashParts } from '../base/index.js';
+import type { DeliveryItem, StateItem } from '../pipeline/index.js';
+import { stateItem, type JobRequest } from '../runs/index.js';
 
 export function buildCall(binding: Binding, request: JobRequest): CallRequest {
   const call: CallRequest = {

@@ -1,10 +1,17 @@
 /** What `ferry status` shows: the queues of each lane, the runs in progress, the dead letters. */
-import type { RedisClient } from '../redis/connection.js';
-import { createDeadLetterStore } from '../runs/dead-letters/dead-letter-store.js';
-import { readDataLoss, type DataLoss } from '../runs/epoch/installation-epoch.js';
-import { LANES, type DeliveryKeys, type Lane } from '../runs/keys.js';
+import type { RedisClient } from '../redis/index.js';
+import {
+  createDeadLetterStore,
+  readDataLoss,
+  type DataLoss,
+  LANES,
+  type DeliveryKeys,
+  type Lane,
+  itemTotals,
+  parseRun,
+  settledItems,
+} from '../runs/index.js';
 import { openQueues } from './queues.js';
-import { itemTotals, parseRun, settledItems } from '../runs/run-record.js';
 
 export interface QueueCounts {
   waiting: number;

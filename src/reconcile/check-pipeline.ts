@@ -6,12 +6,11 @@
  * it.
  */
 import { join, resolve } from 'node:path';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { isFerryError } from '../errors/index.js';
-import type { InterfaceClient } from '../interface/client-types.js';
-import type { PipelineDefinition } from '../pipeline/definition/definition-types.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
-import type { RedisClient } from '../redis/connection.js';
+import type { InterfaceClient } from '../interface/index.js';
+import type { PipelineDefinition, SourceSpec } from '../pipeline/index.js';
+import type { RedisClient } from '../redis/index.js';
 import { resourcesToCheck, type ResourcePlan } from './checked-resources.js';
 import { compareResource, type ResourceCounts } from './compare-resource.js';
 import { DriftReport, type DriftSample } from './drift-report.js';

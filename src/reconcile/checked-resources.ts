@@ -4,13 +4,10 @@
  * stores.get). A resource no operation reads at all (categories, a product's prices) is left
  * unchecked and said so; one whose read operation the configured listing lacks stops the command.
  */
-import type { Listing } from '../config/listings.js';
+import type { Listing } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
-import { OPERATIONS } from '../interface/catalog.js';
-import type {
-  EntityDefinition,
-  PipelineDefinition,
-} from '../pipeline/definition/definition-types.js';
+import { OPERATIONS } from '../interface/index.js';
+import type { EntityDefinition, PipelineDefinition } from '../pipeline/index.js';
 import { ResourceNotReadableError } from './errors.js';
 
 export interface CheckedResource {

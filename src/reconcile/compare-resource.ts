@@ -8,10 +8,15 @@
  * (or holds as deleted) is `unknown`. What drifted goes to a drift hash in Redis, for the report,
  * the field detail and a repair.
  */
-import { fieldHashes } from '../pipeline/hashing.js';
-import { stateDeleted, stateFieldHashes, stateHashIs, stateKey } from '../state/state-format.js';
-import { createStateStore } from '../state/state-store.js';
-import type { RedisClient } from '../redis/connection.js';
+import { fieldHashes } from '../pipeline/index.js';
+import {
+  stateDeleted,
+  stateFieldHashes,
+  stateHashIs,
+  stateKey,
+  createStateStore,
+} from '../state/index.js';
+import type { RedisClient } from '../redis/index.js';
 import type { CheckedResource } from './checked-resources.js';
 import type { DriftEntry, DriftRow } from './drift-entry.js';
 import { differingHashes, projectItem, type ProjectedItem } from './project-item.js';

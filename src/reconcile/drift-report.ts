@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
-import { csvCell } from '../base/csv.js';
+import { csvCell } from '../base/index.js';
 import type { DriftKind, DriftRow } from './drift-entry.js';
 
 export const SAMPLES_PER_KIND = 10;

@@ -1,5 +1,5 @@
 /** Errors of reconciliation and state rebuilds. */
-import type { Listing } from '../config/listings.js';
+import type { Listing } from '../config/index.js';
 import { FerryError } from '../errors/index.js';
 
 /**

@@ -5,8 +5,8 @@
  * gives now (what a repair would send), with both values in the report. An entity the source no
  * longer has keeps the fields state's per-field hashes named, or none.
  */
-import type { DeliveryItem } from '../pipeline/types.js';
-import type { RedisClient } from '../redis/connection.js';
+import type { DeliveryItem } from '../pipeline/index.js';
+import type { RedisClient } from '../redis/index.js';
 import type { CheckedResource } from './checked-resources.js';
 import { parseEntry, type DriftRow } from './drift-entry.js';
 import { differingFields, pick } from './project-item.js';

@@ -2,7 +2,7 @@
  * The last reconciliation of each pipeline, kept in Redis (`<prefix>:reconcile:last`, pipeline ->
  * JSON) for the console and `/metrics` (ferry_drift_entities).
  */
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 
 export interface LastReconciliation {
   pipeline: string;

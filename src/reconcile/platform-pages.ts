@@ -4,9 +4,8 @@
  * before, so at most two pages are held. A transient failure or a 429 of a page is tried again
  * (delivery.attempts, delivery.backoff; a 429 waits as told) before the command gives up.
  */
-import type { FerryConfig } from '../config/schema.js';
-import type { InterfaceClient } from '../interface/client-types.js';
-import { callRead } from '../interface/call-read.js';
+import type { FerryConfig } from '../config/index.js';
+import { type InterfaceClient, callRead } from '../interface/index.js';
 import { ListingAnswerError } from './errors.js';
 
 export interface PageReader {

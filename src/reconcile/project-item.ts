@@ -4,8 +4,8 @@
  * content hash made as the planner makes the delivered payload's (src/pipeline/hashing.ts). Fields
  * the pipeline does not map (set by the back office or another system) are not compared.
  */
-import { canonicalJson } from '../base/canonical-json.js';
-import { contentHash } from '../pipeline/hashing.js';
+import { canonicalJson } from '../base/index.js';
+import { contentHash } from '../pipeline/index.js';
 import type { CheckedResource } from './checked-resources.js';
 
 export interface ProjectedItem {

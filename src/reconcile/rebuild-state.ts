@@ -12,20 +12,30 @@
  * holds what it says; otherwise they are left out and the next run sends them again. After a loss
  * of Redis's data, a rebuilt pipeline's runs go on as usual (the loss is marked handled for it).
  */
-import type { FerryConfig } from '../config/schema.js';
-import type { InterfaceClient } from '../interface/client-types.js';
-import type { PipelineDefinition } from '../pipeline/definition/definition-types.js';
-import { fieldHashes } from '../pipeline/hashing.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
-import { stateDeleted, stateHashIs, stateKey } from '../state/state-format.js';
-import { createStateStore, type StateStore } from '../state/state-store.js';
-import type { DeliveryItem, StateItem } from '../pipeline/types.js';
-import { pendingDataLoss } from '../runs/epoch/data-loss-guard.js';
-import { markResent } from '../runs/epoch/installation-epoch.js';
-import { deliveryKeys } from '../runs/keys.js';
-import { nextVersion } from '../runs/run-id.js';
-import { lockPipeline } from '../runs/run-lock.js';
-import type { RedisClient } from '../redis/connection.js';
+import type { FerryConfig } from '../config/index.js';
+import type { InterfaceClient } from '../interface/index.js';
+import {
+  type PipelineDefinition,
+  fieldHashes,
+  type SourceSpec,
+  type DeliveryItem,
+  type StateItem,
+} from '../pipeline/index.js';
+import {
+  stateDeleted,
+  stateHashIs,
+  stateKey,
+  createStateStore,
+  type StateStore,
+} from '../state/index.js';
+import {
+  pendingDataLoss,
+  markResent,
+  deliveryKeys,
+  nextVersion,
+  lockPipeline,
+} from '../runs/index.js';
+import type { RedisClient } from '../redis/index.js';
 import { resourcesToCheck, type CheckedResource } from './checked-resources.js';
 import { freshItems } from './compare-resource.js';
 import { platformPages, type PageReader } from './platform-pages.js';

@@ -5,15 +5,13 @@
  * unknown, samples, repairRunId?}, with more beside it.
  */
 import type { Writable } from 'node:stream';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { isFerryError } from '../errors/index.js';
-import { createInterfaceClient } from '../interface/client.js';
-import type { Logger } from '../logging/logger.js';
-import type { PipelineDefinition } from '../pipeline/definition/definition-types.js';
-import type { AllowDeletes } from '../pipeline/plan-pipeline.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
-import type { RunReport } from '../runs/run-report.js';
-import type { RedisClient } from '../redis/connection.js';
+import { createInterfaceClient } from '../interface/index.js';
+import type { Logger } from '../logging/index.js';
+import type { PipelineDefinition, AllowDeletes, SourceSpec } from '../pipeline/index.js';
+import type { RunReport } from '../runs/index.js';
+import type { RedisClient } from '../redis/index.js';
 import { checkPipeline, type DriftCheck } from './check-pipeline.js';
 import type { ResourceCounts } from './compare-resource.js';
 import type { DriftSample } from './drift-report.js';

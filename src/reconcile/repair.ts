@@ -11,19 +11,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import type { FerryConfig } from '../config/schema.js';
-import type { Logger } from '../logging/logger.js';
-import type { PipelineDefinition } from '../pipeline/definition/definition-types.js';
-import { planPipeline, type AllowDeletes } from '../pipeline/plan-pipeline.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
-import { createStateStore } from '../state/state-store.js';
-import type { OperationCount } from '../pipeline/types.js';
-import { deliveryKeys } from '../runs/keys.js';
-import { executeRun } from '../orchestrate/execute-run.js';
-import { nextVersion } from '../runs/run-id.js';
-import { lockPipeline } from '../runs/run-lock.js';
-import type { RunReport } from '../runs/run-report.js';
-import type { RedisClient } from '../redis/connection.js';
+import type { FerryConfig } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import {
+  type PipelineDefinition,
+  planPipeline,
+  type AllowDeletes,
+  type SourceSpec,
+  type OperationCount,
+} from '../pipeline/index.js';
+import { createStateStore } from '../state/index.js';
+import { deliveryKeys, nextVersion, lockPipeline, type RunReport } from '../runs/index.js';
+import { executeRun } from '../orchestrate/index.js';
+import type { RedisClient } from '../redis/index.js';
 import type { DriftCheck } from './check-pipeline.js';
 import { copyState, dropScratch, expireScratch } from './scratch-state.js';
 import { applyOverlay } from './state-overlay.js';

@@ -3,8 +3,8 @@
  * live counter share the pipeline's hash tag, so the copy lands in the same cluster slot), for
  * planning against a state changed without touching the real one.
  */
-import { liveCountKey, stateKey } from '../state/state-format.js';
-import type { RedisClient } from '../redis/connection.js';
+import { liveCountKey, stateKey } from '../state/index.js';
+import type { RedisClient } from '../redis/index.js';
 import { WORK_TTL_S } from './work-keys.js';
 
 function keyPairs(from: string, to: string, pipeline: string, resources: readonly string[]) {

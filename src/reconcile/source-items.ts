@@ -6,12 +6,14 @@
  * not kept; the items go to `onItems` in batches, one batch at a time.
  */
 import { randomBytes } from 'node:crypto';
-import type { FerryConfig } from '../config/schema.js';
-import type { PipelineDefinition } from '../pipeline/definition/definition-types.js';
-import { planPipeline } from '../pipeline/plan-pipeline.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
-import type { DeliveryItem } from '../pipeline/types.js';
-import type { RedisClient } from '../redis/connection.js';
+import type { FerryConfig } from '../config/index.js';
+import {
+  type PipelineDefinition,
+  planPipeline,
+  type SourceSpec,
+  type DeliveryItem,
+} from '../pipeline/index.js';
+import type { RedisClient } from '../redis/index.js';
 
 const BATCH = 2_000;
 

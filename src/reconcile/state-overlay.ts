@@ -8,11 +8,9 @@
  * entity of an entity that does not delete by absence is left alone: the pipeline never claimed
  * it. Written through the state store's commit at a version newer than any committed.
  */
-import type { EntityDefinition } from '../pipeline/definition/definition-types.js';
-import { fieldHashes } from '../pipeline/hashing.js';
-import type { StateStore } from '../state/state-store.js';
-import type { StateItem } from '../pipeline/types.js';
-import type { RedisClient } from '../redis/connection.js';
+import { type EntityDefinition, fieldHashes, type StateItem } from '../pipeline/index.js';
+import type { StateStore } from '../state/index.js';
+import type { RedisClient } from '../redis/index.js';
 import type { CheckedResource } from './checked-resources.js';
 import { parseEntry, type DriftEntry } from './drift-entry.js';
 import type { WorkKeys } from './work-keys.js';

@@ -5,7 +5,7 @@
  * removes them.
  */
 import { randomBytes } from 'node:crypto';
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 
 export const WORK_TTL_S = 86_400;
 

@@ -1,5 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../logging/index.js';
 
 /** A connection to one Redis (standalone or through Sentinel) or to a Redis Cluster. */
 export type RedisClient = Redis | Cluster;

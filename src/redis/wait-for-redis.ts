@@ -3,7 +3,7 @@
  * say once what they wait for, let the connection retry with capped backoff (connection.ts), and
  * log one line per change of state afterwards, never one per failed attempt or command.
  */
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../logging/index.js';
 import type { RedisClient } from './connection.js';
 import { isRedisConnectionError } from './redis-unavailable.js';
 

@@ -4,7 +4,7 @@
  * is written. Safe to call more than once (the worker that settled the last job and a
  * `ferry run --wait` may both do it).
  */
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';
 import type { DeliveryKeys } from './keys.js';
 import { runChangesKey } from './run-changes.js';

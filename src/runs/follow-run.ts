@@ -4,7 +4,7 @@
  * run goes on in the queue).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
 import { isFinished, type RunRecord } from './run-record.js';
 import { loadRun } from './run-report.js';

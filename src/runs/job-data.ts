@@ -1,5 +1,5 @@
 /** What a delivery job carries, and the outcome counts a job reports when it settles. */
-import type { DeliveryRequest, StateItem } from '../pipeline/types.js';
+import type { DeliveryRequest, StateItem } from '../pipeline/index.js';
 
 /**
  * One request's worth of items. The items do not carry their payloads: those are kept once, as

@@ -3,8 +3,8 @@
  * it wanted (counts per operation, a sample of keys), so `ferry runs`, `GET /api/runs/{id}` and
  * the console show what an operator is asked to allow. Nothing of it was sent.
  */
-import { MassDeleteGuardError, type MassDeleteDetails } from '../pipeline/errors.js';
-import type { RedisClient } from '../redis/connection.js';
+import { MassDeleteGuardError, type MassDeleteDetails } from '../pipeline/index.js';
+import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys, Lane } from './keys.js';
 import { countRunEnd } from './metrics/metric-fields.js';
 import { notify, type NotifyContext } from './notify/notify-run.js';

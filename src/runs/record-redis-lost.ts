@@ -4,8 +4,7 @@
  * runs, so `ferry runs` and the console tell the truth instead of showing nothing or a run that
  * never ends. Nothing of it was enqueued; the next run plans it all again.
  */
-import type { RedisClient } from '../redis/connection.js';
-import { RedisUnavailableError, redisWhere } from '../redis/redis-unavailable.js';
+import { type RedisClient, RedisUnavailableError, redisWhere } from '../redis/index.js';
 import type { DeliveryKeys, Lane } from './keys.js';
 import { countRunEnd } from './metrics/metric-fields.js';
 import { RETENTION_S } from './finish-run.js';

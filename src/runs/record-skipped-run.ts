@@ -2,7 +2,7 @@
  * A tick of a schedule that started nothing (the previous run still going, a source that could
  * not be read) is kept as a run with status skipped and its reason, so `ferry runs` shows it.
  */
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys, Lane } from './keys.js';
 import { countRunEnd } from './metrics/metric-fields.js';
 import { RETENTION_S } from './finish-run.js';

@@ -1,5 +1,5 @@
 /** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
-import { rowErrorText } from '../pipeline/row-error-text.js';
+import { rowErrorText } from '../pipeline/index.js';
 import { itemTotals } from './run-record.js';
 import type { RunReport } from './run-report.js';
 

@@ -4,8 +4,8 @@
  * fields in the transaction that writes its payloads; the hash then lives as long as the run's
  * record (finish-run.ts). Operation ids hold no `:`, so a field names one key whatever it holds.
  */
-import type { ChangeKind } from '../pipeline/types.js';
-import type { RedisClient } from '../redis/connection.js';
+import type { ChangeKind } from '../pipeline/index.js';
+import type { RedisClient } from '../redis/index.js';
 import type { JobPayload } from './job-data.js';
 import type { DeliveryKeys } from './keys.js';
 

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { RedisClient } from '../redis/connection.js';
+import { type RedisClient, luaScript, runLua } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
-import { luaScript, runLua } from '../redis/lua.js';
 
 /** `<pipeline>-<UTC yyyymmddThhmmss>-<4 hex>`: sortable, readable, unique. */
 export function newRunId(pipeline: string, now = new Date()): string {

@@ -6,7 +6,7 @@
  * installation from before gets them filled from the whole index on its first read by pipeline.
  */
 import type { ChainableCommander } from 'ioredis';
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
 import { RETENTION_S } from './finish-run.js';
 import { parseRun, standsForPipeline, type RunRecord } from './run-record.js';

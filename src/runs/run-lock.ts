@@ -3,8 +3,7 @@
  * being planned the key is a lease (a `ferry run` killed while planning frees the pipeline); once
  * the run starts, the key stays until the run's last job settles.
  */
-import type { RedisClient } from '../redis/connection.js';
-import { acquireLease } from '../redis/lease.js';
+import { type RedisClient, acquireLease } from '../redis/index.js';
 import { RunActiveError, RunLockLostError } from './errors.js';
 import type { DeliveryKeys } from './keys.js';
 

@@ -2,7 +2,7 @@
  * A run as kept in Redis: one hash per run (`<prefix>:{q}:run:<id>`). Counts are hash fields that
  * workers increment as jobs settle (`op:<operationId>:<count>`), so a run's progress is one HGETALL.
  */
-import type { MassDeleteDetails } from '../pipeline/errors.js';
+import type { MassDeleteDetails } from '../pipeline/index.js';
 import type { Lane } from './keys.js';
 
 /**

@@ -5,8 +5,8 @@
  * as long as the record (finish-run.ts). A row rejected before its key was read has no entry.
  */
 import type { ChainableCommander } from 'ioredis';
-import type { RowError } from '../base/records.js';
-import type { RedisClient } from '../redis/connection.js';
+import type { RowError } from '../base/index.js';
+import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
 
 export type RejectedRow = Omit<RowError, 'key'>;

@@ -4,9 +4,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { RedisClient } from '../redis/connection.js';
-import type { RowError } from '../base/records.js';
-import { toCsv } from '../base/csv.js';
+import type { RedisClient } from '../redis/index.js';
+import { type RowError, toCsv } from '../base/index.js';
 import { requestsInFlight } from './run-status-text.js';
 import type { DeadLetter } from './dead-letters/dead-letter.js';
 import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';

@@ -2,7 +2,7 @@
  * A run's items delivered over time: the settle script adds each job's delivered items to the
  * run's `tl:<n>` field (n: 10-second buckets since the epoch), read back here for the run page.
  */
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
 import { TIMELINE_BUCKET_MS } from './settle-job.js';
 

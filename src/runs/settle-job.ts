@@ -4,10 +4,9 @@
  * script, so it is atomic, and idempotent: a job settles once (a set of settled job ids), however
  * often it is processed (a stalled job taken over after its worker died, say).
  */
-import type { RedisClient } from '../redis/connection.js';
+import { type RedisClient, luaScript, runLua } from '../redis/index.js';
 import { tallyTotal, type Tally } from './job-data.js';
 import type { DeliveryKeys } from './keys.js';
-import { luaScript, runLua } from '../redis/lua.js';
 import type { RunStatus } from './run-record.js';
 
 /**

@@ -5,7 +5,7 @@
  * run's changes (run-changes.ts). They expire unless the run starts, so a `ferry run` killed while
  * planning leaves nothing behind for long.
  */
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 import type { JobPayload, StagedJob } from './job-data.js';
 import { encodeJobPayload } from './job-payload-codec.js';
 import type { DeliveryKeys } from './keys.js';

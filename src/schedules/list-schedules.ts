@@ -1,10 +1,8 @@
 /** `ferry schedules`: each scheduled pipeline with its cron, next tick, pause and last run. */
 import type { Queue } from 'bullmq';
-import type { FerryConfig } from '../config/schema.js';
-import type { RedisClient } from '../redis/connection.js';
-import { deliveryKeys } from '../runs/keys.js';
-import { recentRuns } from '../runs/run-index.js';
-import type { RunStatus, Trigger } from '../runs/run-record.js';
+import type { FerryConfig } from '../config/index.js';
+import type { RedisClient } from '../redis/index.js';
+import { deliveryKeys, recentRuns, type RunStatus, type Trigger } from '../runs/index.js';
 import { schedulerId, type TickData } from './schedule-queue.js';
 import { scheduledPipelines } from './sync-schedules.js';
 

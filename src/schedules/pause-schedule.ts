@@ -3,10 +3,10 @@
  * in a paused set, so that no worker's sync puts it back until it is resumed.
  */
 import type { Queue } from 'bullmq';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
-import type { RedisClient } from '../redis/connection.js';
-import { deliveryKeys } from '../runs/keys.js';
+import type { RedisClient } from '../redis/index.js';
+import { deliveryKeys } from '../runs/index.js';
 import { schedulerId, type TickData } from './schedule-queue.js';
 import { scheduledPipelines, syncSchedules } from './sync-schedules.js';
 

@@ -5,8 +5,8 @@
  */
 import { mkdir, rename, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { folderFiles } from '../../connectors/sources/folder.js';
-import type { Pickup } from '../pipeline/definition/schedule-schema.js';
+import { folderFiles } from '../../connectors/index.js';
+import type { Pickup } from '../pipeline/index.js';
 
 export interface PickedExports {
   /** The files to read, in order (one run each). */

@@ -1,8 +1,7 @@
 /** The queue of schedule ticks and the id of each pipeline's BullMQ job scheduler on it. */
-import { quiet } from '../redis/quiet-queue.js';
+import { quiet, type RedisClient } from '../redis/index.js';
 import { Queue } from 'bullmq';
-import type { RedisClient } from '../redis/connection.js';
-import { SCHEDULE_QUEUE, type DeliveryKeys } from '../runs/keys.js';
+import { SCHEDULE_QUEUE, type DeliveryKeys } from '../runs/index.js';
 
 /** What a tick's job carries. */
 export interface TickData {

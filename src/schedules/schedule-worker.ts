@@ -7,14 +7,13 @@
  * server or S3 bucket (tick-remote-pickup.ts); a URL source is
  * fetched only when it changed (tick-url.ts).
  */
-import { onWorkerError } from '../redis/wait-for-redis.js';
+import { onWorkerError, createRedis } from '../redis/index.js';
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { isFerryError } from '../errors/index.js';
-import { loadAnyPipeline } from '../pipeline/definition/load-pipeline.js';
-import { createRedis } from '../redis/connection.js';
-import { deliveryKeys, SCHEDULE_QUEUE } from '../runs/keys.js';
+import { loadAnyPipeline } from '../pipeline/index.js';
+import { deliveryKeys, SCHEDULE_QUEUE } from '../runs/index.js';
 import { openScheduleQueue, type TickData } from './schedule-queue.js';
 import { syncSchedules, type SyncResult } from './sync-schedules.js';
 import { pickUpExports } from './tick-pickup.js';

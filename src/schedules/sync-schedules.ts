@@ -5,12 +5,11 @@
  * ticks record the error instead).
  */
 import type { Queue } from 'bullmq';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { isFerryError } from '../errors/index.js';
-import { loadAnyPipeline, pipelineNames } from '../pipeline/definition/load-pipeline.js';
-import type { Schedule } from '../pipeline/definition/schedule-schema.js';
-import type { RedisClient } from '../redis/connection.js';
-import { deliveryKeys } from '../runs/keys.js';
+import { loadAnyPipeline, pipelineNames, type Schedule } from '../pipeline/index.js';
+import type { RedisClient } from '../redis/index.js';
+import { deliveryKeys } from '../runs/index.js';
 import { pipelineOfScheduler, schedulerId, type TickData } from './schedule-queue.js';
 
 export interface SyncResult {

@@ -4,12 +4,8 @@
  * the error folder (refused or cancelled); files a newer export superseded go to the archive
  * unread. No file ready: a skipped run "no new export", never a run that reads an empty folder.
  */
-import type { Pickup } from '../pipeline/definition/schedule-schema.js';
-import { loadPipeline } from '../pipeline/definition/load-pipeline.js';
-import { sourceSpecOf } from '../pipeline/source/read-records.js';
-import { RunActiveError } from '../runs/errors.js';
-import { followRun } from '../runs/follow-run.js';
-import { isFinished } from '../runs/run-record.js';
+import { type Pickup, loadPipeline, sourceSpecOf } from '../pipeline/index.js';
+import { RunActiveError, followRun, isFinished } from '../runs/index.js';
 import { moveExport, pickExports } from './pickup.js';
 import { recordSkip, startOrSkip, type TickContext } from './tick-run.js';
 

@@ -15,14 +15,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline as pipe } from 'node:stream/promises';
-import { openDrop } from '../../connectors/sources/remote.js';
-import type { RemoteDrop, RemoteEntry } from '../../connectors/sources/remote-types.js';
+import { openDrop, type RemoteDrop, type RemoteEntry } from '../../connectors/index.js';
 import { isFerryError } from '../errors/index.js';
-import type { Pickup } from '../pipeline/definition/schedule-schema.js';
-import type { SourceSpec } from '../pipeline/source/read-records.js';
-import { RunActiveError } from '../runs/errors.js';
-import { followRun } from '../runs/follow-run.js';
-import { isFinished, parseRun, type RunRecord } from '../runs/run-record.js';
+import type { Pickup, SourceSpec } from '../pipeline/index.js';
+import { RunActiveError, followRun, isFinished, parseRun, type RunRecord } from '../runs/index.js';
 import { chooseExports } from './pickup.js';
 import { recordSkip, skipReason, startOrSkip, type TickContext } from './tick-run.js';
 

@@ -1,16 +1,18 @@
 /** One run of a tick: started, or recorded as skipped with the reason it could not start. */
 import type { Logger } from 'pino';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { isFerryError, type FerryError } from '../errors/index.js';
-import type { RedisClient } from '../redis/connection.js';
-import { RunActiveError } from '../runs/errors.js';
-import type { DeliveryKeys } from '../runs/keys.js';
-import { recordSkippedRun } from '../runs/record-skipped-run.js';
-import { laneOf, startRun } from '../orchestrate/start-run.js';
-import { parseRun } from '../runs/run-record.js';
-import { notifyRunEnded } from '../runs/notify/notify-run.js';
-import { MassDeleteGuardError } from '../pipeline/errors.js';
-import { runExport } from '../export/run-export.js';
+import type { RedisClient } from '../redis/index.js';
+import {
+  RunActiveError,
+  type DeliveryKeys,
+  recordSkippedRun,
+  parseRun,
+  notifyRunEnded,
+} from '../runs/index.js';
+import { laneOf, startRun } from '../orchestrate/index.js';
+import { MassDeleteGuardError } from '../pipeline/index.js';
+import { runExport } from '../export/index.js';
 
 export interface TickContext {
   config: FerryConfig;

@@ -9,9 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline as pipe } from 'node:stream/promises';
-import { SourceUnchangedError } from '../../connectors/errors.js';
-import type { Validators } from '../../connectors/sources/types.js';
-import { openUrl } from '../../connectors/sources/url.js';
+import { SourceUnchangedError, type Validators, openUrl } from '../../connectors/index.js';
 import { isFerryError } from '../errors/index.js';
 import { recordSkip, skipReason, startOrSkip, type TickContext } from './tick-run.js';
 

@@ -2,8 +2,8 @@
  * The audit trail: every operator action taken through the console (who, what, when, on what),
  * newest first, the last AUDIT_KEPT of them, kept in Redis beside the runs it concerns.
  */
-import type { RedisClient } from '../redis/connection.js';
-import type { DeliveryKeys } from '../runs/keys.js';
+import type { RedisClient } from '../redis/index.js';
+import type { DeliveryKeys } from '../runs/index.js';
 
 const AUDIT_KEPT = 10_000;
 

@@ -1,6 +1,5 @@
 /** The dead letters a search of the console names: by pipeline, run, operation and item key. */
-import type { DeadLetter } from '../runs/dead-letters/dead-letter.js';
-import type { DeadLetterFilter } from '../runs/dead-letters/dead-letter-store.js';
+import type { DeadLetter, DeadLetterFilter } from '../runs/index.js';
 import type { ServeContext } from './serve-context.js';
 
 export interface DeadLetterSearch {

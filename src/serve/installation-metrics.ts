@@ -5,12 +5,16 @@
  * queues, runs and dead letters as they stand.
  */
 import { Counter, Gauge, Registry } from 'prom-client';
-import { pipelineNames } from '../pipeline/definition/load-pipeline.js';
-import { readDataLoss } from '../runs/epoch/installation-epoch.js';
-import { DURATION_BUCKETS, RATE_LIMITED_FIELD, SEP } from '../runs/metrics/metric-fields.js';
-import { parseRun } from '../runs/run-record.js';
-import { readRateLimit } from '../queue/worker/rate-limit-state.js';
-import { readLastReconciliations } from '../reconcile/last-reconciliation.js';
+import { pipelineNames } from '../pipeline/index.js';
+import {
+  readDataLoss,
+  DURATION_BUCKETS,
+  RATE_LIMITED_FIELD,
+  SEP,
+  parseRun,
+} from '../runs/index.js';
+import { readRateLimit } from '../queue/index.js';
+import { readLastReconciliations } from '../reconcile/index.js';
 import { readQueues } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';
 

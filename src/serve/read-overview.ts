@@ -3,10 +3,16 @@
  * last run and its run in progress, the queues by lane, the items delivered per minute over the
  * last hour, the dead letters by pipeline and the latest operator actions.
  */
-import { readThroughput, type ThroughputPoint } from '../runs/metrics/throughput.js';
-import { isFinished, standsForPipeline, type RunRecord } from '../runs/run-record.js';
+import {
+  readThroughput,
+  type ThroughputPoint,
+  isFinished,
+  standsForPipeline,
+  type RunRecord,
+  indexedRunIds,
+  readRunRecords,
+} from '../runs/index.js';
 import { readAudit, type AuditEntry } from './audit.js';
-import { indexedRunIds, readRunRecords } from '../runs/run-index.js';
 import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
 import { readQueues, type QueueView } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';

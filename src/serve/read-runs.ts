@@ -3,8 +3,7 @@
  * asked (and of one status), a page at a time (the cursor is the position in the run index where the next page
  * starts). The run hashes of each index page are read in one round trip.
  */
-import { lineOf, type RunLine } from '../runs/run-line.js';
-import { indexedRunIds, readRunRecords } from '../runs/run-index.js';
+import { lineOf, type RunLine, indexedRunIds, readRunRecords } from '../runs/index.js';
 import type { ServeContext } from './serve-context.js';
 
 const PAGE = 100;

@@ -1,10 +1,9 @@
 /** What every route of the console works with. */
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { FerryConfig } from '../config/schema.js';
-import type { RedisClient } from '../redis/connection.js';
-import type { DeadLetterStore } from '../runs/dead-letters/dead-letter-store.js';
-import type { DeliveryKeys } from '../runs/keys.js';
+import type { FerryConfig } from '../config/index.js';
+import type { RedisClient } from '../redis/index.js';
+import type { DeadLetterStore, DeliveryKeys } from '../runs/index.js';
 
 export interface ServeContext {
   config: FerryConfig;

@@ -16,12 +16,16 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Logger } from 'pino';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 import { httpStatusOf, isFerryError, type ErrorCode } from '../errors/index.js';
-import { isRedisConnectionError } from '../redis/redis-unavailable.js';
-import { withCommandTimeout, type RedisClient } from '../redis/connection.js';
-import { createDeadLetterStore } from '../runs/dead-letters/dead-letter-store.js';
-import { deliveryKeys, LANES, queueName, SCHEDULE_QUEUE } from '../runs/keys.js';
+import { isRedisConnectionError, withCommandTimeout, type RedisClient } from '../redis/index.js';
+import {
+  createDeadLetterStore,
+  deliveryKeys,
+  LANES,
+  queueName,
+  SCHEDULE_QUEUE,
+} from '../runs/index.js';
 import { installAccessChecks } from './access.js';
 import { errorBody } from './http-errors.js';
 import { messagePage } from './pages/error-page.js';

@@ -6,7 +6,7 @@
  * slides: each use keeps the session for `serve.sessionHours` more.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 import type { Principal, Role } from './tokens.js';
 
 export const SESSION_COOKIE = 'ferry_session';

@@ -4,7 +4,7 @@
  * configured token (no early exit), so neither a token's length nor its position shows in timing.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FerryConfig } from '../config/schema.js';
+import type { FerryConfig } from '../config/index.js';
 
 export type Role = 'viewer' | 'operator';
 

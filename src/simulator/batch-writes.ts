@@ -2,7 +2,7 @@
  * PUT, PATCH and DELETE on a collection: a JSON array of items, each answered on its own.
  * 200 when every item applied, 207 `{results: [{externalId, status, error?}]}` when some did not.
  */
-import type { Binding } from '../interface/bindings.js';
+import type { Binding } from '../interface/index.js';
 import { errorResponse, jsonResponse } from './http-io.js';
 import type { Item, StateResource } from './state-store.js';
 import { fieldProblem, isObject, keyOf, rejected, type ItemProblem } from './validation.js';

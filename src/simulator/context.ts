@@ -1,6 +1,6 @@
 /** Everything one running simulator holds, shared by its request handlers. */
-import { resolveBindings, type Binding } from '../interface/bindings.js';
-import type { Listing } from '../config/listings.js';
+import { resolveBindings, type Binding } from '../interface/index.js';
+import type { Listing } from '../config/index.js';
 import type { OAuthClient } from './auth.js';
 import { DEFAULT_FAULTS, mergeFaults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';

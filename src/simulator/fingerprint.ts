@@ -1,6 +1,6 @@
 /** What makes two writes "the same request": method, path, query and the canonical JSON body. */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../base/canonical-json.js';
+import { canonicalJson } from '../base/index.js';
 
 export function requestFingerprint(
   method: string,

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEFAULT_MAX_BYTES } from '../interface/bindings.js';
+import { DEFAULT_MAX_BYTES } from '../interface/index.js';
 import { hasBearer } from './auth.js';
 import { deleteItems, executeBatch, unwrapEnvelope } from './batch-writes.js';
 import type { SimContext } from './context.js';

@@ -3,9 +3,8 @@
  * (operationId = catalog id), bodies from the bindings, the resource fields of DESIGN.md, the
  * idempotency header, the 207 results and the error body.
  */
-import type { Binding } from '../interface/bindings.js';
-import { operationsOfListing, type Operation } from '../interface/catalog.js';
-import { type Listing } from '../config/listings.js';
+import { type Binding, operationsOfListing, type Operation } from '../interface/index.js';
+import { type Listing } from '../config/index.js';
 import { orderOfItems, readParamDocs } from './read-params.js';
 import { SCHEMA_OF, componentSchemas } from './openapi-schemas.js';
 

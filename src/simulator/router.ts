@@ -1,7 +1,6 @@
 /** Routes of the simulator, derived from the catalog and the bindings: never a second list of paths. */
-import type { Binding } from '../interface/bindings.js';
-import { operationsOfListing, type Operation } from '../interface/catalog.js';
-import { type Listing } from '../config/listings.js';
+import { type Binding, operationsOfListing, type Operation } from '../interface/index.js';
+import { type Listing } from '../config/index.js';
 
 export interface RouteMatch {
   operation: Operation;

@@ -1,6 +1,5 @@
 /** The simulator's public types: what startSimulator takes and what it hands back. */
-import type { BindingConfig } from '../config/schema.js';
-import type { Listing } from '../config/listings.js';
+import type { BindingConfig, Listing } from '../config/index.js';
 
 /** Fault injection; every share is drawn from one seeded PRNG, so a seed reproduces the outcomes. */
 export interface Faults {

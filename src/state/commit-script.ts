@@ -1,5 +1,4 @@
-import type { RedisClient } from '../redis/connection.js';
-import { luaScript, runLua } from '../redis/lua.js';
+import { type RedisClient, luaScript, runLua } from '../redis/index.js';
 
 /**
  * Commits items of one resource atomically. KEYS: the state hash, its live counter, its origin

@@ -1,7 +1,6 @@
-import { connectNow } from '../redis/connect-now.js';
-import type { RedisClient, RedisTarget } from '../redis/connection.js';
+import { connectNow, type RedisClient, type RedisTarget } from '../redis/index.js';
 
-export { redisWhere } from '../redis/redis-unavailable.js';
+export { redisWhere } from '../redis/index.js';
 
 /**
  * A connection for a short command that reads the sync state (`ferry plan`): it fails at once

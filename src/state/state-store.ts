@@ -4,7 +4,7 @@
  * the platform confirmed) is the only writer. Reads go in large HMGET batches so that a
  * million-row plan makes a few hundred round trips, not a million.
  */
-import type { RedisClient } from '../redis/connection.js';
+import type { RedisClient } from '../redis/index.js';
 import { runCommitScript } from './commit-script.js';
 import {
   decodeOrigin,

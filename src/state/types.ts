@@ -1,5 +1,5 @@
 /** What the sync state keeps of an entity, and what committing one confirmed item needs. */
-import type { SourceRef } from '../base/records.js';
+import type { SourceRef } from '../base/index.js';
 
 /** What state says of one entity: its content hash, per-field hashes when kept, and version. */
 export interface EntityState {

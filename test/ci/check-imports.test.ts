@@ -26,14 +26,28 @@ function check(files: Record<string, string>): { status: number | null; output: 
 }
 
 describe('check-imports', () => {
-  it('lets a folder import the layers below it', () => {
+  it('lets a folder import the layers below it through their front doors', () => {
     const { status, output } = check({
-      'src/errors/e.ts': 'export const e = 1;\n',
-      'src/pipeline/p.ts': "import { e } from '../errors/e.js';\nexport const p = e;\n",
-      'src/cli/c.ts': "import '../pipeline/p.js';\n",
+      'src/errors/index.ts': 'export const e = 1;\n',
+      'src/pipeline/p.ts': "import { e } from '../errors/index.js';\nexport const p = e;\n",
+      'src/pipeline/index.ts': "export { p } from './p.js';\n",
+      'src/cli/c.ts': "import { p } from '../pipeline/index.js';\nexport const c = p;\n",
     });
-    expect(output).toContain('no import cycles and no layer breaches among 3 modules');
+    expect(output).toContain('no import cycles and no layer breaches among 4 modules');
     expect(status).toBe(0);
+  });
+
+  it('fails on a reach into another folder past its index.ts, but lets a lazy import() name one module', () => {
+    const { status, output } = check({
+      'src/runs/index.ts': "export { r } from './r.js';\n",
+      'src/runs/r.ts': 'export const r = 1;\n',
+      'src/queue/q.ts': "import type { r } from '../runs/r.js';\nexport type Q = typeof r;\n",
+      'src/cli/c.ts': "export const load = () => import('../runs/r.js');\n",
+    });
+    expect(status).toBe(1);
+    expect(output.trim().split('\n')).toEqual([
+      "layer breach: src/queue/q.ts imports src/runs/r.ts: a module inside src/runs; import it from src/runs/index.ts, the folder's front door (docs/ARCHITECTURE.md, Layers)",
+    ]);
   });
 
   it('names the file, the module and the rule of an import up, to a sibling or out of the layers', () => {
@@ -45,9 +59,9 @@ describe('check-imports', () => {
     expect(status).toBe(1);
     const lines = output.trim().split('\n');
     expect(lines).toEqual([
-      'layer breach: src/base/b.ts imports src/pipeline/p.ts: src/pipeline is in a higher layer (5 above 2); src/base may import only src/errors (docs/ARCHITECTURE.md, Layers)',
+      'layer breach: src/base/b.ts imports src/pipeline/p.ts: src/pipeline is in a higher layer (6 above 2); src/base may import only src/errors (docs/ARCHITECTURE.md, Layers)',
       'layer breach: src/logging/l.ts imports src/base/b.ts: src/base is in the same layer (2); src/logging may import only src/errors (docs/ARCHITECTURE.md, Layers)',
-      'layer breach: src/pipeline/p.ts imports test/helper.ts: test is in no layer; src/pipeline may import only src/errors, src/base, src/logging, src/config, src/redis, src/interface, connectors (docs/ARCHITECTURE.md, Layers)',
+      'layer breach: src/pipeline/p.ts imports test/helper.ts: test is in no layer; src/pipeline may import only src/errors, src/base, src/logging, src/config, src/redis, src/interface, connectors, src/state (docs/ARCHITECTURE.md, Layers)',
     ]);
   });
 

@@ -1,7 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { UsageError } from '../../errors/index.js';
-import { createInterfaceClient } from '../../interface/client.js';
-import { InterfaceError } from '../../interface/errors.js';
+import { createInterfaceClient, InterfaceError } from '../../interface/index.js';
 import { readCallBody } from './call-body.js';
 import {
   JSON_OPTION,

@@ -1,8 +1,11 @@
 import type { Writable } from 'node:stream';
-import { connectDelivery } from '../../queue/connect.js';
-import { deliveryKeys } from '../../runs/keys.js';
-import { CANCEL_TIMEOUT_MS, cancelRun, type CancelOutcome } from '../../queue/cancel-run.js';
-import { reportText } from '../../runs/report-text.js';
+import {
+  connectDelivery,
+  CANCEL_TIMEOUT_MS,
+  cancelRun,
+  type CancelOutcome,
+} from '../../queue/index.js';
+import { deliveryKeys, reportText } from '../../runs/index.js';
 import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
 
 /** Progress lines while waiting for the run's jobs in flight: one when the count changes, or every 5 s. */

@@ -1,4 +1,4 @@
-import { configPath, loadConfig } from '../../config/load-config.js';
+import { configPath, loadConfig } from '../../config/index.js';
 import { JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const configCheckCommand: Command = {

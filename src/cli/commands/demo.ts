@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors/index.js';
-import { runDemo } from '../../demo/run-demo.js';
+import { runDemo } from '../../demo/index.js';
 import { flag, stringOption, type Command } from '../command.js';
 
 export const demoCommand: Command = {

@@ -1,10 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
-import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
-import { deadLettersCsv } from '../../runs/dead-letters/dead-letter-views.js';
-import { deliveryKeys } from '../../runs/keys.js';
+import { connectDelivery } from '../../queue/index.js';
+import { createDeadLetterStore, deadLettersCsv, deliveryKeys } from '../../runs/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
 

@@ -1,7 +1,10 @@
-import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
-import { deadLetterRow, deadLetterTable } from '../../runs/dead-letters/dead-letter-views.js';
-import { deliveryKeys } from '../../runs/keys.js';
+import { connectDelivery } from '../../queue/index.js';
+import {
+  createDeadLetterStore,
+  deadLetterRow,
+  deadLetterTable,
+  deliveryKeys,
+} from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
 

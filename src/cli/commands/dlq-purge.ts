@@ -1,11 +1,10 @@
-import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
 import {
+  connectDelivery,
   checkSelection,
   selectDeadLetters,
   type DeadLetterSelection,
-} from '../../queue/dlq/select-dead-letters.js';
-import { deliveryKeys } from '../../runs/keys.js';
+} from '../../queue/index.js';
+import { createDeadLetterStore, deliveryKeys } from '../../runs/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
 export const dlqPurgeCommand: Command = {

@@ -1,6 +1,5 @@
-import { readEditedPayloads } from '../../queue/dlq/edited-payloads.js';
-import { replayDeadLetters, type ReplayReport } from '../../orchestrate/replay.js';
-import { checkSelection, type DeadLetterSelection } from '../../queue/dlq/select-dead-letters.js';
+import { readEditedPayloads, checkSelection, type DeadLetterSelection } from '../../queue/index.js';
+import { replayDeadLetters, type ReplayReport } from '../../orchestrate/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
 function replayText(report: ReplayReport): string {

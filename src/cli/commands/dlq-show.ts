@@ -1,8 +1,10 @@
-import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
-import { deadLetterText } from '../../runs/dead-letters/dead-letter-views.js';
-import { NotFoundError } from '../../runs/errors.js';
-import { deliveryKeys } from '../../runs/keys.js';
+import { connectDelivery } from '../../queue/index.js';
+import {
+  createDeadLetterStore,
+  deadLetterText,
+  NotFoundError,
+  deliveryKeys,
+} from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const dlqShowCommand: Command = {

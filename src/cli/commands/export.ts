@@ -1,7 +1,6 @@
-import { exportText } from '../../export/export-text.js';
-import { runExport } from '../../export/run-export.js';
+import { exportText, runExport } from '../../export/index.js';
 import { UsageError } from '../../errors/index.js';
-import { connectState } from '../../state/connect-state.js';
+import { connectState } from '../../state/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
 export const exportCommand: Command = {

@@ -1,5 +1,5 @@
-import { loadDescription } from '../../interface/openapi/load-description.js';
-import { checkInterface, type InterfaceCheck } from '../../pipeline/contract/interface-check.js';
+import { loadDescription } from '../../interface/index.js';
+import { checkInterface, type InterfaceCheck } from '../../pipeline/index.js';
 import { UsageError } from '../../errors/index.js';
 import { JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 

@@ -1,5 +1,5 @@
-import { OPERATIONS } from '../../interface/catalog.js';
-import { LISTINGS, type Listing } from '../../config/listings.js';
+import { OPERATIONS } from '../../interface/index.js';
+import { LISTINGS, type Listing } from '../../config/index.js';
 import { UsageError } from '../../errors/index.js';
 import { JSON_OPTION, writeJson, type Command } from '../command.js';
 

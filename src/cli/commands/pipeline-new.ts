@@ -1,16 +1,18 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSource as readSample } from '../../../connectors/read-source.js';
+import { readSource as readSample } from '../../../connectors/index.js';
 import { UsageError } from '../../errors/index.js';
-import { resolveBindings } from '../../interface/bindings.js';
-import { findOperation } from '../../interface/catalog.js';
-import { describedBindings, itemsArrayOf } from '../../interface/openapi/described-bindings.js';
-import { describedOperations } from '../../interface/openapi/described-operations.js';
-import { isSchemaObject } from '../../interface/openapi/json-schema.js';
-import { loadDescription } from '../../interface/openapi/load-description.js';
-import { matchCatalog } from '../../interface/openapi/match-catalog.js';
-import { newPipeline } from '../../pipeline/contract/new-pipeline.js';
-import { pipelinesDir } from '../../pipeline/definition/load-pipeline.js';
+import {
+  resolveBindings,
+  findOperation,
+  describedBindings,
+  itemsArrayOf,
+  describedOperations,
+  isSchemaObject,
+  loadDescription,
+  matchCatalog,
+} from '../../interface/index.js';
+import { newPipeline, pipelinesDir } from '../../pipeline/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
 const NAME = /^[A-Za-z0-9_.-]+$/;

@@ -1,12 +1,15 @@
-import { remoteWhere } from '../../../connectors/sources/remote-address.js';
-import { urlName } from '../../../connectors/sources/url.js';
-import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
-import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
-import { displayPath } from '../../pipeline/display-path.js';
-import { planPipeline } from '../../pipeline/plan-pipeline.js';
-import { planJson, planSummary } from '../../pipeline/plan-report.js';
-import { sourceSpecOf, type SourceSpec } from '../../pipeline/source/read-records.js';
-import { connectState } from '../../state/connect-state.js';
+import { remoteWhere, urlName } from '../../../connectors/index.js';
+import {
+  loadPipeline,
+  boundHeapGrowth,
+  displayPath,
+  planPipeline,
+  planJson,
+  planSummary,
+  sourceSpecOf,
+  type SourceSpec,
+} from '../../pipeline/index.js';
+import { connectState } from '../../state/index.js';
 import {
   flag,
   JSON_OPTION,

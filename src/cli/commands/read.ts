@@ -1,12 +1,16 @@
 import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { readSource, type SourceSpec } from '../../../connectors/read-source.js';
-import { connectorNames } from '../../../connectors/registry.js';
-import { isRemoteAddress, remoteSpecOf } from '../../../connectors/sources/remote-address.js';
-import type { ReadMeta } from '../../../connectors/types.js';
+import {
+  readSource,
+  type SourceSpec,
+  connectorNames,
+  isRemoteAddress,
+  remoteSpecOf,
+  type ReadMeta,
+} from '../../../connectors/index.js';
 import { isFerryError, UsageError } from '../../errors/index.js';
-import { rowErrorText } from '../../pipeline/row-error-text.js';
-import type { RowError } from '../../base/records.js';
+import { rowErrorText } from '../../pipeline/index.js';
+import type { RowError } from '../../base/index.js';
 import { flag, JSON_OPTION, stringList, stringOption, type Command } from '../command.js';
 
 const PROGRESS_EVERY_MS = 5_000;

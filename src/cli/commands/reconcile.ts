@@ -1,11 +1,7 @@
 import { UsageError } from '../../errors/index.js';
-import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
-import { connectState } from '../../state/connect-state.js';
-import {
-  hasDrift,
-  reconcilePipeline,
-  type ReconcileDocument,
-} from '../../reconcile/reconcile-pipeline.js';
+import { loadPipeline } from '../../pipeline/index.js';
+import { connectState } from '../../state/index.js';
+import { hasDrift, reconcilePipeline, type ReconcileDocument } from '../../reconcile/index.js';
 import {
   flag,
   JSON_OPTION,

@@ -1,6 +1,6 @@
-import { connectDelivery } from '../../queue/connect.js';
-import { deliveryKeys } from '../../runs/keys.js';
-import { resumeRun } from '../../orchestrate/resume-run.js';
+import { connectDelivery } from '../../queue/index.js';
+import { deliveryKeys } from '../../runs/index.js';
+import { resumeRun } from '../../orchestrate/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const resumeCommand: Command = {

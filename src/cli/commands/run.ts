@@ -1,11 +1,8 @@
-import { isRemoteAddress } from '../../../connectors/sources/remote-address.js';
-import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
+import { isRemoteAddress } from '../../../connectors/index.js';
+import { loadPipeline, boundHeapGrowth } from '../../pipeline/index.js';
 import { UsageError } from '../../errors/index.js';
-import { boundHeapGrowth } from '../../pipeline/heap-tuning.js';
-import { LANES, type Lane } from '../../runs/keys.js';
-import { executeRun } from '../../orchestrate/execute-run.js';
-import { reportText } from '../../runs/report-text.js';
-import { isFinishedStatus } from '../../runs/run-record.js';
+import { LANES, type Lane, reportText, isFinishedStatus } from '../../runs/index.js';
+import { executeRun } from '../../orchestrate/index.js';
 import {
   flag,
   JSON_OPTION,

@@ -1,7 +1,5 @@
-import { connectDelivery } from '../../queue/connect.js';
-import { deliveryKeys } from '../../runs/keys.js';
-import { recentRuns } from '../../runs/run-index.js';
-import { lineOf, type RunLine } from '../../runs/run-line.js';
+import { connectDelivery } from '../../queue/index.js';
+import { deliveryKeys, recentRuns, lineOf, type RunLine } from '../../runs/index.js';
 import {
   flag,
   JSON_OPTION,

@@ -1,4 +1,4 @@
-import { pauseSchedule, resumeSchedule } from '../../schedules/pause-schedule.js';
+import { pauseSchedule, resumeSchedule } from '../../schedules/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withScheduleQueue } from './schedules.js';
 

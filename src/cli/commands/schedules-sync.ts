@@ -1,4 +1,4 @@
-import { syncSchedules } from '../../schedules/sync-schedules.js';
+import { syncSchedules } from '../../schedules/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withScheduleQueue } from './schedules.js';
 

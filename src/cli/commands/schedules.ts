@@ -1,10 +1,14 @@
 import type { Queue } from 'bullmq';
-import type { FerryConfig } from '../../config/schema.js';
-import { connectDelivery } from '../../queue/connect.js';
-import { deliveryKeys } from '../../runs/keys.js';
-import type { RedisClient } from '../../redis/connection.js';
-import { listSchedules, type ScheduleView } from '../../schedules/list-schedules.js';
-import { openScheduleQueue, type TickData } from '../../schedules/schedule-queue.js';
+import type { FerryConfig } from '../../config/index.js';
+import { connectDelivery } from '../../queue/index.js';
+import { deliveryKeys } from '../../runs/index.js';
+import type { RedisClient } from '../../redis/index.js';
+import {
+  listSchedules,
+  type ScheduleView,
+  openScheduleQueue,
+  type TickData,
+} from '../../schedules/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
 /** Runs `use` with a delivery connection and the schedule queue, closing both after. */

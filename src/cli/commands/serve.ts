@@ -1,9 +1,7 @@
 import { isIP } from 'node:net';
 import { UsageError } from '../../errors/index.js';
-import { createRedis } from '../../redis/connection.js';
-import { redisWhere } from '../../redis/redis-unavailable.js';
-import { logRedisState, waitForRedis } from '../../redis/wait-for-redis.js';
-import { buildServer } from '../../serve/server.js';
+import { createRedis, redisWhere, logRedisState, waitForRedis } from '../../redis/index.js';
+import { buildServer } from '../../serve/index.js';
 import { positiveIntOption, stringOption, type Command } from '../command.js';
 
 /** Loopback only: 127.0.0.0/8, ::1, localhost. */

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { UsageError } from '../../errors/index.js';
 import { DEFAULT_CLI_PORT, simulatorOptionsFromArgs } from '../simulator-options.js';
-import { startSimulator } from '../../simulator/start-simulator.js';
+import { startSimulator } from '../../simulator/index.js';
 import { JSON_OPTION, writeJson, type Command, type OptionSpec } from '../command.js';
 
 const text = (placeholder: string, description: string): OptionSpec => ({

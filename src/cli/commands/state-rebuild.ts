@@ -1,8 +1,8 @@
 import { UsageError } from '../../errors/index.js';
-import { createInterfaceClient } from '../../interface/client.js';
-import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
-import { connectState } from '../../state/connect-state.js';
-import { rebuildState, type RebuildResult } from '../../reconcile/rebuild-state.js';
+import { createInterfaceClient } from '../../interface/index.js';
+import { loadPipeline } from '../../pipeline/index.js';
+import { connectState } from '../../state/index.js';
+import { rebuildState, type RebuildResult } from '../../reconcile/index.js';
 import {
   flag,
   JSON_OPTION,

@@ -1,7 +1,5 @@
-import { connectDelivery } from '../../queue/connect.js';
-import type { DataLoss } from '../../runs/epoch/installation-epoch.js';
-import { deliveryKeys, LANES } from '../../runs/keys.js';
-import { readStatus } from '../../queue/status.js';
+import { connectDelivery, readStatus } from '../../queue/index.js';
+import { type DataLoss, deliveryKeys, LANES } from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
 /** What a loss of Redis's data means, for the operator who finds it in `ferry status`. */

@@ -1,14 +1,15 @@
 import { UsageError } from '../../errors/index.js';
-import { connectDelivery } from '../../queue/connect.js';
-import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
-import { deliveryKeys } from '../../runs/keys.js';
+import { connectDelivery } from '../../queue/index.js';
 import {
+  createDeadLetterStore,
+  deliveryKeys,
   MAX_TRACED_RUNS,
   traceEntity,
   tracedPipeline,
   TRACED_RUNS,
-} from '../../runs/trace/entity-trace.js';
-import { rejectedSinceDelivery, traceText } from '../../runs/trace/entity-trace-text.js';
+  rejectedSinceDelivery,
+  traceText,
+} from '../../runs/index.js';
 import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
 
 export const traceCommand: Command = {

@@ -1,11 +1,8 @@
 import { UsageError } from '../../errors/index.js';
-import { createRedis } from '../../redis/connection.js';
-import { redisWhere } from '../../redis/redis-unavailable.js';
-import { logRedisState, waitForRedis } from '../../redis/wait-for-redis.js';
-import { LANES, type Lane } from '../../runs/keys.js';
-import { startDeliveryWorker } from '../../queue/worker/delivery-worker.js';
-import { startNotifyWorker } from '../../runs/notify/notify-worker.js';
-import { startScheduleWorker } from '../../schedules/schedule-worker.js';
+import { createRedis, redisWhere, logRedisState, waitForRedis } from '../../redis/index.js';
+import { LANES, type Lane, startNotifyWorker } from '../../runs/index.js';
+import { startDeliveryWorker } from '../../queue/index.js';
+import { startScheduleWorker } from '../../schedules/index.js';
 import { flag, positiveIntOption, stringList, type Command } from '../command.js';
 
 export const workerCommand: Command = {

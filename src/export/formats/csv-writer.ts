@@ -5,7 +5,7 @@
  * reports (src/base/csv.ts) nothing is prefixed against spreadsheet formulas: the file is read by
  * a program, and `-12,50` must stay a negative amount.
  */
-import type { ExportTargetFile } from '../../pipeline/definition/export-schema.js';
+import type { ExportTargetFile } from '../../pipeline/index.js';
 import { RowProblem, type Cell } from '../item-rows.js';
 import type { RowWriter } from './row-writer.js';
 import { textEncoder } from './text-encoder.js';

@@ -1,5 +1,5 @@
 /** The row writer of a target's format. */
-import type { ExportTargetFile } from '../../pipeline/definition/export-schema.js';
+import type { ExportTargetFile } from '../../pipeline/index.js';
 import { csvWriter } from './csv-writer.js';
 import { jsonWriter, ndjsonWriter } from './json-writer.js';
 import type { RowWriter } from './row-writer.js';

@@ -4,7 +4,7 @@
  * 27 characters of 0x80-0x9F from the encoding's table (not from TextDecoder, which Node 20
  * decodes as Latin-1 there).
  */
-import type { ExportEncoding } from '../../pipeline/definition/export-schema.js';
+import type { ExportEncoding } from '../../pipeline/index.js';
 
 export type EncodeResult = { bytes: Buffer } | { unmappable: string };
 

@@ -1,4 +1,4 @@
-import type { AuthConfig } from '../../config/schema.js';
+import type { AuthConfig } from '../../config/index.js';
 import type { AuthProvider } from './auth-provider.js';
 import { createOAuth2Auth, type OAuth2Deps } from './oauth2-auth.js';
 import { createStaticAuth } from './static-auth.js';

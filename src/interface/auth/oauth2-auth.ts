@@ -2,7 +2,7 @@
  * OAuth2 client credentials (RFC 6749 section 4.4): a token from `tokenUrl`, cached until shortly
  * before `expires_in`, fetched once for all concurrent callers, and renewed after a 401.
  */
-import type { AuthConfig } from '../../config/schema.js';
+import type { AuthConfig } from '../../config/index.js';
 import { answerErrorContext, parseAnswerBody } from '../answer-body.js';
 import { classifyAnswer } from '../classify-response.js';
 import { AuthError, type HttpErrorContext } from '../errors.js';

@@ -1,5 +1,5 @@
 /** Credentials fixed by configuration: none, bearer token, API-key header, HTTP basic. */
-import type { AuthConfig } from '../../config/schema.js';
+import type { AuthConfig } from '../../config/index.js';
 import type { AuthProvider } from './auth-provider.js';
 
 type StaticAuthConfig = Exclude<AuthConfig, { type: 'oauth2' }>;

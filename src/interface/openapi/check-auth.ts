@@ -3,7 +3,7 @@
  * uses? Bearer vs API key (and its header name) vs basic vs OAuth2 client credentials (and its
  * token URL). Messages name schemes and headers, never a credential.
  */
-import type { AuthConfig } from '../../config/schema.js';
+import type { AuthConfig } from '../../config/index.js';
 import type { DescribedOperation } from './described-operations.js';
 import { isSchemaObject } from './json-schema.js';
 import type { OpenApiDoc } from './load-description.js';

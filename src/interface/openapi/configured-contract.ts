@@ -3,7 +3,7 @@
  * bindings come from the description where it says, and from `interface.bindings` where the config
  * file sets them. Without a description the config is returned as it is.
  */
-import type { FerryConfig } from '../../config/schema.js';
+import type { FerryConfig } from '../../config/index.js';
 import { withDescribedBindings } from './contract-bindings.js';
 import { describedBindings } from './described-bindings.js';
 import { describedOperations } from './described-operations.js';

@@ -2,7 +2,7 @@
  * The config as it runs against a described platform: `interface.bindings` becomes what the
  * description states, overridden setting by setting by what the config file sets.
  */
-import type { BindingConfig, FerryConfig } from '../../config/schema.js';
+import type { BindingConfig, FerryConfig } from '../../config/index.js';
 
 export function mergeBindings(
   configured: Record<string, BindingConfig>,

@@ -5,7 +5,7 @@
  * template, its parameters renamed to the catalog's, position for position: names never reach the
  * URL). Only what the description says is returned; defaults and config fill in the rest.
  */
-import type { BindingConfig } from '../../config/schema.js';
+import type { BindingConfig } from '../../config/index.js';
 import { OPERATIONS } from '../catalog.js';
 import type { DescribedOperation, Schema } from './described-operations.js';
 import type { CatalogMatch } from './match-catalog.js';

@@ -4,7 +4,7 @@
  * listing the description is: A when it has every A-only operation and no B-only one, B the other
  * way round, null otherwise.
  */
-import type { Listing } from '../../config/listings.js';
+import type { Listing } from '../../config/index.js';
 import { OPERATIONS, type Operation } from '../catalog.js';
 import type { DescribedOperation } from './described-operations.js';
 

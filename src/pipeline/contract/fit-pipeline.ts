@@ -4,10 +4,15 @@
  * property is one the schema forbids; each mapped field's JSON type can be one the schema allows.
  * `ferry interface check` reports these; nothing here guesses at run time.
  */
-import type { DescribedOperation, Schema } from '../../interface/openapi/described-operations.js';
-import { itemsArrayOf } from '../../interface/openapi/described-bindings.js';
-import { isSchemaObject, objectShape, typesOf } from '../../interface/openapi/json-schema.js';
-import type { CatalogMatch } from '../../interface/openapi/match-catalog.js';
+import {
+  type DescribedOperation,
+  type Schema,
+  itemsArrayOf,
+  isSchemaObject,
+  objectShape,
+  typesOf,
+  type CatalogMatch,
+} from '../../interface/index.js';
 import type { FieldSpec } from '../definition/field-schema.js';
 import type { EntityDefinition, PipelineDefinition } from '../definition/definition-types.js';
 

@@ -3,25 +3,22 @@
  * the bindings in use and where each setting came from, every import pipeline against the request
  * schemas, and `interface.auth` against the security scheme (DESIGN.md, **contract**).
  */
-import type { Listing } from '../../config/listings.js';
-import type { FerryConfig } from '../../config/schema.js';
+import type { Listing, FerryConfig } from '../../config/index.js';
 import { isFerryError } from '../../errors/index.js';
 import {
   bindingOrigins,
   resolveBindings,
   type BindingOrigin,
   type BindingSetting,
-} from '../../interface/bindings.js';
-import { OPERATIONS } from '../../interface/catalog.js';
-import { checkAuth } from '../../interface/openapi/check-auth.js';
-import { withDescribedBindings } from '../../interface/openapi/contract-bindings.js';
-import { describedBindings } from '../../interface/openapi/described-bindings.js';
-import {
+  OPERATIONS,
+  checkAuth,
+  withDescribedBindings,
+  describedBindings,
   describedOperations,
   type DescribedOperation,
-} from '../../interface/openapi/described-operations.js';
-import type { Description } from '../../interface/openapi/load-description.js';
-import { matchCatalog } from '../../interface/openapi/match-catalog.js';
+  type Description,
+  matchCatalog,
+} from '../../interface/index.js';
 import { loadAnyPipeline, pipelineNames } from '../definition/load-pipeline.js';
 import { fitPipeline, type ContractProblem } from './fit-pipeline.js';
 

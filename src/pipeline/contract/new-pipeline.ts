@@ -3,10 +3,14 @@
  * export's columns by name similarity (exact, then case and punctuation folded, then common
  * synonyms). Required properties it cannot map get a TODO comment; nothing is guessed at run time.
  */
-import type { Binding } from '../../interface/bindings.js';
-import type { Operation } from '../../interface/catalog.js';
-import type { Schema } from '../../interface/openapi/described-operations.js';
-import { isSchemaObject, objectShape, typesOf } from '../../interface/openapi/json-schema.js';
+import {
+  type Binding,
+  type Operation,
+  type Schema,
+  isSchemaObject,
+  objectShape,
+  typesOf,
+} from '../../interface/index.js';
 
 /** Folded names that mean the same (ERP wording -> the platform's property). */
 const SYNONYMS: Record<string, readonly string[]> = {

@@ -2,10 +2,8 @@
  * Checks each entity of a pipeline file against the catalog and the configured listing, and
  * compiles its mapping. Operations outside the listing fail by name (resolveOperation throws).
  */
-import type { Binding } from '../../interface/bindings.js';
-import type { OperationKind } from '../../interface/catalog.js';
-import type { Listing } from '../../config/listings.js';
-import { resolveOperation } from '../../interface/resolve-operation.js';
+import { type Binding, type OperationKind, resolveOperation } from '../../interface/index.js';
+import type { Listing } from '../../config/index.js';
 import { compileMapping } from '../mapping/compile-entity.js';
 import type { CompileContext } from '../mapping/field-types.js';
 import type { ChangeKind } from '../types.js';

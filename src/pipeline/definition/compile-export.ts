@@ -4,9 +4,9 @@
  * (a column is a path of the item), the target's formats, time zone and file name checked.
  * Every problem is found here, before a page is read.
  */
-import type { FerryConfig } from '../../config/schema.js';
+import type { FerryConfig } from '../../config/index.js';
 import { ConfigError, type ConfigIssue } from '../../errors/index.js';
-import { resolveOperation } from '../../interface/resolve-operation.js';
+import { resolveOperation } from '../../interface/index.js';
 import { checkTimeZone, compileDateWriter } from '../convert/format-date.js';
 import { inlineTable } from '../lookups/lookup-table.js';
 import { compileField } from '../mapping/compile-field.js';

@@ -1,5 +1,4 @@
-import type { Binding } from '../../interface/bindings.js';
-import type { Operation } from '../../interface/catalog.js';
+import type { Binding, Operation } from '../../interface/index.js';
 import type { MappingPlan } from '../mapping/compile-entity.js';
 import type { ChangeKind } from '../types.js';
 import type { LookupTable } from '../lookups/lookup-table.js';

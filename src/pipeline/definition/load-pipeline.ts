@@ -7,13 +7,16 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { didYouMean } from '../../base/did-you-mean.js';
-import { formatIssues } from '../../config/format-issues.js';
-import { PROJECT_ROOT, readYamlFile } from '../../config/load-config.js';
-import type { FerryConfig } from '../../config/schema.js';
-import { interpolate } from '../../config/interpolate.js';
+import { didYouMean } from '../../base/index.js';
+import {
+  formatIssues,
+  PROJECT_ROOT,
+  readYamlFile,
+  type FerryConfig,
+  interpolate,
+} from '../../config/index.js';
 import { ConfigError, type ConfigIssue } from '../../errors/index.js';
-import { resolveBindings } from '../../interface/bindings.js';
+import { resolveBindings } from '../../interface/index.js';
 import { displayPath } from '../display-path.js';
 import { inlineTable, type LookupTable } from '../lookups/lookup-table.js';
 import type { CompileContext } from '../mapping/field-types.js';

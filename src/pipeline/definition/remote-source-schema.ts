@@ -3,7 +3,7 @@
  * an S3 bucket. Secrets are best given as `${NAME}` (read from NAME or the file NAME_FILE names).
  */
 import { z } from 'zod';
-import { parseHostKey } from '../../../connectors/sources/host-key.js';
+import { parseHostKey } from '../../../connectors/index.js';
 
 const PRIVATE_KEY = /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 

@@ -6,14 +6,13 @@
  * column, a key that repeats (naming both lines), records the connector could not read.
  */
 import { createHash } from 'node:crypto';
-import { readSource } from '../../../connectors/read-source.js';
-import { SourceNotFoundError } from '../../../connectors/errors.js';
+import { readSource, SourceNotFoundError } from '../../../connectors/index.js';
 import type { FileLookupSpec } from '../definition/pipeline-schema.js';
 import { displayPath } from '../display-path.js';
 import { LookupFileError } from '../errors.js';
 import { rowErrorText } from '../row-error-text.js';
 import { localPath } from '../source/read-records.js';
-import type { RowError } from '../../base/records.js';
+import type { RowError } from '../../base/index.js';
 import type { LookupTable } from './lookup-table.js';
 
 export interface LookupFilesContext {

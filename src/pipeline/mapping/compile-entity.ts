@@ -2,11 +2,7 @@
  * Compiles one entity of a pipeline: its key, its `when` condition, its fields (sorted, with the
  * key field placed among them for collection operations) and its resource schema check.
  */
-import {
-  invisibleProblem,
-  stripInvisible,
-  type InvisibleMode,
-} from '../../../connectors/text/invisible-chars.js';
+import { invisibleProblem, stripInvisible, type InvisibleMode } from '../../../connectors/index.js';
 import type { MergeMode } from '../definition/field-schema.js';
 import type { EntityFile, WhenSpec } from '../definition/pipeline-schema.js';
 import { compileQuickCheck, type QuickCheck } from '../fast-check.js';

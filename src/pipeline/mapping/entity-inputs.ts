@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../config/load-config.js';
+import { PROJECT_ROOT } from '../../config/index.js';
 import type { FieldSpec } from '../definition/field-schema.js';
 import type { EntityFile } from '../definition/pipeline-schema.js';
 import { contentHash } from '../hashing.js';

@@ -6,7 +6,7 @@
  * same column (a product and its price) share one map.
  */
 import type { EntityDefinition } from '../definition/definition-types.js';
-import type { SourceRef } from '../../base/records.js';
+import type { SourceRef } from '../../base/index.js';
 import { mergePayloads } from './merge-payloads.js';
 
 export interface MappedEntity {

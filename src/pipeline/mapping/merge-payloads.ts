@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../base/canonical-json.js';
+import { canonicalJson } from '../../base/index.js';
 import type { MappingPlan } from './compile-entity.js';
 
 function asArray(value: unknown): unknown[] {

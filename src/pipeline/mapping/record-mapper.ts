@@ -5,7 +5,7 @@
  */
 import type { EntityDefinition, PipelineDefinition } from '../definition/definition-types.js';
 import type { ChangeKind } from '../types.js';
-import type { RowError, SourceRecord, SourceRef } from '../../base/records.js';
+import type { RowError, SourceRecord, SourceRef } from '../../base/index.js';
 import { mapKey, mapPayload } from './compile-entity.js';
 import type { FieldIssue } from './field-types.js';
 import type { KeyRegistry, MappedEntity } from './key-registry.js';

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../hashing.js';
-import { canonicalJson } from '../../base/canonical-json.js';
+import { canonicalJson } from '../../base/index.js';
 
 export interface IdempotencyInput {
   pipeline: string;

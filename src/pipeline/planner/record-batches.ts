@@ -13,10 +13,9 @@ import type { FieldIssue } from '../mapping/field-types.js';
 import { inputFingerprint } from '../mapping/input-fingerprint.js';
 import type { KeyRegistry, MappedEntity } from '../mapping/key-registry.js';
 import { mapRecord } from '../mapping/record-mapper.js';
-import { stateInputIs } from '../../state/state-format.js';
-import type { StateStore } from '../../state/state-store.js';
+import { stateInputIs, type StateStore } from '../../state/index.js';
 import { ReadAhead } from './read-ahead.js';
-import type { RowError, SourceRecord } from '../../base/records.js';
+import type { RowError, SourceRecord } from '../../base/index.js';
 
 /** One record with its entities' keys and input fingerprints, per entity index. */
 interface Sighting {

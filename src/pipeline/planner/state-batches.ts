@@ -4,7 +4,7 @@
  */
 import { detectRecord, type DetectContext } from '../change-detection.js';
 import type { MappedEntity } from '../mapping/key-registry.js';
-import type { StateStore } from '../../state/state-store.js';
+import type { StateStore } from '../../state/index.js';
 import { ReadAhead } from './read-ahead.js';
 
 export class StateBatches {

@@ -8,14 +8,14 @@ import {
   readSource,
   type ReadSourceResult,
   type SourceSpec,
-} from '../../../connectors/read-source.js';
-import { getConnector, validateConnectorOptions } from '../../../connectors/registry.js';
-import { isFerryError, UsageError, type ConfigIssue } from '../../errors/index.js';
-import { ConfigError } from '../../errors/index.js';
+  getConnector,
+  validateConnectorOptions,
+} from '../../../connectors/index.js';
+import { isFerryError, UsageError, type ConfigIssue, ConfigError } from '../../errors/index.js';
 import type { PipelineDefinition } from '../definition/definition-types.js';
 import type { SourceFile } from '../definition/pipeline-schema.js';
 
-export type { SourceSpec } from '../../../connectors/read-source.js';
+export type { SourceSpec } from '../../../connectors/index.js';
 
 /** Config issues of a pipeline's source: an unknown connector, options it does not declare. */
 export function checkSourceOptions(source: SourceFile): ConfigIssue[] {

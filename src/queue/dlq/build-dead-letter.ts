@@ -1,9 +1,8 @@
 /** A refused or exhausted request -> a dead-letter entry (the request as sent, no credentials). */
-import type { Binding } from '../../interface/bindings.js';
-import type { JobRequest } from '../../runs/job-data.js';
+import type { Binding } from '../../interface/index.js';
+import type { JobRequest, DeadLetter, DeadLetterRequest } from '../../runs/index.js';
 import { buildCall, itemsWithPayloads } from '../request-body.js';
 import type { Failure } from '../worker/outcomes.js';
-import type { DeadLetter, DeadLetterRequest } from '../../runs/dead-letters/dead-letter.js';
 
 export interface DeadLetterContext {
   runId: string;

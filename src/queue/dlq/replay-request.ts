@@ -5,14 +5,11 @@
  * from its stored result, not apply it twice); otherwise a new one (the last answer was a refusal,
  * which the platform would replay as it is).
  */
-import type { Binding } from '../../interface/bindings.js';
-import type { ErrorCode } from '../../errors/index.js';
-import { UsageError } from '../../errors/index.js';
-import { schemaFor } from '../../pipeline/resource-schemas.js';
-import type { DeliveryItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../../runs/job-data.js';
+import type { Binding } from '../../interface/index.js';
+import { type ErrorCode, UsageError } from '../../errors/index.js';
+import { schemaFor, type DeliveryItem } from '../../pipeline/index.js';
+import type { JobRequest, DeadLetter } from '../../runs/index.js';
 import { jobRequestOf, replayKey } from '../request-body.js';
-import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
 import type { EditedPayloads } from './edited-payloads.js';
 
 /** Outcomes after which the platform may or may not have applied the request. */

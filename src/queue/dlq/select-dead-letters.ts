@@ -1,7 +1,5 @@
 import { UsageError } from '../../errors/index.js';
-import { NotFoundError } from '../../runs/errors.js';
-import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
-import type { DeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
+import { NotFoundError, type DeadLetter, type DeadLetterStore } from '../../runs/index.js';
 
 /** Which dead letters a replay or purge is about: ids, a run's, or all of them. */
 export interface DeadLetterSelection {

@@ -14,11 +14,9 @@
  * A process resets the streak only after it saw a refusal itself, so a healthy delivery costs no
  * Redis round trip here.
  */
-import type { InterfaceError } from '../../interface/errors.js';
-import { AuthError, PermanentHttpError } from '../../interface/errors.js';
-import type { RedisClient } from '../../redis/connection.js';
-import { luaScript, runLua } from '../../redis/lua.js';
-import type { DeliveryKeys } from '../../runs/keys.js';
+import { type InterfaceError, AuthError, PermanentHttpError } from '../../interface/index.js';
+import { type RedisClient, luaScript, runLua } from '../../redis/index.js';
+import type { DeliveryKeys } from '../../runs/index.js';
 
 export type RefusalReason = 'unauthorized' | 'forbidden' | 'route_not_found' | 'method_not_allowed';
 

@@ -4,10 +4,9 @@
  * an item older than what state holds is stale (a newer change was applied since) and is dropped.
  * A request that loses items becomes a request of its own (new body, so a new idempotency key).
  */
-import type { StateStore } from '../../state/state-store.js';
-import type { ItemVerdict } from '../../state/state-format.js';
-import type { StateItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../../runs/job-data.js';
+import type { StateStore, ItemVerdict } from '../../state/index.js';
+import type { StateItem } from '../../pipeline/index.js';
+import type { JobRequest } from '../../runs/index.js';
 import { subRequest } from '../request-body.js';
 
 export interface Classified {

@@ -1,12 +1,10 @@
 /** What a delivery job needs, built once per worker process. */
-import type { RedisClient } from '../../redis/connection.js';
-import type { FerryConfig } from '../../config/schema.js';
-import type { Binding } from '../../interface/bindings.js';
-import type { InterfaceClient } from '../../interface/client-types.js';
-import type { Logger } from '../../logging/logger.js';
-import type { StateStore } from '../../state/state-store.js';
-import type { DeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
-import type { DeliveryKeys } from '../../runs/keys.js';
+import type { RedisClient } from '../../redis/index.js';
+import type { FerryConfig } from '../../config/index.js';
+import type { Binding, InterfaceClient } from '../../interface/index.js';
+import type { Logger } from '../../logging/index.js';
+import type { StateStore } from '../../state/index.js';
+import type { DeadLetterStore, DeliveryKeys } from '../../runs/index.js';
 import type { DeliveryQueues } from '../queues.js';
 import type { Breaker } from './breaker.js';
 import type { RateGate } from './rate-gate.js';

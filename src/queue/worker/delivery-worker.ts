@@ -9,31 +9,34 @@
  * lockDurationMs + stalledIntervalMs. Restarting is safe: committed items are not sent again and
  * the rest go with the same idempotency keys.
  */
-import { onWorkerError } from '../../redis/wait-for-redis.js';
+import { onWorkerError, createRedis, warnIfEvicting } from '../../redis/index.js';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
-import type { FerryConfig } from '../../config/schema.js';
-import { resolveBindings } from '../../interface/bindings.js';
-import { createInterfaceClient } from '../../interface/client.js';
-import type { Logger } from '../../logging/logger.js';
-import { createStateStore } from '../../state/state-store.js';
-import { createRedis, warnIfEvicting } from '../../redis/connection.js';
-import { createDeadLetterStore } from '../../runs/dead-letters/dead-letter-store.js';
-import { DeliveryDeferredError } from '../../runs/errors.js';
-import type { DeliveryJobData } from '../../runs/job-data.js';
-import { LANES, deliveryKeys, queueName, type Lane } from '../../runs/keys.js';
+import type { FerryConfig } from '../../config/index.js';
+import { resolveBindings, createInterfaceClient, backoffDelay } from '../../interface/index.js';
+import type { Logger } from '../../logging/index.js';
+import { createStateStore } from '../../state/index.js';
+import {
+  createDeadLetterStore,
+  DeliveryDeferredError,
+  type DeliveryJobData,
+  LANES,
+  deliveryKeys,
+  queueName,
+  type Lane,
+  watchEpoch,
+  finishRun,
+  startRequestMetrics,
+  notifyRunBlocked,
+  notifyRunEnded,
+  parseRun,
+} from '../../runs/index.js';
 import { openQueues } from '../queues.js';
-import { watchEpoch } from '../../runs/epoch/epoch-watcher.js';
-import { finishRun } from '../../runs/finish-run.js';
-import { backoffDelay } from '../../interface/backoff.js';
 import { createBreaker } from './breaker.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { processJob } from './process-job.js';
 import { createRateGate } from './rate-gate.js';
-import { startRequestMetrics } from '../../runs/metrics/request-metrics.js';
-import { notifyRunBlocked, notifyRunEnded } from '../../runs/notify/notify-run.js';
-import { parseRun } from '../../runs/run-record.js';
 import { startSupervisor } from './supervisor.js';
 
 const SUPERVISE_MS = 2_000;

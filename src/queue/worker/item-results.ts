@@ -2,8 +2,8 @@
  * Per-item results in an answer (`{results: [{externalId, status, error?}]}`): a 207's, or a 4xx's
  * that names the bad items of a batch.
  */
-import type { StateItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../../runs/job-data.js';
+import type { StateItem } from '../../pipeline/index.js';
+import type { JobRequest } from '../../runs/index.js';
 import { EXCERPT_CHARS, type Refusal } from './outcomes.js';
 
 export interface ItemResult {

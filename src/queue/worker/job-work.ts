@@ -1,8 +1,10 @@
-import type { RedisClient } from '../../redis/connection.js';
-import { luaScript, runLua } from '../../redis/lua.js';
-import type { DeliveryJobData, JobPayload } from '../../runs/job-data.js';
-import { decodeJobPayload } from '../../runs/job-payload-codec.js';
-import type { DeliveryKeys } from '../../runs/keys.js';
+import { type RedisClient, luaScript, runLua } from '../../redis/index.js';
+import {
+  type DeliveryJobData,
+  type JobPayload,
+  decodeJobPayload,
+  type DeliveryKeys,
+} from '../../runs/index.js';
 
 /**
  * KEYS: run hash, settled set, payload hash, the pipeline's breaker hash. ARGV: job id, 1 to read

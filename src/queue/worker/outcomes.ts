@@ -1,8 +1,8 @@
 /** What happened to the items of a request: the shapes send-request.ts hands back. */
 import type { ErrorCode } from '../../errors/index.js';
-import type { InterfaceError } from '../../interface/errors.js';
-import type { StateItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../../runs/job-data.js';
+import type { InterfaceError } from '../../interface/index.js';
+import type { StateItem } from '../../pipeline/index.js';
+import type { JobRequest } from '../../runs/index.js';
 import type { RefusalReason } from './breaker.js';
 
 export const EXCERPT_CHARS = 500;

@@ -11,18 +11,20 @@
  * delivered that is not committed.
  */
 import { DelayedError, type Job } from 'bullmq';
-import type { StateItem } from '../../pipeline/types.js';
+import type { StateItem } from '../../pipeline/index.js';
 import { buildDeadLetter, type DeadLetterContext } from '../dlq/build-dead-letter.js';
-import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
-import { DeliveryDeferredError, WorkerStoppedError } from '../../runs/errors.js';
 import {
+  type DeadLetter,
+  DeliveryDeferredError,
+  WorkerStoppedError,
   addToTally,
   type DeliveryJobData,
   type JobPayload,
   type JobRequest,
   type Tally,
-} from '../../runs/job-data.js';
-import { queueName, type Lane } from '../../runs/keys.js';
+  queueName,
+  type Lane,
+} from '../../runs/index.js';
 import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';

@@ -14,10 +14,9 @@
  *   window, so an interactive request finds room within a window whatever the bulk backlog.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hasRateLimitHeaders, readRateLimitHeaders } from '../../interface/rate-limit-headers.js';
-import type { RedisClient } from '../../redis/connection.js';
-import { runLua } from '../../redis/lua.js';
-import type { DeliveryKeys, Lane } from '../../runs/keys.js';
+import { hasRateLimitHeaders, readRateLimitHeaders } from '../../interface/index.js';
+import { type RedisClient, runLua } from '../../redis/index.js';
+import type { DeliveryKeys, Lane } from '../../runs/index.js';
 import { OBSERVED, PAUSE, REFUSED, TAKE } from './rate-scripts.js';
 
 const POLL_MS = 200;

@@ -1,7 +1,7 @@
 /** The rate delivery keeps to now, as /metrics and `ferry status` show it. */
-import type { FerryConfig } from '../../config/schema.js';
-import type { RedisClient } from '../../redis/connection.js';
-import type { DeliveryKeys } from '../../runs/keys.js';
+import type { FerryConfig } from '../../config/index.js';
+import type { RedisClient } from '../../redis/index.js';
+import type { DeliveryKeys } from '../../runs/index.js';
 import { HEADERS_FRESH_MS } from './rate-scripts.js';
 import { START_PER_SECOND, grantsPerSecond } from './rate-gate.js';
 

@@ -11,7 +11,7 @@
  *   steady limit is probed rarely and a raised one is found.
  * Time is Redis's own clock, so every process agrees whatever its own.
  */
-import { luaScript } from '../../redis/lua.js';
+import { luaScript } from '../../redis/index.js';
 
 export const SLOW_START_MS = 500;
 /** Below the rate of the last 429, the distance to it is halved this often. */

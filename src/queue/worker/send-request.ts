@@ -15,21 +15,21 @@
  * runs out the rest is refused. Rate-limited calls have a bound of their own (RATE_LIMITED_CALLS
  * budgets): past it the request goes to the next attempt, never to the dead letters.
  */
-import type { Binding } from '../../interface/bindings.js';
-import type { CallResponse, InterfaceClient } from '../../interface/client-types.js';
 import {
+  type Binding,
+  type CallResponse,
+  type InterfaceClient,
   InterfaceError,
   PayloadTooLargeError,
   PermanentHttpError,
   RateLimitedError,
-} from '../../interface/errors.js';
-import type { StateItem } from '../../pipeline/types.js';
-import type { JobRequest } from '../../runs/job-data.js';
+} from '../../interface/index.js';
+import type { StateItem } from '../../pipeline/index.js';
+import type { JobRequest, Lane } from '../../runs/index.js';
 import { buildCall, subRequest } from '../request-body.js';
 import { isOk, itemRefusal, itemResults, type ItemResult } from './item-results.js';
 import { platformRefusal } from './breaker.js';
 import { failureOf, type SendResult } from './outcomes.js';
-import type { Lane } from '../../runs/keys.js';
 import type { RateGate } from './rate-gate.js';
 
 const SPLIT_STATUSES = new Set([400, 413, 422]);

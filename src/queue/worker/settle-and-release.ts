@@ -1,7 +1,5 @@
-import type { Tally } from '../../runs/job-data.js';
-import type { Lane } from '../../runs/keys.js';
+import { type Tally, type Lane, settleJob } from '../../runs/index.js';
 import { releaseStage } from '../release-stage.js';
-import { settleJob } from '../../runs/settle-job.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 
 export interface SettlingJob {

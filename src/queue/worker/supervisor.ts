@@ -10,12 +10,17 @@
  */
 import type { Job } from 'bullmq';
 import { buildDeadLetter } from '../dlq/build-dead-letter.js';
-import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
-import { addToTally, type DeliveryJobData, type Tally } from '../../runs/job-data.js';
-import { LANES, type Lane } from '../../runs/keys.js';
+import {
+  type DeadLetter,
+  addToTally,
+  type DeliveryJobData,
+  type Tally,
+  LANES,
+  type Lane,
+  parseRun,
+} from '../../runs/index.js';
 import { advanceCancel } from '../cancel-run.js';
 import { releaseStage } from '../release-stage.js';
-import { parseRun } from '../../runs/run-record.js';
 import { grantProbe } from './breaker.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';

@@ -14,9 +14,8 @@
  * names another item, nor comes back once its entry was replayed or purged.
  */
 import { randomBytes } from 'node:crypto';
-import type { RedisClient } from '../../redis/connection.js';
-import { luaScript, runLua } from '../../redis/lua.js';
-import { hashParts } from '../../base/hash.js';
+import { type RedisClient, luaScript, runLua } from '../../redis/index.js';
+import { hashParts } from '../../base/index.js';
 import type { DeliveryKeys } from '../keys.js';
 import type { DeadLetter } from './dead-letter.js';
 

@@ -1,5 +1,5 @@
 /** How dead letters are shown: a summary row (list, export) and the text of `ferry dlq show`. */
-import { toCsv } from '../../base/csv.js';
+import { toCsv } from '../../base/index.js';
 import type { DeadLetter } from './dead-letter.js';
 
 export interface DeadLetterRow {

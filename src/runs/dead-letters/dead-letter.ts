@@ -1,6 +1,6 @@
 /** A dead letter: one request (or one item of it) the platform refused, or that ran out of retries. */
 import type { ErrorCode } from '../../errors/index.js';
-import type { DeliveryItem } from '../../pipeline/types.js';
+import type { DeliveryItem } from '../../pipeline/index.js';
 
 export interface DeadLetterRequest {
   method: string;

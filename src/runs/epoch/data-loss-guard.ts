@@ -3,8 +3,8 @@
  * delivered (its state went with the data). Such a run stops before anything is sent, saying
  * how much it would resend and the ways out, until the operator chooses `--resend-all` for it.
  */
-import type { RedisClient } from '../../redis/connection.js';
-import type { Plan } from '../../pipeline/types.js';
+import type { RedisClient } from '../../redis/index.js';
+import type { Plan } from '../../pipeline/index.js';
 import { StateLostError } from '../errors.js';
 import type { DeliveryKeys } from '../keys.js';
 import { readDataLoss, type DataLoss } from './installation-epoch.js';

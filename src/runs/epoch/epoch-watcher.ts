@@ -4,7 +4,7 @@
  * loss. A Redis that does not answer is not a loss: the check waits for the next tick.
  */
 import { hostname } from 'node:os';
-import type { RedisClient } from '../../redis/connection.js';
+import type { RedisClient } from '../../redis/index.js';
 import type { DeliveryKeys } from '../keys.js';
 import { checkEpoch, ensureEpoch, type Epoch } from './installation-epoch.js';
 

@@ -7,8 +7,7 @@
  * catalog. Such a run stops before sending until the operator chooses (see data-loss-guard.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../../redis/connection.js';
-import { luaScript, runLua } from '../../redis/lua.js';
+import { type RedisClient, luaScript, runLua } from '../../redis/index.js';
 import type { DeliveryKeys } from '../keys.js';
 
 export interface Epoch {

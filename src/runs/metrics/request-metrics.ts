@@ -3,7 +3,7 @@
  * metrics hash every few seconds (one round trip, not one per request): requests by operation
  * and status, their durations as histogram buckets, and the 429s.
  */
-import type { RedisClient } from '../../redis/connection.js';
+import type { RedisClient } from '../../redis/index.js';
 import {
   DURATION_BUCKETS,
   durationBucketField,

@@ -2,7 +2,7 @@
  * Items delivered per minute across the installation, as the settle script counts them (one
  * counter per minute, kept two hours): the overview's chart of the last hour.
  */
-import type { RedisClient } from '../../redis/connection.js';
+import type { RedisClient } from '../../redis/index.js';
 import type { DeliveryKeys } from '../keys.js';
 
 export interface ThroughputPoint {

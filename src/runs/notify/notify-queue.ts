@@ -2,9 +2,8 @@
  * Webhooks to call, as BullMQ jobs: a run's ending becomes one job per webhook that asked for it,
  * retried with backoff by whichever worker takes it, so delivery never waits on a receiver.
  */
-import { quiet } from '../../redis/quiet-queue.js';
+import { quiet, type RedisClient } from '../../redis/index.js';
 import { Queue } from 'bullmq';
-import type { RedisClient } from '../../redis/connection.js';
 import type { DeliveryKeys } from '../keys.js';
 
 export const NOTIFY_QUEUE = 'notifications';

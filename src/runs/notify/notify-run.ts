@@ -6,11 +6,10 @@
  * small summary, never a payload or a secret; each (run, event, webhook) is queued once.
  */
 import type { Logger } from 'pino';
-import type { FerryConfig } from '../../config/schema.js';
+import type { FerryConfig } from '../../config/index.js';
 import { isFerryError } from '../../errors/index.js';
-import type { NotifyEvent } from '../../pipeline/definition/pipeline-schema.js';
-import { loadPipeline } from '../../pipeline/definition/load-pipeline.js';
-import type { RedisClient } from '../../redis/connection.js';
+import { type NotifyEvent, loadPipeline } from '../../pipeline/index.js';
+import type { RedisClient } from '../../redis/index.js';
 import type { DeliveryKeys } from '../keys.js';
 import { itemTotals, type RunRecord } from '../run-record.js';
 import { openNotifyQueue } from './notify-queue.js';

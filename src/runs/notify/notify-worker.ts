@@ -2,12 +2,11 @@
  * Calls the queued webhooks: POST of the JSON summary, signed when notifications.secret is set;
  * an answer other than 2xx (or none within 10 s) fails the job, which BullMQ retries with backoff.
  */
-import { onWorkerError } from '../../redis/wait-for-redis.js';
+import { onWorkerError, createRedis } from '../../redis/index.js';
 import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import { request } from 'undici';
-import type { FerryConfig } from '../../config/schema.js';
-import { createRedis } from '../../redis/connection.js';
+import type { FerryConfig } from '../../config/index.js';
 import { deliveryKeys } from '../keys.js';
 import { NOTIFY_QUEUE, type NotifyJobData } from './notify-queue.js';
 import { signature, SIGNATURE_HEADER } from './sign.js';

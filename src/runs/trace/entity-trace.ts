@@ -6,13 +6,16 @@
  * document `ferry trace --json` prints and `GET /api/entities/{pipeline}/{key}` answers: the
  * answer to "why is this product not on the shop?".
  */
-import { didYouMean } from '../../base/did-you-mean.js';
-import type { FerryConfig } from '../../config/schema.js';
-import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
-import { loadPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
-import { createStateStore } from '../../state/state-store.js';
-import type { ChangeKind } from '../../pipeline/types.js';
-import type { RedisClient } from '../../redis/connection.js';
+import { didYouMean } from '../../base/index.js';
+import type { FerryConfig } from '../../config/index.js';
+import {
+  type PipelineDefinition,
+  loadPipeline,
+  pipelineNames,
+  type ChangeKind,
+} from '../../pipeline/index.js';
+import { createStateStore } from '../../state/index.js';
+import type { RedisClient } from '../../redis/index.js';
 import type { DeadLetter } from '../dead-letters/dead-letter.js';
 import type { DeadLetterStore } from '../dead-letters/dead-letter-store.js';
 import { deadLetterRow, type DeadLetterRow } from '../dead-letters/dead-letter-views.js';

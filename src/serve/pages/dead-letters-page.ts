@@ -3,8 +3,7 @@
  * (operator); export what the search found as CSV. `/dead-letters/{id}`: one dead letter whole,
  * with its payload to edit and replay.
  */
-import type { DeadLetter } from '../../runs/dead-letters/dead-letter.js';
-import type { DeadLetterRow } from '../../runs/dead-letters/dead-letter-views.js';
+import type { DeadLetter, DeadLetterRow } from '../../runs/index.js';
 import type { DeadLetterSearch } from '../find-dead-letters.js';
 import type { AuditEntry } from '../audit.js';
 import type { Principal } from '../tokens.js';

@@ -4,8 +4,7 @@
  * planned for it and what came of each, the rows of it recent runs rejected, and its dead
  * letters.
  */
-import type { EntityTrace } from '../../runs/trace/entity-trace.js';
-import { traceVerdict } from '../../runs/trace/entity-trace-text.js';
+import { type EntityTrace, traceVerdict } from '../../runs/index.js';
 import { badge, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 

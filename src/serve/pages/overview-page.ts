@@ -3,8 +3,13 @@
  * items) and its run in progress, the queues by lane, the items delivered per minute over the
  * last hour, and the latest operator actions.
  */
-import { itemTotals, settledItems, type RunRecord } from '../../runs/run-record.js';
-import { requestsInFlight, runStatusText } from '../../runs/run-status-text.js';
+import {
+  itemTotals,
+  settledItems,
+  type RunRecord,
+  requestsInFlight,
+  runStatusText,
+} from '../../runs/index.js';
 import type { Overview, PipelineCard } from '../read-overview.js';
 import { chart } from './chart.js';
 import { ago, badge, brief, count, when } from './format.js';

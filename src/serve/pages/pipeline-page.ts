@@ -3,8 +3,8 @@
  * window), "Run now" from its own source (as `POST /api/pipelines/{name}/run`), an upload form
  * that imports a file now (as `POST /api/pipelines/{name}/runs`), and its latest runs.
  */
-import type { RunLine } from '../../runs/run-line.js';
-import type { LastReconciliation } from '../../reconcile/last-reconciliation.js';
+import type { RunLine } from '../../runs/index.js';
+import type { LastReconciliation } from '../../reconcile/index.js';
 import type { PipelineView } from '../routes/api-pipelines.js';
 import type { Principal } from '../tokens.js';
 import { badge, brief, count, when } from './format.js';

@@ -3,9 +3,7 @@
  * operator), items per operation, stages, a chart of items delivered over time, the rows the
  * source got wrong (file:line:field), its dead letters, and its report to download.
  */
-import type { RunReport } from '../../runs/run-report.js';
-import { runStatusText } from '../../runs/run-status-text.js';
-import type { TimelinePoint } from '../../runs/run-timeline.js';
+import { type RunReport, runStatusText, type TimelinePoint } from '../../runs/index.js';
 import type { Principal } from '../tokens.js';
 import { chart } from './chart.js';
 import { badge, count, when } from './format.js';

@@ -10,10 +10,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors/index.js';
-import { deadLetterRow } from '../../runs/dead-letters/dead-letter-views.js';
-import { EditedPayloads } from '../../queue/dlq/edited-payloads.js';
-import { replayDeadLetters, type ReplayReport } from '../../orchestrate/replay.js';
-import { NotFoundError } from '../../runs/errors.js';
+import { deadLetterRow, NotFoundError } from '../../runs/index.js';
+import { EditedPayloads } from '../../queue/index.js';
+import { replayDeadLetters, type ReplayReport } from '../../orchestrate/index.js';
 import { recordAudit } from '../audit.js';
 import { findDeadLetterPage } from '../find-dead-letters.js';
 import type { ServeContext } from '../serve-context.js';

@@ -4,12 +4,7 @@
  * letters. 404 for a pipeline that has no file.
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  MAX_TRACED_RUNS,
-  traceEntity,
-  tracedPipeline,
-  TRACED_RUNS,
-} from '../../runs/trace/entity-trace.js';
+import { MAX_TRACED_RUNS, traceEntity, tracedPipeline, TRACED_RUNS } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
 
 export function entityRoutes(app: FastifyInstance, ctx: ServeContext): void {

@@ -13,14 +13,11 @@ import {
   connectorForMediaType,
   connectorForPath,
   getConnector,
-} from '../../../connectors/registry.js';
+} from '../../../connectors/index.js';
 import { isFerryError } from '../../errors/index.js';
-import { loadPipeline, pipelineNames } from '../../pipeline/definition/load-pipeline.js';
-import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
-import { NotFoundError, RunActiveError } from '../../runs/errors.js';
-import { followRun } from '../../runs/follow-run.js';
-import { buildRunReport } from '../../runs/run-report.js';
-import { startRun } from '../../orchestrate/start-run.js';
+import { loadPipeline, pipelineNames, type PipelineDefinition } from '../../pipeline/index.js';
+import { NotFoundError, RunActiveError, followRun, buildRunReport } from '../../runs/index.js';
+import { startRun } from '../../orchestrate/index.js';
 import { recordAudit } from '../audit.js';
 import type { ServeContext } from '../serve-context.js';
 import {

@@ -10,15 +10,16 @@ import {
   loadAnyPipeline,
   loadPipeline,
   pipelineNames,
-} from '../../pipeline/definition/load-pipeline.js';
-import type { PipelineDefinition } from '../../pipeline/definition/definition-types.js';
-import { NotFoundError } from '../../runs/errors.js';
-import { buildRunReport } from '../../runs/run-report.js';
-import { laneOf, startRun } from '../../orchestrate/start-run.js';
-import { recentRuns } from '../../runs/run-index.js';
-import { listSchedules } from '../../schedules/list-schedules.js';
-import { pauseSchedule, resumeSchedule } from '../../schedules/pause-schedule.js';
-import { openScheduleQueue } from '../../schedules/schedule-queue.js';
+  type PipelineDefinition,
+} from '../../pipeline/index.js';
+import { NotFoundError, buildRunReport, recentRuns } from '../../runs/index.js';
+import { laneOf, startRun } from '../../orchestrate/index.js';
+import {
+  listSchedules,
+  pauseSchedule,
+  resumeSchedule,
+  openScheduleQueue,
+} from '../../schedules/index.js';
 import { recordAudit } from '../audit.js';
 import type { ServeContext } from '../serve-context.js';
 

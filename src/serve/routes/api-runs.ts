@@ -8,10 +8,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors/index.js';
-import { cancelRun } from '../../queue/cancel-run.js';
-import { resumeRun } from '../../orchestrate/resume-run.js';
-import { startRun } from '../../orchestrate/start-run.js';
-import { buildRunReport, loadRun } from '../../runs/run-report.js';
+import { cancelRun } from '../../queue/index.js';
+import { resumeRun, startRun } from '../../orchestrate/index.js';
+import { buildRunReport, loadRun } from '../../runs/index.js';
 import { recordAudit } from '../audit.js';
 import { readRunPage } from '../read-runs.js';
 import type { ServeContext } from '../serve-context.js';

@@ -6,13 +6,19 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { pipelineNames } from '../../pipeline/definition/load-pipeline.js';
-import { deadLetterRow, deadLettersCsv } from '../../runs/dead-letters/dead-letter-views.js';
-import { NotFoundError } from '../../runs/errors.js';
-import { buildRunReport, failuresCsv } from '../../runs/run-report.js';
-import { readRunTimeline } from '../../runs/run-timeline.js';
-import { readLastReconciliations } from '../../reconcile/last-reconciliation.js';
-import { traceEntity, tracedPipeline, TRACED_RUNS } from '../../runs/trace/entity-trace.js';
+import { pipelineNames } from '../../pipeline/index.js';
+import {
+  deadLetterRow,
+  deadLettersCsv,
+  NotFoundError,
+  buildRunReport,
+  failuresCsv,
+  readRunTimeline,
+  traceEntity,
+  tracedPipeline,
+  TRACED_RUNS,
+} from '../../runs/index.js';
+import { readLastReconciliations } from '../../reconcile/index.js';
 import { CONSOLE_CSS } from '../assets/console-css.js';
 import { CONSOLE_SCRIPT } from '../assets/console-script.js';
 import { lastAuditOf, readAudit } from '../audit.js';

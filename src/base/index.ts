@@ -1,0 +1,10 @@
+/**
+ * The front door of src/base: shared records, canonical JSON, hashing and CSV. The layers above
+ * import what they use of it from here, never one of its modules (.ci/check-imports.mjs); this
+ * file re-exports exactly those names.
+ */
+export { canonicalJson } from './canonical-json.js';
+export { csvCell, toCsv } from './csv.js';
+export { closestName, didYouMean } from './did-you-mean.js';
+export { hashParts } from './hash.js';
+export type { RowError, SourceRecord, SourceRef } from './records.js';

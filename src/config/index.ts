@@ -1,0 +1,11 @@
+/**
+ * The front door of src/config: the configuration. The layers above import what they use of it
+ * from here, never one of its modules (.ci/check-imports.mjs); this file re-exports exactly those
+ * names.
+ */
+export { envValue } from './env-value.js';
+export { formatIssues } from './format-issues.js';
+export { interpolate } from './interpolate.js';
+export { type Listing, LISTINGS } from './listings.js';
+export { configPath, loadConfig, PROJECT_ROOT, readYamlFile } from './load-config.js';
+export type { AuthConfig, BindingConfig, FerryConfig } from './schema.js';

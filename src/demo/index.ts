@@ -1,0 +1,5 @@
+/**
+ * The front door of src/demo: the demo. The layers above import what they use of it from here,
+ * never one of its modules (.ci/check-imports.mjs); this file re-exports exactly those names.
+ */
+export { runDemo } from './run-demo.js';

@@ -1,0 +1,44 @@
+/**
+ * The front door of src/interface: the platform's HTTP interface: catalog, bindings, client. The
+ * layers above import what they use of it from here, never one of its modules
+ * (.ci/check-imports.mjs); this file re-exports exactly those names.
+ */
+export { backoffDelay } from './backoff.js';
+export {
+  type Binding,
+  type BindingOrigin,
+  bindingOrigins,
+  type BindingSetting,
+  DEFAULT_MAX_BYTES,
+  resolveBindings,
+} from './bindings.js';
+export { callRead } from './call-read.js';
+export {
+  findOperation,
+  type Operation,
+  type OperationKind,
+  OPERATIONS,
+  operationsOfListing,
+} from './catalog.js';
+export type { CallRequest, CallResponse, InterfaceClient } from './client-types.js';
+export { createInterfaceClient } from './client.js';
+export {
+  AuthError,
+  InterfaceError,
+  PayloadTooLargeError,
+  PermanentHttpError,
+  RateLimitedError,
+} from './errors.js';
+export { checkAuth } from './openapi/check-auth.js';
+export { withDescribedBindings } from './openapi/contract-bindings.js';
+export { describedBindings, itemsArrayOf } from './openapi/described-bindings.js';
+export {
+  type DescribedOperation,
+  describedOperations,
+  type Schema,
+} from './openapi/described-operations.js';
+export { isSchemaObject, objectShape, typesOf } from './openapi/json-schema.js';
+export { type Description, loadDescription } from './openapi/load-description.js';
+export { type CatalogMatch, matchCatalog } from './openapi/match-catalog.js';
+export { hasRateLimitHeaders, readRateLimitHeaders } from './rate-limit-headers.js';
+export { resolveOperation } from './resolve-operation.js';

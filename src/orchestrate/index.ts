@@ -1,0 +1,9 @@
+/**
+ * The front door of src/orchestrate: runs from plan to delivery: start, execute, replay, resume.
+ * The layers above import what they use of it from here, never one of its modules
+ * (.ci/check-imports.mjs); this file re-exports exactly those names.
+ */
+export { executeRun } from './execute-run.js';
+export { replayDeadLetters, type ReplayReport } from './replay.js';
+export { resumeRun } from './resume-run.js';
+export { laneOf, startRun } from './start-run.js';

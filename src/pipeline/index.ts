@@ -1,0 +1,44 @@
+/**
+ * The front door of src/pipeline: planning: pipeline definitions, mapping, change detection, the
+ * planner. The layers above import what they use of it from here, never one of its modules
+ * (.ci/check-imports.mjs); this file re-exports exactly those names.
+ */
+export { checkInterface, type InterfaceCheck } from './contract/interface-check.js';
+export { newPipeline } from './contract/new-pipeline.js';
+export { formatInstant } from './convert/format-date.js';
+export type { EntityDefinition, PipelineDefinition } from './definition/definition-types.js';
+export type {
+  ExportEncoding,
+  ExportFieldType,
+  ExportTargetFile,
+} from './definition/export-schema.js';
+export type { ExportDefinition } from './definition/export-types.js';
+export type { FilePart } from './definition/file-pattern.js';
+export {
+  loadAnyPipeline,
+  loadExportPipeline,
+  loadPipeline,
+  pipelineNames,
+  pipelinesDir,
+} from './definition/load-pipeline.js';
+export type { NotifyEvent } from './definition/pipeline-schema.js';
+export type { Pickup, Schedule } from './definition/schedule-schema.js';
+export { displayPath } from './display-path.js';
+export { type MassDeleteDetails, MassDeleteGuardError } from './errors.js';
+export { contentHash, fieldHashes } from './hashing.js';
+export { boundHeapGrowth } from './heap-tuning.js';
+export { ABSENT, type FieldIssue } from './mapping/field-types.js';
+export type { AllowDeletes } from './plan-deletes.js';
+export { planPipeline, type PlanProgress } from './plan-pipeline.js';
+export { planJson, planSummary } from './plan-report.js';
+export { schemaFor } from './resource-schemas.js';
+export { rowErrorText } from './row-error-text.js';
+export { type SourceSpec, sourceSpecOf } from './source/read-records.js';
+export type {
+  ChangeKind,
+  DeliveryItem,
+  DeliveryRequest,
+  OperationCount,
+  Plan,
+  StateItem,
+} from './types.js';

@@ -1,0 +1,107 @@
+/**
+ * The front door of src/runs: the run registry: run records, index, reports, dead letters, epoch,
+ * webhooks, metrics, trace. The layers above import what they use of it from here, never one of
+ * its modules (.ci/check-imports.mjs); this file re-exports exactly those names.
+ */
+export {
+  createDeadLetterStore,
+  type DeadLetterFilter,
+  type DeadLetterStore,
+} from './dead-letters/dead-letter-store.js';
+export {
+  deadLetterRow,
+  type DeadLetterRow,
+  deadLettersCsv,
+  deadLetterTable,
+  deadLetterText,
+} from './dead-letters/dead-letter-views.js';
+export type { DeadLetter, DeadLetterRequest } from './dead-letters/dead-letter.js';
+export { guardDataLoss, pendingDataLoss } from './epoch/data-loss-guard.js';
+export { type EpochWatcher, watchEpoch } from './epoch/epoch-watcher.js';
+export { type DataLoss, markResent, readDataLoss } from './epoch/installation-epoch.js';
+export {
+  DeliveryDeferredError,
+  NotFoundError,
+  RedisDataLostError,
+  RunActiveError,
+  RunFinishedError,
+  RunInterruptedError,
+  RunNotBlockedError,
+  WorkerStoppedError,
+} from './errors.js';
+export { finishRun, RETENTION_S } from './finish-run.js';
+export { followRun } from './follow-run.js';
+export {
+  addToTally,
+  type DeliveryJobData,
+  type JobPayload,
+  type JobRequest,
+  type StagedJob,
+  stateItem,
+  type Tally,
+  toJobRequest,
+} from './job-data.js';
+export { decodeJobPayload } from './job-payload-codec.js';
+export {
+  deliveryKeys,
+  type DeliveryKeys,
+  type Lane,
+  LANES,
+  queueName,
+  SCHEDULE_QUEUE,
+} from './keys.js';
+export {
+  countRunEnd,
+  DURATION_BUCKETS,
+  itemsField,
+  lastSuccessField,
+  RATE_LIMITED_FIELD,
+  runsField,
+  SEP,
+} from './metrics/metric-fields.js';
+export { startRequestMetrics } from './metrics/request-metrics.js';
+export { readThroughput, type ThroughputPoint } from './metrics/throughput.js';
+export { type NotifyContext, notifyRunBlocked, notifyRunEnded } from './notify/notify-run.js';
+export { startNotifyWorker } from './notify/notify-worker.js';
+export { progressDisplay } from './progress.js';
+export { guardStopped } from './record-guard-stop.js';
+export {
+  type InterruptedStart,
+  recordRedisLost,
+  redisLostReason,
+  startInterrupted,
+  type StartPhase,
+} from './record-redis-lost.js';
+export { recordSkippedRun } from './record-skipped-run.js';
+export { reportText } from './report-text.js';
+export { newRunId, nextVersion } from './run-id.js';
+export { indexedRunIds, indexRun, readRunRecords, recentRuns } from './run-index.js';
+export { lineOf, type RunLine } from './run-line.js';
+export { lockPipeline } from './run-lock.js';
+export {
+  type ExportSummary,
+  isFinished,
+  isFinishedStatus,
+  itemTotals,
+  parseRun,
+  type RunRecord,
+  type RunStatus,
+  settledItems,
+  type StageInfo,
+  standsForPipeline,
+  type Trigger,
+} from './run-record.js';
+export { addRejectedRows } from './run-rejected.js';
+export { buildRunReport, ERRORS_KEPT, failuresCsv, loadRun, type RunReport } from './run-report.js';
+export { requestsInFlight, runStatusText } from './run-status-text.js';
+export { readRunTimeline, type TimelinePoint } from './run-timeline.js';
+export { settleJob, type SettleResult } from './settle-job.js';
+export { StageWriter } from './stage-writer.js';
+export { rejectedSinceDelivery, traceText, traceVerdict } from './trace/entity-trace-text.js';
+export {
+  type EntityTrace,
+  MAX_TRACED_RUNS,
+  TRACED_RUNS,
+  tracedPipeline,
+  traceEntity,
+} from './trace/entity-trace.js';

@@ -1,0 +1,7 @@
+/**
+ * The front door of src/simulator: the platform's stand-in. The layers above import what they use
+ * of it from here, never one of its modules (.ci/check-imports.mjs); this file re-exports exactly
+ * those names.
+ */
+export { startSimulator } from './start-simulator.js';
+export type { Faults, RunningSimulator, SimulatorOptions } from './types.js';

@@ -1,0 +1,18 @@
+/**
+ * The front door of src/state: the sync state: what the platform confirmed, per pipeline and
+ * entity. The layers above import what they use of it from here, never one of its modules
+ * (.ci/check-imports.mjs); this file re-exports exactly those names.
+ */
+export { connectState, redisWhere } from './connect-state.js';
+export {
+  type ItemVerdict,
+  liveCountKey,
+  stateDeleted,
+  stateFieldHashes,
+  stateHashIs,
+  stateInputIs,
+  stateKey,
+  stateVersion,
+} from './state-format.js';
+export { createStateStore, type StateStore } from './state-store.js';
+export type { ChangeKind, EntityState, StateItem } from './types.js';
