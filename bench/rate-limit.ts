@@ -17,7 +17,8 @@
  * Figures: the share of R achieved (accepted requests per second, from the stats the simulator
  * gives every 250 ms, over the run after its first 5 s of discovery) and the share of 429s over the
  * whole run. Targets (docs/BENCHMARKS.md): headers >= 0.95 R and < 1% 429s; none >= 0.9 R and < 3%;
- * halved settled < 10 s; imports p95 < 3 s. Prints one JSON line per case. Needs a Redis (REDIS_URL).
+ * halved settled < 10 s; imports p95 < 3 s. Prints one JSON line per case. Needs a Redis
+ * (REDIS_URL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';

@@ -18,7 +18,10 @@ export const PROJECT_ROOT = ((): string => {
   return dir;
 })();
 
-/** Environment variables that override the file (DESIGN.md, Environment), with the key each sets. */
+/**
+ * Environment variables that override the file (docs/CONFIGURATION.md, Environment), with the key
+ * each sets.
+ */
 export const ENV_OVERRIDES = {
   REDIS_URL: 'redis.url',
   FERRY_PREFIX: 'redis.prefix',
@@ -83,8 +86,9 @@ export function readYamlFile(file: string): unknown {
 }
 
 /**
- * REDIS_CLUSTER (DESIGN.md, Environment): comma-separated `host:port` seeds of a Redis Cluster,
- * used instead of REDIS_URL; credentials and TLS still come from the URL (REDIS_URL or the file).
+ * REDIS_CLUSTER (docs/CONFIGURATION.md, Environment): comma-separated `host:port` seeds of a Redis
+ * Cluster, used instead of REDIS_URL; credentials and TLS still come from the URL (REDIS_URL or the
+ * file).
  */
 function useClusterSeeds(raw: Record<string, unknown>, value: string, file: string): void {
   const seeds = value.split(',').map((s) => s.trim());
@@ -104,7 +108,7 @@ function useClusterSeeds(raw: Record<string, unknown>, value: string, file: stri
   raw.redis = { ...redis, mode: 'cluster', url: urls[0], nodes: urls.slice(1) };
 }
 
-/** FERRY_VIEWER_TOKEN and FERRY_OPERATOR_TOKEN: one console token each (DESIGN.md). */
+/** FERRY_VIEWER_TOKEN and FERRY_OPERATOR_TOKEN: one console token each (docs/CONSOLE.md, Roles). */
 function addRoleTokens(
   raw: Record<string, unknown>,
   env: NodeJS.ProcessEnv,

@@ -1,7 +1,7 @@
 /**
- * The configuration schema: config/default.yaml, then the environment (DESIGN.md, Environment).
- * Every key is documented in docs/CONFIGURATION.md. Objects are strict: an unknown key is an error
- * that names its path, so a typo never silently falls back to a default.
+ * The configuration schema: config/default.yaml, then the environment (docs/CONFIGURATION.md,
+ * Environment). Every key is documented in docs/CONFIGURATION.md. Objects are strict: an unknown
+ * key is an error that names its path, so a typo never silently falls back to a default.
  */
 import { z } from 'zod';
 import { LISTINGS } from './listings.js';

@@ -75,7 +75,7 @@ export interface ExportOptions {
   signal?: AbortSignal;
 }
 
-/** What `ferry export --json` prints (DESIGN.md, Exports and reconciliation). */
+/** What `ferry export --json` prints (docs/EXPORTS.md, `ferry export`). */
 export interface ExportResult extends ExportSummary {
   runId: string;
   pipeline: string;

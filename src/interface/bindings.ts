@@ -1,7 +1,8 @@
 /**
  * Bindings: how each operation's target and body are shaped. The spec leaves this unstated, so the
- * defaults (DESIGN.md, The interface) live here and `interface.bindings.<operationId>` in the config
- * overrides them per operation; a platform that differs is served by configuration, not code.
+ * defaults (docs/INTERFACE.md, Bindings) live here and `interface.bindings.<operationId>` in the
+ * config overrides them per operation; a platform that differs is served by configuration, not
+ * code.
  */
 import type { BindingConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';

@@ -1,7 +1,7 @@
 /**
- * The operation catalog: the 31 operations of shared/interface-spec.md, with the ids of DESIGN.md.
- * This table is the single source; client methods, simulator routes, the OpenAPI description and the
- * CLI listing are all derived from it.
+ * The operation catalog: the 31 operations of shared/interface-spec.md, with the ids
+ * docs/INTERFACE.md uses. This table is the single source; client methods, simulator routes, the
+ * OpenAPI description and the CLI listing are all derived from it.
  */
 import type { Listing } from '../config/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md "Errors from the interface" as one function: an answer's status (and, for 409, its
+ * docs/INTERFACE.md, Errors, as one function: an answer's status (and, for 409, its
  * error code; for 429/503, its Retry-After) decides the error class. HTTP statuses are classified,
  * never retried here: the delivery worker owns durable retries.
  */

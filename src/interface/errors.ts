@@ -1,5 +1,5 @@
 /**
- * The interface's error taxonomy (DESIGN.md, Errors from the interface). One small class per outcome;
+ * The interface's error taxonomy (docs/INTERFACE.md, Errors). One small class per outcome;
  * the worker decides what to do by `code`/class, never by message text.
  *   transient    -> retry with backoff (network, timeout, 408, 409 in progress, 500, 502, 503, 504)
  *   rate limited -> wait as told, without spending an attempt (429, 503 with Retry-After)

@@ -10,8 +10,9 @@ function percent(share: number): string {
 }
 
 /**
- * The mass-delete guard (DESIGN.md, Deletes by absence) stopped a plan: it would delete more than
- * the pipeline allows, or the export is shorter than its minimum. Nothing is sent. Exit code 1.
+ * The mass-delete guard (docs/PIPELINES.md, Change detection and state) stopped a plan: it would
+ * delete more than the pipeline allows, or the export is shorter than its minimum. Nothing is sent.
+ * Exit code 1.
  */
 export class MassDeleteGuardError extends FerryError<'FERRY_MASS_DELETE_GUARD'> {
   readonly code = 'FERRY_MASS_DELETE_GUARD';
@@ -53,9 +54,9 @@ export class UndeclaredRecordReadError extends FerryError<'FERRY_TRANSFORM_UNDEC
 }
 
 /**
- * A lookup file that cannot be used (DESIGN.md, Lookups from files): missing, or without a column
- * the lookup names (exit code 2, like any configuration mistake), a key that repeats or records
- * that could not be read (exit code 1). The plan stops before anything is sent.
+ * A lookup file that cannot be used (docs/PIPELINES.md, Lookups from files): missing, or without a
+ * column the lookup names (exit code 2, like any configuration mistake), a key that repeats or
+ * records that could not be read (exit code 1). The plan stops before anything is sent.
  */
 export class LookupFileError extends FerryError<'FERRY_LOOKUP'> {
   readonly code = 'FERRY_LOOKUP';

@@ -1,5 +1,5 @@
 /**
- * What `ferry plan` prints: the JSON document of the CLI contract (DESIGN.md) and a readable
+ * What `ferry plan` prints: the JSON document of docs/CLI.md (ferry plan) and a readable
  * summary for a terminal.
  */
 import { displayPath } from './display-path.js';

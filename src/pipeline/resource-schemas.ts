@@ -1,5 +1,5 @@
 /**
- * Resource schemas: the fields DESIGN.md assumes for each resource ("Assumed resource fields").
+ * Resource schemas: the fields Ferry assumes for each resource (docs/PIPELINES.md, Entities).
  * Every payload is checked against its resource's schema before it is planned, so a record that
  * the platform would refuse is rejected here, with its line. Objects are strict: a field the
  * resource does not have is a mistake in the pipeline, found when the pipeline is loaded.
@@ -70,7 +70,10 @@ const ageGroup = z.strictObject({
   sortIndex: z.number().int(),
 });
 
-/** The body of products.prices.patch (DESIGN.md: amount a decimal string, never a float). */
+/**
+ * The body of products.prices.patch (docs/PIPELINES.md, Entities: amount a decimal string, never a
+ * float).
+ */
 const prices = z.strictObject({
   prices: z
     .array(

@@ -1,7 +1,7 @@
 /**
- * The records that flow between the stages of DESIGN.md's data flow. Connectors produce
- * SourceRecords; mapping gives Entities or RowErrors; change detection gives Changes; the planner
- * gives a Plan of DeliveryRequests that the queue carries and the worker sends.
+ * The records that flow between the stages of the data flow in docs/ARCHITECTURE.md. Connectors
+ * produce SourceRecords; mapping gives Entities or RowErrors; change detection gives Changes; the
+ * planner gives a Plan of DeliveryRequests that the queue carries and the worker sends.
  */
 import type { RowError } from '../base/index.js';
 import type { StateItem } from '../state/index.js';

@@ -1,7 +1,7 @@
 /**
- * A job request -> the interface call, built the way the planner builds it (DESIGN.md bindings): a
- * batch operation's body is the array of its items' payloads (or, with deleteStyle `query`, their
- * keys as a repeated query parameter); an entity write's body is its one item's payload. The
+ * A job request -> the interface call, built the way the planner builds it (docs/INTERFACE.md,
+ * Bindings): a batch operation's body is the array of its items' payloads (or, with deleteStyle
+ * `query`, their keys as a repeated query parameter); an entity write's body is its one item's payload. The
  * payloads travel as the JSON the planner made of them: a delivery that goes well never parses
  * them; a split or a dead letter does (payloadsOf).
  */

@@ -1,7 +1,7 @@
 /**
  * `ferry reconcile` as a function: the check (check-pipeline.ts), a repair when asked and there
  * is drift (repair.ts), the last reconciliation recorded for the console and /metrics, and the
- * working sets removed. Its document is DESIGN.md's {pipeline, checked, missing, different,
+ * working sets removed. Its document is docs/RECONCILE.md's {pipeline, checked, missing, different,
  * unknown, samples, repairRunId?}, with more beside it.
  */
 import type { Writable } from 'node:stream';

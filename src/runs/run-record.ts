@@ -47,7 +47,7 @@ export type RunKind = 'sync' | 'replay' | 'export';
 
 /**
  * Whether a run stands for its pipeline (its last run, health, schedules, the last-success
- * gauge): sync and export runs do, replays never (DESIGN.md, Runs an operator can trust).
+ * gauge): sync and export runs do, replays never (docs/DELIVERY.md, Runs).
  */
 export function standsForPipeline(run: { kind: RunKind }): boolean {
   return run.kind !== 'replay';
@@ -58,7 +58,7 @@ function kindOf(field: string | undefined): RunKind {
   return field === 'replay' || field === 'export' ? field : 'sync';
 }
 
-/** What started a run (DESIGN.md, Schedules). */
+/** What started a run (docs/SCHEDULES.md). */
 export const TRIGGERS = ['cli', 'schedule', 'http', 'replay'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The installation's figures in Prometheus form (DESIGN.md, Operating console): read from Redis
+ * The installation's figures in Prometheus form (docs/CONSOLE.md, Metrics): read from Redis
  * at each scrape, so they are every worker's, and survive a restart of `ferry serve`. Counters
  * come from the metrics hash the workers add to (runs/metrics/metric-fields.ts); gauges from the
  * queues, runs and dead letters as they stand.

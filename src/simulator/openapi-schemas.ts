@@ -1,7 +1,7 @@
 /**
- * Component schemas of the generated OpenAPI description: the resource fields DESIGN.md assumes
- * (the spec names fields without saying where they belong), the price and error shapes, the 207
- * per-item results and the pages of the read operations.
+ * Component schemas of the generated OpenAPI description: the resource fields docs/PIPELINES.md
+ * (Entities) lists (the spec names fields without saying where they belong), the price and error
+ * shapes, the 207 per-item results and the pages of the read operations.
  */
 type Schema = Record<string, unknown>;
 

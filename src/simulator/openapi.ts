@@ -1,7 +1,7 @@
 /**
  * The interface as Ferry assumes it, as OpenAPI 3.1: one operation per catalog row of the listing
- * (operationId = catalog id), bodies from the bindings, the resource fields of DESIGN.md, the
- * idempotency header, the 207 results and the error body.
+ * (operationId = catalog id), bodies from the bindings, the resource fields of docs/PIPELINES.md
+ * (Entities), the idempotency header, the 207 results and the error body.
  */
 import { type Binding, operationsOfListing, type Operation } from '../interface/index.js';
 import { type Listing } from '../config/index.js';

@@ -1,6 +1,6 @@
 /**
  * startSimulator: a real HTTP server (node:http) that plays the platform, for the CLI and for tests.
- * DESIGN.md, Simulator, is its contract; docs/SIMULATOR.md describes it.
+ * docs/SIMULATOR.md describes it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * The platform rules the simulator enforces on items (DESIGN.md, Simulator): an externalId that is a
+ * The platform rules the simulator enforces on items (docs/SIMULATOR.md): an externalId that is a
  * string, price amounts that are non-negative decimal strings, emails with an @.
  */
 import type { Item } from './state-store.js';

@@ -46,7 +46,7 @@ describe('operation catalog', () => {
     ).toEqual(rows);
   });
 
-  it('has unique ids in the DESIGN.md form and path parameters taken from the path', () => {
+  it('has unique ids in the form docs/INTERFACE.md uses and path parameters taken from the path', () => {
     expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(31);
     expect(resolveOperation('products.prices.patch', 'A').pathParams).toEqual(['productId']);
     expect(resolveOperation('discountCodes.campaign.put', 'B').pathParams).toEqual([

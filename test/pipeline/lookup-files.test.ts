@@ -1,7 +1,7 @@
 /**
- * Lookups from files (DESIGN.md): a products file joined with its text table, on real files and
- * the state in a real Redis. Each error stops the plan before anything is planned, naming what to
- * fix; a changed text table plans exactly the entities whose looked-up values changed.
+ * Lookups from files (docs/PIPELINES.md): a products file joined with its text table, on real files
+ * and the state in a real Redis. Each error stops the plan before anything is planned, naming what
+ * to fix; a changed text table plans exactly the entities whose looked-up values changed.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Schedules (DESIGN.md, Schedules): a pipeline's `schedule:` checked at load; BullMQ job
+ * Schedules (docs/SCHEDULES.md): a pipeline's `schedule:` checked at load; BullMQ job
  * schedulers kept in step with the pipeline files (sync, pause, resume); each tick one run
  * whatever the number of workers, a tick that finds the previous run going recorded as skipped;
  * ticks missed while every worker was down run once, late; daylight-saving changes neither skip

@@ -1,7 +1,7 @@
 /**
- * HTTP imports (DESIGN.md, Imports): a file posted to `POST /api/pipelines/{name}/runs` as the raw
- * body or a multipart part becomes a run (trigger http, started by the token's name); the errors
- * the contract names (401/403, 404, 409 with activeRunId, 413, 415), over real TCP against real
+ * HTTP imports (docs/CONSOLE.md, HTTP imports): a file posted to `POST /api/pipelines/{name}/runs`
+ * as the raw body or a multipart part becomes a run (trigger http, started by the token's name);
+ * the errors the contract names (401/403, 404, 409 with activeRunId, 413, 415), over real TCP against real
  * Redis and the simulator.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Bindings as a description states them (DESIGN.md, The platform's contract from its OpenAPI):
+ * Bindings as a description states them (docs/INTERFACE.md, The platform's OpenAPI description):
  * body shape (a JSON array, or an object whose one array property holds the items), maxItems,
  * delete by body or by a repeated array query parameter, and the path (the description's own
  * template, its parameters renamed to the catalog's, position for position: names never reach the

@@ -1,5 +1,5 @@
 /**
- * Reads the platform's OpenAPI description (DESIGN.md, The platform's contract from its OpenAPI):
+ * Reads the platform's OpenAPI description (docs/INTERFACE.md, The platform's OpenAPI description):
  * a file or URL, JSON or YAML, OpenAPI 3.0 or 3.1, every `$ref` resolved by
  * @apidevtools/swagger-parser. A document that is not OpenAPI, or a `$ref` that leads nowhere, is an
  * OpenApiError naming the source and the JSON pointer.

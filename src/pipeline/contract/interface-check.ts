@@ -1,7 +1,8 @@
 /**
  * `ferry interface check`: the description against the catalog (matched, missing, extra, listing),
  * the bindings in use and where each setting came from, every import pipeline against the request
- * schemas, and `interface.auth` against the security scheme (DESIGN.md, **contract**).
+ * schemas, and `interface.auth` against the security scheme (docs/INTERFACE.md, The platform's
+ * OpenAPI description).
  */
 import type { Listing, FerryConfig } from '../../config/index.js';
 import { isFerryError } from '../../errors/index.js';

@@ -45,7 +45,7 @@ export interface PipelineDefinition {
   stages: string[][];
   /** Webhooks and the run endings they are told of. */
   notify: PipelineFile['notify'];
-  /** The lookups read from files (DESIGN.md, Lookups from files), by name. */
+  /** The lookups read from files (docs/PIPELINES.md, Lookups from files), by name. */
   fileLookups: Readonly<Record<string, FileLookupSpec>>;
   /** The same pipeline compiled with its file lookups' tables (lookups/with-lookup-files.ts). */
   withLookupTables(tables: Readonly<Record<string, LookupTable>>): PipelineDefinition;

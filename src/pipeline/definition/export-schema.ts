@@ -110,7 +110,9 @@ export const exportTargetSchema = z
   .strictObject({
     /** Where the files go; relative paths from the working directory. `--out` overrides it. */
     folder: z.string().min(1),
-    /** The file name: {date}, {time}, {seq}, {from}, {to}, {pipeline}, {runId} (docs/EXPORTS.md). */
+    /**
+     * The file name: {date}, {time}, {seq}, {from}, {to}, {pipeline}, {runId} (docs/EXPORTS.md).
+     */
     file: z.string().min(1),
     format: z.enum(EXPORT_FORMATS),
     csv: csvSchema.prefault({}),

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { s3SourceSchema, sftpSourceSchema } from './remote-source-schema.js';
 import { scheduleSchema } from './schedule-schema.js';
 
-/** What a webhook can be told of (DESIGN.md's notifications). */
+/** What a webhook can be told of (docs/PIPELINES.md, Notifications). */
 export const NOTIFY_EVENTS = [
   'failed',
   'guard_stopped',
@@ -95,8 +95,8 @@ const entitySchema = z.strictObject({
 });
 
 /**
- * A lookup table read from a second file (DESIGN.md, Lookups from files): the records' `key`
- * column matched against a field's value gives their `value` column, among the records whose
+ * A lookup table read from a second file (docs/PIPELINES.md, Lookups from files): the records'
+ * `key` column matched against a field's value gives their `value` column, among the records whose
  * columns equal `where`. An object with file, key and value is such a lookup, never a table.
  */
 export const fileLookupSchema = z.strictObject({

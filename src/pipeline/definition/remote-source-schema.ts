@@ -1,6 +1,7 @@
 /**
- * `source.sftp` and `source.s3` (DESIGN.md, Remote sources): files on an SFTP server or objects in
- * an S3 bucket. Secrets are best given as `${NAME}` (read from NAME or the file NAME_FILE names).
+ * `source.sftp` and `source.s3` (docs/CONNECTORS.md, SFTP and S3): files on an SFTP server or
+ * objects in an S3 bucket. Secrets are best given as `${NAME}` (read from NAME or the file
+ * NAME_FILE names).
  */
 import { z } from 'zod';
 import { parseHostKey } from '../../../connectors/index.js';

@@ -1,5 +1,5 @@
 /**
- * A pipeline's `schedule: {cron, tz}` (DESIGN.md, Schedules). The cron is checked with the parser
+ * A pipeline's `schedule: {cron, tz}` (docs/SCHEDULES.md). The cron is checked with the parser
  * BullMQ's job schedulers use, so a pattern accepted here is one they run.
  */
 import { getNextMillis } from 'bullmq';

@@ -1,7 +1,7 @@
 /**
- * Reads a pipeline's file lookups before a plan (DESIGN.md, Lookups from files): each file once,
- * however many lookups use it, through the connectors like any source. A lookup's table maps its
- * `key` column to its `value` column among the records whose columns equal `where`. Anything
+ * Reads a pipeline's file lookups before a plan (docs/PIPELINES.md, Lookups from files): each file
+ * once, however many lookups use it, through the connectors like any source. A lookup's table maps
+ * its `key` column to its `value` column among the records whose columns equal `where`. Anything
  * that would make a lookup wrong stops the plan before a record is mapped: a missing file or
  * column, a key that repeats (naming both lines), records the connector could not read.
  */

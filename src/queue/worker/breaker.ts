@@ -1,7 +1,7 @@
 /**
- * The breaker for platform-wide refusals (DESIGN.md, Runs an operator can trust). A wrong
- * credential, a lost scope or a route the platform took away answers every request alike; sent
- * on, a 20,000-row catalog would become 20,000 dead letters. So an answer that refuses the caller
+ * The breaker for platform-wide refusals (docs/DELIVERY.md, The platform refusing everyone). A
+ * wrong credential, a lost scope or a route the platform took away answers every request alike;
+ * sent on, a 20,000-row catalog would become 20,000 dead letters. So an answer that refuses the caller
  * rather than the item (401 after a credential renewal, 403, 404 for a collection route, 405) is
  * never dead-lettered: the request waits for the job's next attempt, and the pipeline's breaker
  * (`<prefix>:{q}:breaker:<pipeline>`) counts it. `delivery.breaker.threshold` such answers in a

@@ -5,7 +5,7 @@
  * entries it shows. Entries written before the by-sets existed are indexed on the first read
  * that needs them.
  *
- * One open entry per item (DESIGN.md, Runs an operator can trust): `dlq:open` maps
+ * One open entry per item (docs/DELIVERY.md, Dead letters): `dlq:open` maps
  * `<pipeline>|<operation>|<key>` to the id of the item's open entry. A later failure of the same
  * items updates that entry in place: its id stays, `failures` counts up (`dlq:failures`:
  * `<count>|<write id>|<items>`), and the run, error, request and source become the newest. The

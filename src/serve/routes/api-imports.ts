@@ -159,7 +159,7 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
   });
 }
 
-/** A RunActiveError's answer carries the active run's id (DESIGN.md, Imports). */
+/** A RunActiveError's answer carries the active run's id (docs/CONSOLE.md, HTTP imports). */
 export function activeRunIdOf(error: unknown): string | undefined {
   return isFerryError(error) && error instanceof RunActiveError
     ? String(error.details.runId)
