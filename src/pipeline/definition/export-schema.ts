@@ -28,7 +28,6 @@ export const EXPORT_FIELD_TYPES = [
 export type ExportFieldType = (typeof EXPORT_FIELD_TYPES)[number];
 
 export const EXPORT_FORMATS = ['csv', 'json', 'ndjson', 'xlsx'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Encodings an export file can be written in. */
 export const EXPORT_ENCODINGS = ['utf-8', 'windows-1252'] as const;

@@ -26,7 +26,6 @@ export const durationSumField = (operation: string): string => ['durationSum', o
 export const durationBucketField = (operation: string, le: number): string =>
   ['durationBucket', operation, String(le)].join(SEP);
 export const RATE_LIMITED_FIELD = 'rateLimited';
-export const DATA_LOSS_FIELD = 'redisDataLoss';
 
 /** Seconds: the buckets of ferry_request_duration_seconds. */
 export const DURATION_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
