@@ -7,6 +7,7 @@ import {
 } from '../../queue/index.js';
 import { deliveryKeys, reportText } from '../../runs/index.js';
 import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 /** Progress lines while waiting for the run's jobs in flight: one when the count changes, or every 5 s. */
 function waitingLines(stderr: Writable): (inFlight: number) => void {
@@ -76,28 +77,26 @@ export const cancelCommand: Command = {
   async run({ args, stdout, stderr, config: getConfig, logger, stopSignal }) {
     const timeoutS = positiveIntOption(args, 'timeout') ?? CANCEL_TIMEOUT_MS / 1000;
     const config = getConfig();
-    const redis = await connectDelivery(
-      config.redis,
-      'cancelling a run changes its record and queued jobs there',
+    return await withRedis(
+      () =>
+        connectDelivery(config.redis, 'cancelling a run changes its record and queued jobs there'),
+      async (redis) => {
+        const keys = deliveryKeys(config.redis.prefix);
+        const outcome = await cancelRun({
+          redis,
+          keys,
+          notify: { config, redis, keys, logger: logger() },
+          reportsDir: config.delivery.reportsDir,
+          runId: args.positionals[0] as string,
+          dryRun: flag(args, 'dry-run'),
+          timeoutMs: timeoutS * 1000,
+          onWaiting: waitingLines(stderr),
+          signal: stopSignal,
+        });
+        if (flag(args, 'json')) writeJson(stdout, outcome);
+        else stdout.write(outcomeText(outcome, timeoutS));
+        return outcome.status === 'cancelling' && !outcome.dryRun ? 1 : 0;
+      },
     );
-    const keys = deliveryKeys(config.redis.prefix);
-    try {
-      const outcome = await cancelRun({
-        redis,
-        keys,
-        notify: { config, redis, keys, logger: logger() },
-        reportsDir: config.delivery.reportsDir,
-        runId: args.positionals[0] as string,
-        dryRun: flag(args, 'dry-run'),
-        timeoutMs: timeoutS * 1000,
-        onWaiting: waitingLines(stderr),
-        signal: stopSignal,
-      });
-      if (flag(args, 'json')) writeJson(stdout, outcome);
-      else stdout.write(outcomeText(outcome, timeoutS));
-      return outcome.status === 'cancelling' && !outcome.dryRun ? 1 : 0;
-    } finally {
-      redis.disconnect();
-    }
   },
 };

@@ -5,6 +5,7 @@ import { connectDelivery } from '../../queue/index.js';
 import { createDeadLetterStore, deadLettersCsv, deliveryKeys } from '../../runs/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
+import { withRedis } from '../with-redis.js';
 
 export const dlqExportCommand: Command = {
   name: 'dlq export',
@@ -26,20 +27,20 @@ export const dlqExportCommand: Command = {
     const file = stringOption(args, 'csv');
     if (file === undefined) throw new UsageError('ferry dlq export needs --csv FILE.');
     const config = getConfig();
-    const redis = await connectDelivery(config.redis, 'the dead letters are kept there');
-    try {
-      const filter = deadLetterFilter(args);
-      const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(
-        filter,
-      );
-      const path = resolve(file);
-      await writeFile(path, deadLettersCsv(entries));
-      const rows = entries.reduce((n, e) => n + e.items.length, 0);
-      if (flag(args, 'json')) writeJson(stdout, { file: path, rows });
-      else stdout.write(`Wrote ${rows} row(s) of ${entries.length} dead letter(s) to ${path}\n`);
-      return 0;
-    } finally {
-      redis.disconnect();
-    }
+    return await withRedis(
+      () => connectDelivery(config.redis, 'the dead letters are kept there'),
+      async (redis) => {
+        const filter = deadLetterFilter(args);
+        const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(
+          filter,
+        );
+        const path = resolve(file);
+        await writeFile(path, deadLettersCsv(entries));
+        const rows = entries.reduce((n, e) => n + e.items.length, 0);
+        if (flag(args, 'json')) writeJson(stdout, { file: path, rows });
+        else stdout.write(`Wrote ${rows} row(s) of ${entries.length} dead letter(s) to ${path}\n`);
+        return 0;
+      },
+    );
   },
 };

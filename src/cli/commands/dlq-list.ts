@@ -7,6 +7,7 @@ import {
 } from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
+import { withRedis } from '../with-redis.js';
 
 export const dlqListCommand: Command = {
   name: 'dlq list',
@@ -23,17 +24,17 @@ export const dlqListCommand: Command = {
   },
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
-    const redis = await connectDelivery(config.redis, 'the dead letters are kept there');
-    try {
-      const filter = deadLetterFilter(args);
-      const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(
-        filter,
-      );
-      if (flag(args, 'json')) writeJson(stdout, entries.map(deadLetterRow));
-      else stdout.write(deadLetterTable(entries));
-      return 0;
-    } finally {
-      redis.disconnect();
-    }
+    return await withRedis(
+      () => connectDelivery(config.redis, 'the dead letters are kept there'),
+      async (redis) => {
+        const filter = deadLetterFilter(args);
+        const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(
+          filter,
+        );
+        if (flag(args, 'json')) writeJson(stdout, entries.map(deadLetterRow));
+        else stdout.write(deadLetterTable(entries));
+        return 0;
+      },
+    );
   },
 };

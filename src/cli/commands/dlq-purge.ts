@@ -6,6 +6,7 @@ import {
 } from '../../queue/index.js';
 import { createDeadLetterStore, deliveryKeys } from '../../runs/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 export const dlqPurgeCommand: Command = {
   name: 'dlq purge',
@@ -31,19 +32,21 @@ export const dlqPurgeCommand: Command = {
     checkSelection(selection, 'dlq purge');
     const dryRun = flag(args, 'dry-run');
     const config = getConfig();
-    const redis = await connectDelivery(config.redis, 'the dead letters are kept there');
-    try {
-      const dlq = createDeadLetterStore(redis, deliveryKeys(config.redis.prefix));
-      const ids = (await selectDeadLetters(dlq, selection)).map((e) => e.id);
-      const purged = dryRun ? ids.length : await dlq.remove(ids);
-      if (flag(args, 'json')) writeJson(stdout, { dryRun, purged, ids });
-      else
-        stdout.write(
-          dryRun ? `Would purge ${purged} dead letter(s).\n` : `Purged ${purged} dead letter(s).\n`,
-        );
-      return 0;
-    } finally {
-      redis.disconnect();
-    }
+    return await withRedis(
+      () => connectDelivery(config.redis, 'the dead letters are kept there'),
+      async (redis) => {
+        const dlq = createDeadLetterStore(redis, deliveryKeys(config.redis.prefix));
+        const ids = (await selectDeadLetters(dlq, selection)).map((e) => e.id);
+        const purged = dryRun ? ids.length : await dlq.remove(ids);
+        if (flag(args, 'json')) writeJson(stdout, { dryRun, purged, ids });
+        else
+          stdout.write(
+            dryRun
+              ? `Would purge ${purged} dead letter(s).\n`
+              : `Purged ${purged} dead letter(s).\n`,
+          );
+        return 0;
+      },
+    );
   },
 };

@@ -6,6 +6,7 @@ import {
   deliveryKeys,
 } from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 export const dlqShowCommand: Command = {
   name: 'dlq show',
@@ -21,16 +22,16 @@ export const dlqShowCommand: Command = {
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
     const id = args.positionals[0] as string;
-    const redis = await connectDelivery(config.redis, 'the dead letters are kept there');
-    try {
-      const entry = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).get(id);
-      if (!entry)
-        throw new NotFoundError('dead letter', id, 'Run `ferry dlq list` to see the ids.');
-      if (flag(args, 'json')) writeJson(stdout, entry);
-      else stdout.write(deadLetterText(entry));
-      return 0;
-    } finally {
-      redis.disconnect();
-    }
+    return await withRedis(
+      () => connectDelivery(config.redis, 'the dead letters are kept there'),
+      async (redis) => {
+        const entry = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).get(id);
+        if (!entry)
+          throw new NotFoundError('dead letter', id, 'Run `ferry dlq list` to see the ids.');
+        if (flag(args, 'json')) writeJson(stdout, entry);
+        else stdout.write(deadLetterText(entry));
+        return 0;
+      },
+    );
   },
 };

@@ -2,6 +2,7 @@ import { exportText, runExport } from '../../export/index.js';
 import { UsageError } from '../../errors/index.js';
 import { connectState } from '../../state/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 export const exportCommand: Command = {
   name: 'export',
@@ -52,27 +53,24 @@ export const exportCommand: Command = {
     if (since === '') throw new UsageError('--since takes a value of the cursor field.');
     const out = stringOption(args, 'out');
     const config = getConfig();
-    const redis = await connectState(
-      config.redis,
-      'an export keeps its cursor and records its runs there',
+    return await withRedis(
+      () => connectState(config.redis, 'an export keeps its cursor and records its runs there'),
+      async (redis) => {
+        const result = await runExport({
+          config,
+          redis,
+          logger: logger(),
+          pipeline: args.positionals[0] as string,
+          ...(out !== undefined ? { out } : {}),
+          ...(since !== undefined ? { since } : {}),
+          dryRun: flag(args, 'dry-run'),
+          trigger: 'cli',
+          signal: stopSignal,
+        });
+        if (flag(args, 'json')) writeJson(stdout, result);
+        else stdout.write(exportText(result));
+        return result.status === 'succeeded' ? 0 : 1;
+      },
     );
-    try {
-      const result = await runExport({
-        config,
-        redis,
-        logger: logger(),
-        pipeline: args.positionals[0] as string,
-        ...(out !== undefined ? { out } : {}),
-        ...(since !== undefined ? { since } : {}),
-        dryRun: flag(args, 'dry-run'),
-        trigger: 'cli',
-        signal: stopSignal,
-      });
-      if (flag(args, 'json')) writeJson(stdout, result);
-      else stdout.write(exportText(result));
-      return result.status === 'succeeded' ? 0 : 1;
-    } finally {
-      redis.disconnect();
-    }
   },
 };

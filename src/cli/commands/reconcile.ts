@@ -18,6 +18,7 @@ import {
   lookupFiles,
   sourceOf,
 } from '../pipeline-options.js';
+import { withRedis } from '../with-redis.js';
 
 export const DEFAULT_PAGE_SIZE = 500;
 
@@ -124,36 +125,37 @@ export const reconcileCommand: Command = {
     const source = sourceOf(file, definition.source);
     const lookups = lookupFiles(stringList(args, 'lookup'));
     const pageSize = positiveIntOption(args, 'page-size') ?? DEFAULT_PAGE_SIZE;
-    const redis = await connectState(
-      config.redis,
-      'reconciling compares the platform with the sync state kept there',
+    return await withRedis(
+      () =>
+        connectState(
+          config.redis,
+          'reconciling compares the platform with the sync state kept there',
+        ),
+      async (redis) => {
+        const doc = await reconcilePipeline({
+          config,
+          redis,
+          logger: logger(),
+          definition,
+          pageSize,
+          ...(source ? { source, sourceName: file } : {}),
+          lookupFiles: lookups,
+          ...(repair
+            ? {
+                repair: {
+                  dryRun: flag(args, 'dry-run'),
+                  wait: !flag(args, 'no-wait'),
+                  allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
+                  progress: stderr,
+                },
+              }
+            : {}),
+          signal: stopSignal,
+        });
+        if (flag(args, 'json')) writeJson(stdout, doc);
+        else stdout.write(reconcileText(doc));
+        return hasDrift(doc) ? 1 : 0;
+      },
     );
-    try {
-      const doc = await reconcilePipeline({
-        config,
-        redis,
-        logger: logger(),
-        definition,
-        pageSize,
-        ...(source ? { source, sourceName: file } : {}),
-        lookupFiles: lookups,
-        ...(repair
-          ? {
-              repair: {
-                dryRun: flag(args, 'dry-run'),
-                wait: !flag(args, 'no-wait'),
-                allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
-                progress: stderr,
-              },
-            }
-          : {}),
-        signal: stopSignal,
-      });
-      if (flag(args, 'json')) writeJson(stdout, doc);
-      else stdout.write(reconcileText(doc));
-      return hasDrift(doc) ? 1 : 0;
-    } finally {
-      redis.disconnect();
-    }
   },
 };

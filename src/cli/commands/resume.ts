@@ -2,6 +2,7 @@ import { connectDelivery } from '../../queue/index.js';
 import { deliveryKeys } from '../../runs/index.js';
 import { resumeRun } from '../../orchestrate/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 export const resumeCommand: Command = {
   name: 'resume',
@@ -24,23 +25,20 @@ export const resumeCommand: Command = {
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
-    const redis = await connectDelivery(
-      config.redis,
-      'resuming a run changes its record and jobs there',
+    return await withRedis(
+      () => connectDelivery(config.redis, 'resuming a run changes its record and jobs there'),
+      async (redis) => {
+        const runId = args.positionals[0] as string;
+        const outcome = await resumeRun(redis, deliveryKeys(config.redis.prefix), runId);
+        if (flag(args, 'json')) writeJson(stdout, outcome);
+        else {
+          stdout.write(
+            `Resumed run ${runId} (${outcome.pipeline}): its jobs send again within seconds. ` +
+              `Follow it with \`ferry runs --pipeline ${outcome.pipeline}\`.\n`,
+          );
+        }
+        return 0;
+      },
     );
-    try {
-      const runId = args.positionals[0] as string;
-      const outcome = await resumeRun(redis, deliveryKeys(config.redis.prefix), runId);
-      if (flag(args, 'json')) writeJson(stdout, outcome);
-      else {
-        stdout.write(
-          `Resumed run ${runId} (${outcome.pipeline}): its jobs send again within seconds. ` +
-            `Follow it with \`ferry runs --pipeline ${outcome.pipeline}\`.\n`,
-        );
-      }
-      return 0;
-    } finally {
-      redis.disconnect();
-    }
   },
 };

@@ -8,6 +8,7 @@ import {
   writeJson,
   type Command,
 } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -94,18 +95,18 @@ export const runsCommand: Command = {
     const limit = positiveIntOption(args, 'limit') ?? DEFAULT_LIMIT;
     const pipeline = stringOption(args, 'pipeline');
     const config = getConfig();
-    const redis = await connectDelivery(config.redis, 'the runs are recorded there');
-    try {
-      const runs = await recentRuns(redis, deliveryKeys(config.redis.prefix), {
-        limit,
-        ...(pipeline !== undefined ? { pipeline } : {}),
-      });
-      const lines = runs.map(lineOf);
-      if (flag(args, 'json')) writeJson(stdout, lines);
-      else stdout.write(lines.length > 0 ? `${table(lines)}\n` : 'No runs.\n');
-      return 0;
-    } finally {
-      redis.disconnect();
-    }
+    return await withRedis(
+      () => connectDelivery(config.redis, 'the runs are recorded there'),
+      async (redis) => {
+        const runs = await recentRuns(redis, deliveryKeys(config.redis.prefix), {
+          limit,
+          ...(pipeline !== undefined ? { pipeline } : {}),
+        });
+        const lines = runs.map(lineOf);
+        if (flag(args, 'json')) writeJson(stdout, lines);
+        else stdout.write(lines.length > 0 ? `${table(lines)}\n` : 'No runs.\n');
+        return 0;
+      },
+    );
   },
 };

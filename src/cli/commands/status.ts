@@ -1,6 +1,7 @@
 import { connectDelivery, readStatus } from '../../queue/index.js';
 import { type DataLoss, deliveryKeys, LANES } from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 /** What a loss of Redis's data means, for the operator who finds it in `ferry status`. */
 function dataLossLines(loss: DataLoss): string[] {
@@ -30,42 +31,41 @@ export const statusCommand: Command = {
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
     const config = getConfig();
-    const redis = await connectDelivery(
-      config.redis,
-      'the queues, runs and dead letters are kept there',
-    );
-    try {
-      const status = await readStatus(redis, deliveryKeys(config.redis.prefix));
-      if (flag(args, 'json')) {
-        writeJson(stdout, status);
+    return await withRedis(
+      () => connectDelivery(config.redis, 'the queues, runs and dead letters are kept there'),
+      async (redis) => {
+        const status = await readStatus(redis, deliveryKeys(config.redis.prefix));
+        if (flag(args, 'json')) {
+          writeJson(stdout, status);
+          return 0;
+        }
+        const lines = ['Queues (waiting / active / delayed / failed):'];
+        for (const lane of LANES) {
+          const q = status.queues[lane];
+          lines.push(
+            `  ${lane.padEnd(12)} ${q.waiting} / ${q.active} / ${q.delayed} / ${q.failed}`,
+          );
+        }
+        if (status.pausedForMs > 0) {
+          lines.push(
+            `Delivery paused for ${Math.ceil(status.pausedForMs / 1000)} s (the platform asked to wait).`,
+          );
+        }
+        lines.push(status.activeRuns.length > 0 ? 'Runs in progress:' : 'No run in progress.');
+        for (const r of status.activeRuns) {
+          lines.push(
+            `  ${r.runId} (${r.kind}, ${r.lane}${r.status === 'running' ? '' : `, ${r.status}`}) ` +
+              `stage ${r.stage}/${r.stages}: ` +
+              `${r.settledItems}/${r.plannedItems} items settled, ${r.failedItems} failed`,
+          );
+        }
+        lines.push(
+          `Dead letters: ${status.deadLetters}${status.deadLetters > 0 ? ' (`ferry dlq list`)' : ''}`,
+        );
+        if (status.dataLoss) lines.push(...dataLossLines(status.dataLoss));
+        stdout.write(`${lines.join('\n')}\n`);
         return 0;
-      }
-      const lines = ['Queues (waiting / active / delayed / failed):'];
-      for (const lane of LANES) {
-        const q = status.queues[lane];
-        lines.push(`  ${lane.padEnd(12)} ${q.waiting} / ${q.active} / ${q.delayed} / ${q.failed}`);
-      }
-      if (status.pausedForMs > 0) {
-        lines.push(
-          `Delivery paused for ${Math.ceil(status.pausedForMs / 1000)} s (the platform asked to wait).`,
-        );
-      }
-      lines.push(status.activeRuns.length > 0 ? 'Runs in progress:' : 'No run in progress.');
-      for (const r of status.activeRuns) {
-        lines.push(
-          `  ${r.runId} (${r.kind}, ${r.lane}${r.status === 'running' ? '' : `, ${r.status}`}) ` +
-            `stage ${r.stage}/${r.stages}: ` +
-            `${r.settledItems}/${r.plannedItems} items settled, ${r.failedItems} failed`,
-        );
-      }
-      lines.push(
-        `Dead letters: ${status.deadLetters}${status.deadLetters > 0 ? ' (`ferry dlq list`)' : ''}`,
-      );
-      if (status.dataLoss) lines.push(...dataLossLines(status.dataLoss));
-      stdout.write(`${lines.join('\n')}\n`);
-      return 0;
-    } finally {
-      redis.disconnect();
-    }
+      },
+    );
   },
 };

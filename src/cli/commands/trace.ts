@@ -11,6 +11,7 @@ import {
   traceText,
 } from '../../runs/index.js';
 import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 export const traceCommand: Command = {
   name: 'trace',
@@ -53,19 +54,16 @@ export const traceCommand: Command = {
       throw new UsageError(`--runs takes at most ${MAX_TRACED_RUNS}, got ${runs}.`);
     }
     const definition = tracedPipeline(config, pipeline);
-    const redis = await connectDelivery(
-      config.redis,
-      "an entity's changes and dead letters are kept there",
+    return await withRedis(
+      () => connectDelivery(config.redis, "an entity's changes and dead letters are kept there"),
+      async (redis) => {
+        const keys = deliveryKeys(config.redis.prefix);
+        const dlq = createDeadLetterStore(redis, keys);
+        const trace = await traceEntity({ config, redis, keys, dlq }, definition, key, runs);
+        if (flag(args, 'json')) writeJson(stdout, trace);
+        else stdout.write(traceText(trace));
+        return trace.deadLetters.length > 0 || rejectedSinceDelivery(trace) ? 1 : 0;
+      },
     );
-    try {
-      const keys = deliveryKeys(config.redis.prefix);
-      const dlq = createDeadLetterStore(redis, keys);
-      const trace = await traceEntity({ config, redis, keys, dlq }, definition, key, runs);
-      if (flag(args, 'json')) writeJson(stdout, trace);
-      else stdout.write(traceText(trace));
-      return trace.deadLetters.length > 0 || rejectedSinceDelivery(trace) ? 1 : 0;
-    } finally {
-      redis.disconnect();
-    }
   },
 };
