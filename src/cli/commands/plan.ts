@@ -25,6 +25,7 @@ import {
   lookupFiles,
   sourceOf,
 } from '../pipeline-options.js';
+import { withRedis } from '../with-redis.js';
 
 function describeSource(spec: SourceSpec): string {
   if ('file' in spec) return displayPath(spec.file);
@@ -81,38 +82,42 @@ export const planCommand: Command = {
     const definition = loadPipeline(args.positionals[0] as string, config);
     const sourceOverride = sourceOf(stringOption(args, 'file'), definition.source);
     const lookups = lookupFiles(stringList(args, 'lookup'));
-    const redis = await connectState(config.redis);
-    boundHeapGrowth();
-    try {
-      const plan = await planPipeline({
-        definition,
-        ...(sourceOverride ? { sourceOverride } : {}),
-        lookupFiles: lookups,
-        redis,
-        prefix: config.redis.prefix,
-        config,
-        allowDeletes: allow,
-        retainRequests: showItems,
-        signal: stopSignal,
-        onProgress: ({ phase, rows, errors }) => {
-          if (phase === 'reading') stderr.write(`read ${rows} rows (${errors} rejected)...\n`);
-        },
-      });
-      if (json) writeJson(stdout, planJson(plan, showItems));
-      else {
-        stdout.write(planSummary(plan, describeSource(sourceSpecOf(definition, sourceOverride))));
-        if (showItems) {
-          for (const item of planJson(plan, true).items ?? [])
-            stdout.write(`${JSON.stringify(item)}\n`);
+    return await withRedis(
+      () => connectState(config.redis),
+      async (redis) => {
+        boundHeapGrowth();
+        try {
+          const plan = await planPipeline({
+            definition,
+            ...(sourceOverride ? { sourceOverride } : {}),
+            lookupFiles: lookups,
+            redis,
+            prefix: config.redis.prefix,
+            config,
+            allowDeletes: allow,
+            retainRequests: showItems,
+            signal: stopSignal,
+            onProgress: ({ phase, rows, errors }) => {
+              if (phase === 'reading') stderr.write(`read ${rows} rows (${errors} rejected)...\n`);
+            },
+          });
+          if (json) writeJson(stdout, planJson(plan, showItems));
+          else {
+            stdout.write(
+              planSummary(plan, describeSource(sourceSpecOf(definition, sourceOverride))),
+            );
+            if (showItems) {
+              for (const item of planJson(plan, true).items ?? [])
+                stdout.write(`${JSON.stringify(item)}\n`);
+            }
+          }
+          return plan.errors.length > 0 ? 1 : 0;
+        } catch (error) {
+          if (!stopSignal.aborted) throw error;
+          stderr.write('ferry plan: stopped before the end of the input; nothing was planned.\n');
+          return 1;
         }
-      }
-      return plan.errors.length > 0 ? 1 : 0;
-    } catch (error) {
-      if (!stopSignal.aborted) throw error;
-      stderr.write('ferry plan: stopped before the end of the input; nothing was planned.\n');
-      return 1;
-    } finally {
-      redis.disconnect();
-    }
+      },
+    );
   },
 };

@@ -10,20 +10,24 @@ import {
   type TickData,
 } from '../../schedules/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+import { withRedis } from '../with-redis.js';
 
 /** Runs `use` with a delivery connection and the schedule queue, closing both after. */
 export async function withScheduleQueue<T>(
   config: FerryConfig,
   use: (redis: RedisClient, queue: Queue<TickData>) => Promise<T>,
 ): Promise<T> {
-  const redis = await connectDelivery(config.redis, 'the schedules are kept there');
-  const queue = openScheduleQueue(redis, deliveryKeys(config.redis.prefix));
-  try {
-    return await use(redis, queue);
-  } finally {
-    await queue.close();
-    redis.disconnect();
-  }
+  return await withRedis(
+    () => connectDelivery(config.redis, 'the schedules are kept there'),
+    async (redis) => {
+      const queue = openScheduleQueue(redis, deliveryKeys(config.redis.prefix));
+      try {
+        return await use(redis, queue);
+      } finally {
+        await queue.close();
+      }
+    },
+  );
 }
 
 function table(views: ScheduleView[]): string {

@@ -14,6 +14,7 @@ import {
 } from '../command.js';
 import { LOOKUP_OPTION, lookupFiles, sourceOf } from '../pipeline-options.js';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTION } from './reconcile.js';
+import { withRedis } from '../with-redis.js';
 
 function rebuildText(result: RebuildResult): string {
   const verb = result.dryRun ? 'would hold' : 'holds';
@@ -81,26 +82,29 @@ export const stateRebuildCommand: Command = {
     const config = getConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
     const delivered = sourceOf(stringOption(args, 'delivered-file'));
-    const redis = await connectState(config.redis, 'the sync state is rebuilt there');
-    const client = createInterfaceClient(config.interface, { logger: logger() });
-    try {
-      const result = await rebuildState({
-        config,
-        redis,
-        client,
-        definition,
-        pageSize: positiveIntOption(args, 'page-size') ?? DEFAULT_PAGE_SIZE,
-        dryRun: flag(args, 'dry-run'),
-        ...(delivered ? { deliveredFile: delivered } : {}),
-        lookupFiles: lookupFiles(stringList(args, 'lookup')),
-        signal: stopSignal,
-      });
-      if (flag(args, 'json')) writeJson(stdout, result);
-      else stdout.write(rebuildText(result));
-      return 0;
-    } finally {
-      await client.close();
-      redis.disconnect();
-    }
+    return await withRedis(
+      () => connectState(config.redis, 'the sync state is rebuilt there'),
+      async (redis) => {
+        const client = createInterfaceClient(config.interface, { logger: logger() });
+        try {
+          const result = await rebuildState({
+            config,
+            redis,
+            client,
+            definition,
+            pageSize: positiveIntOption(args, 'page-size') ?? DEFAULT_PAGE_SIZE,
+            dryRun: flag(args, 'dry-run'),
+            ...(delivered ? { deliveredFile: delivered } : {}),
+            lookupFiles: lookupFiles(stringList(args, 'lookup')),
+            signal: stopSignal,
+          });
+          if (flag(args, 'json')) writeJson(stdout, result);
+          else stdout.write(rebuildText(result));
+          return 0;
+        } finally {
+          await client.close();
+        }
+      },
+    );
   },
 };
