@@ -1,6 +1,6 @@
 /**
- * Starting a run: lock the pipeline -> plan it (H4's planPipeline), the planned requests going
- * into jobs and the jobs into the run's stage lists as they come -> record the run -> release its
+ * Starting a run, in three steps: plan (lock the pipeline, plan it, the planned requests going into
+ * jobs and the jobs into the run's stage lists as they come) -> record the run -> release its
  * first stage with jobs to the lane's queue. The rest is the workers' (settle-job.ts releases the
  * next stage when one settles). When planning fails (the mass-delete guard, bad input) nothing
  * was enqueued and the pipeline is free again.
@@ -24,12 +24,14 @@ import {
   markResent,
   type DataLoss,
   deliveryKeys,
+  type DeliveryKeys,
   type Lane,
   ERRORS_KEPT,
   newRunId,
   nextVersion,
   indexRun,
   lockPipeline,
+  type RunLock,
   parseRun,
   type RunStatus,
   type StageInfo,
@@ -179,7 +181,27 @@ async function redisLost(
   return startInterrupted(options.config.redis.url, interrupted, recorded, cause);
 }
 
-export async function startRun(options: StartRunOptions): Promise<StartedRun> {
+/** A run planned: its pipeline locked, its requests in the run's stage lists, not recorded yet. */
+interface PlannedRun {
+  runId: string;
+  lane: Lane;
+  definition: PipelineDefinition;
+  keys: DeliveryKeys;
+  lock: RunLock;
+  writer: StageWriter;
+  plan: Plan;
+  /** A loss of Redis's data the plan was checked against (the data-loss guard). */
+  loss: DataLoss | undefined;
+  /** What is recorded of the run when Redis goes away before it is (redisLost). */
+  lost: RedisLostRun;
+}
+
+/**
+ * Plan: lock the pipeline, plan its input (the requests going into jobs, the jobs into the run's
+ * stage lists as they come) and check the plan against a loss of Redis's data. When planning fails
+ * nothing is kept and the pipeline is free again; a mass-delete guard stop is recorded as a run.
+ */
+async function planRun(options: StartRunOptions): Promise<PlannedRun> {
   const { config, redis } = options;
   const definition = loadPipeline(options.pipeline, config);
   const keys = deliveryKeys(config.redis.prefix);
@@ -188,7 +210,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   const lane = laneOf(config, definition.name, options.lane);
   const lock = await lockPipeline(redis, keys, definition.name, runId);
   const writer = new StageWriter(redis, keys, runId);
-  const run = (): RedisLostRun => ({
+  const lost: RedisLostRun = {
     runId,
     pipeline: definition.name,
     lane,
@@ -198,13 +220,11 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     writer,
     lock,
     keys,
-  });
-  let plan: Plan;
-  let loss: DataLoss | undefined;
+  };
   try {
     const version = await nextVersion(redis, keys, definition.name);
     const bundler = new JobBundler(config.delivery.bundleSize, (job) => writer.push(job));
-    plan = await planPipeline({
+    const plan = await planPipeline({
       definition,
       ...(options.source ? { sourceOverride: options.source } : {}),
       ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
@@ -220,9 +240,10 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     bundler.finish();
     await writer.flush();
     const requests = [...writer.totals.values()].reduce((n, t) => n + t.requests, 0);
-    loss = await guardDataLoss(redis, keys, plan, requests, options.resendAll ?? false);
+    const loss = await guardDataLoss(redis, keys, plan, requests, options.resendAll ?? false);
+    return { runId, lane, definition, keys, lock, writer, plan, loss, lost };
   } catch (error) {
-    if (isRedisConnectionError(error)) throw await redisLost(options, run(), 'planning', error);
+    if (isRedisConnectionError(error)) throw await redisLost(options, lost, 'planning', error);
     await writer.discard(definition.stages.length);
     await lock.release();
     if (error instanceof MassDeleteGuardError) {
@@ -246,14 +267,30 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     }
     throw error;
   }
+}
 
+/** A run recorded: its record's fields, its stages, and whether it has anything to send. */
+interface RecordedRun {
+  fields: Record<string, string | number>;
+  stages: StageInfo[];
+  hasJobs: boolean;
+}
+
+/**
+ * Record: the run's record, its place in the indexes, its rejected records and figures, in one
+ * transaction, after the lock was kept (a run whose lock lapsed while planning must not start);
+ * then its stage lists are kept. A plan with nothing to send is recorded finished.
+ */
+async function recordRun(options: StartRunOptions, run: PlannedRun): Promise<RecordedRun> {
+  const { redis } = options;
+  const { runId, definition, keys, lock, writer, plan } = run;
   const stages: StageInfo[] = plan.stages.map((s) => ({
     index: s.index,
     operationIds: s.operationIds,
     jobs: writer.totals.get(s.index)?.jobs ?? 0,
     requests: writer.totals.get(s.index)?.requests ?? 0,
   }));
-  const fields = runFields(runId, lane, options, definition, plan, stages);
+  const fields = runFields(runId, run.lane, options, definition, plan, stages);
   const hasJobs = stages.some((s) => s.jobs > 0);
   const now = Date.now();
   if (!hasJobs) {
@@ -281,19 +318,32 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   addRejectedRows(multi, keys, runId, plan.errors.slice(0, ERRORS_KEPT), RETENTION_S);
   if (hasJobs) multi.sadd(keys.activeRuns, runId);
   try {
-    // Before the run is recorded: a run whose lock lapsed while planning must not start.
     if (hasJobs) await lock.keep();
     await multi.exec();
     if (hasJobs) await writer.keep();
-    if (loss && options.resendAll) await markResent(redis, keys, definition.name);
+    if (run.loss && options.resendAll) await markResent(redis, keys, definition.name);
   } catch (error) {
-    if (isRedisConnectionError(error)) throw await redisLost(options, run(), 'recording', error);
+    if (isRedisConnectionError(error)) throw await redisLost(options, run.lost, 'recording', error);
     await writer.discard(definition.stages.length);
     await lock.release();
     throw error;
   }
-  if (!hasJobs) {
-    await lock.release();
+  return { fields, stages, hasJobs };
+}
+
+/**
+ * Release: the first stage with jobs goes to the lane's queue (the workers release the next as
+ * each settles: settle-job.ts); a run with nothing to send frees its pipeline and is announced.
+ */
+async function releaseRun(
+  options: StartRunOptions,
+  run: PlannedRun,
+  recorded: RecordedRun,
+): Promise<StartedRun> {
+  const { config, redis } = options;
+  const { runId, definition, keys, plan, lane } = run;
+  if (!recorded.hasJobs) {
+    await run.lock.release();
     options.logger.info({ runId, pipeline: definition.name }, 'nothing to send');
     const ended = parseRun(await redis.hgetall(keys.run(runId)));
     if (ended) await notifyRunEnded({ config, redis, keys, logger: options.logger }, ended);
@@ -304,7 +354,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     await releaseStage(
       { redis, keys, queues, delivery: config.delivery },
       { id: runId, pipeline: definition.name, lane },
-      Number(fields.currentStage),
+      Number(recorded.fields.currentStage),
     );
   } catch (error) {
     if (!isRedisConnectionError(error)) throw error;
@@ -318,8 +368,20 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     await queues.close().catch(() => undefined);
   }
   options.logger.info(
-    { runId, pipeline: definition.name, lane, jobs: stages.reduce((n, s) => n + s.jobs, 0) },
+    {
+      runId,
+      pipeline: definition.name,
+      lane,
+      jobs: recorded.stages.reduce((n, s) => n + s.jobs, 0),
+    },
     'run enqueued',
   );
   return { runId, plan, enqueued: true };
+}
+
+/** Starts a run: plan -> record -> release. */
+export async function startRun(options: StartRunOptions): Promise<StartedRun> {
+  const planned = await planRun(options);
+  const recorded = await recordRun(options, planned);
+  return await releaseRun(options, planned, recorded);
 }

@@ -77,7 +77,7 @@ export { reportText } from './report-text.js';
 export { newRunId, nextVersion } from './run-id.js';
 export { indexedRunIds, indexRun, readRunRecords, recentRuns } from './run-index.js';
 export { lineOf, type RunLine } from './run-line.js';
-export { lockPipeline } from './run-lock.js';
+export { lockPipeline, type RunLock } from './run-lock.js';
 export {
   type ExportSummary,
   isFinished,
