@@ -3,4 +3,6 @@
 // `npm run build`. src/cli/ferry.js runs the same main() from the TypeScript sources (tests, dev).
 import { main } from './main.js';
 
-process.exitCode = await main(process.argv.slice(2));
+// Exit with main's code once it returns (long-running commands return only when stopped): a
+// library handle left open (ssh2's on Node 24) must not keep a finished command alive.
+process.exit(await main(process.argv.slice(2)));

@@ -5,4 +5,6 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('./main.ts');
-process.exitCode = await main(process.argv.slice(2));
+// Exit with main's code once it returns (long-running commands return only when stopped): a
+// library handle left open (ssh2's on Node 24) must not keep a finished command alive.
+process.exit(await main(process.argv.slice(2)));
