@@ -41,7 +41,7 @@ export function defineScript<
 }
 
 /** The ARGV of a script by name: its own arguments, and the `rest` list when it has one. */
-export type ScriptArgs<A extends string, Rest extends string> = Record<A, Arg> &
+type ScriptArgs<A extends string, Rest extends string> = Record<A, Arg> &
   Record<Rest, readonly Arg[]>;
 
 /** EVALSHA, loading the script on NOSCRIPT (a restarted or new Redis); the parsed reply. */
