@@ -1,7 +1,8 @@
 /**
  * Start-up of the compiled `ferry` binary: `npm run build && node --import tsx bench/startup.ts`.
- * Runs `ferry --help` and `ferry operations --json` (dist/src/cli/bin.js) five times each and
- * prints, per command, the median wall time and the largest peak RSS, as JSON lines. The child
+ * Runs `ferry --help`, `ferry runs --help` (a command's help loads none of its layers) and
+ * `ferry operations --json` (dist/src/cli/bin.js) five times each and prints, per command, the
+ * median wall time and the largest peak RSS, as JSON lines. The child
  * reports its own peak RSS when it exits (a preloaded data: module), so nothing else is measured.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,7 +20,7 @@ if (!existsSync(bin)) {
   console.error('No dist/src/cli/bin.js: run `npm run build` first.');
   process.exit(2);
 }
-for (const args of [['--help'], ['operations', '--json']]) {
+for (const args of [['--help'], ['runs', '--help'], ['operations', '--json']]) {
   const seconds: number[] = [];
   let peakKb = 0;
   for (let i = 0; i < RUNS; i++) {

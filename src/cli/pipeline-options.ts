@@ -3,12 +3,7 @@
  * overrides and --allow-deletes.
  */
 import { resolve } from 'node:path';
-import {
-  remoteSpecOf,
-  isRemoteAddress,
-  type S3Spec,
-  type SftpSpec,
-} from '../../connectors/index.js';
+import type { S3Spec, SftpSpec } from '../../connectors/index.js';
 import { UsageError } from '../errors/index.js';
 import type { AllowDeletes, SourceSpec } from '../pipeline/index.js';
 import type { OptionSpec } from './command.js';
@@ -27,13 +22,15 @@ export const FILE_OPTION: Record<string, OptionSpec> = {
  * object (its connection settings from `base`, the pipeline's source, when on the same server),
  * anything else is a local file.
  */
-export function sourceOf(
+export async function sourceOf(
   file: string | undefined,
   base?: { sftp?: SftpSpec; s3?: S3Spec },
-): SourceSpec | undefined {
+): Promise<SourceSpec | undefined> {
   if (file === undefined) return undefined;
   if (file === '-') return { stdin: true };
   if (/^https?:\/\//i.test(file)) return { url: file };
+  // Loaded only now: the connectors weigh, and `--help` needs none of them.
+  const { isRemoteAddress, remoteSpecOf } = await import('../../connectors/index.js');
   if (isRemoteAddress(file)) return remoteSpecOf(file, base);
   return { file: resolve(file) };
 }

@@ -2,7 +2,7 @@
 import type { ParsedArgs } from './command.js';
 import { stringOption } from './command.js';
 import { UsageError } from '../errors/index.js';
-import { LISTINGS, type Listing } from '../config/index.js';
+import type { Listing } from '../config/index.js';
 import type { Faults, SimulatorOptions } from '../simulator/index.js';
 
 export const DEFAULT_CLI_PORT = 4010;
@@ -58,7 +58,9 @@ function nonEmpty(args: ParsedArgs, name: string): string | undefined {
   return raw;
 }
 
-export function simulatorOptionsFromArgs(args: ParsedArgs): SimulatorOptions {
+export async function simulatorOptionsFromArgs(args: ParsedArgs): Promise<SimulatorOptions> {
+  // Loaded only now: the config layer weighs (zod), and `--help` needs none of it.
+  const { LISTINGS } = await import('../config/index.js');
   const faults: Partial<Faults> = {
     failRate: share(args, 'fail-rate'),
     rateLimit: integer(args, 'rate-limit', 0, 1_000_000),

@@ -1,7 +1,7 @@
 /**
- * An export's state in Redis: one hash per export pipeline, `<prefix>:{q}:export:<pipeline>`,
- * beside the run records and the pipeline's lock (the `{q}` hash tag keeps them in one Redis
- * Cluster slot, so one script can check the lock, move the cursor and finish the run).
+ * An export's state in Redis: one hash per export pipeline (keys.ts), in the slot of the run
+ * records and the pipeline's lock, so one script can check the lock, move the cursor and finish
+ * the run.
  *   cursor   the cursor value of the last item exported (absent before the first export)
  *   seq      how many files the export has published ({seq} of the next is seq + 1)
  *   pending  the export being published: its range and file, written before the file appears
@@ -11,10 +11,14 @@
  * process that dies before leaves `pending`, and the next run writes the same range into the
  * same file name before it moves on (run-export.ts).
  */
-import { type RedisClient, luaScript, runLua } from '../redis/index.js';
+import { type RedisClient, runScript } from '../redis/index.js';
 import { lastSuccessField, runsField, type DeliveryKeys, RETENTION_S } from '../runs/index.js';
 import type { CursorStart } from './cursor.js';
+import { exportStateKey } from './keys.js';
 import { ExportLockLostError } from './errors.js';
+import { COMMIT_EXPORT } from './scripts/commit-export.js';
+import { FAIL_EXPORT } from './scripts/fail-export.js';
+import { SAVE_PENDING_EXPORT } from './scripts/save-pending-export.js';
 
 /** The export a run is publishing: what it read and where it writes, before the file appears. */
 export interface PendingExport {
@@ -39,10 +43,6 @@ export interface ExportState {
   runId: string | undefined;
 }
 
-export function exportStateKey(prefix: string, pipeline: string): string {
-  return `${prefix}:{q}:export:${pipeline}`;
-}
-
 export async function readExportState(redis: RedisClient, key: string): Promise<ExportState> {
   const h = await redis.hgetall(key);
   return {
@@ -52,36 +52,6 @@ export async function readExportState(redis: RedisClient, key: string): Promise<
     runId: h.runId,
   };
 }
-
-const SAVE_PENDING = luaScript(
-  `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[2], 'pending', ARGV[2])
-return 1`,
-  2,
-);
-
-const COMMIT = luaScript(
-  `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], 'cursor', ARGV[2]) end
-redis.call('HSET', KEYS[2], 'seq', ARGV[3])
-redis.call('HDEL', KEYS[2], 'pending', 'runId')
-redis.call('HSET', KEYS[3], unpack(ARGV, 8))
-redis.call('EXPIRE', KEYS[3], ARGV[5])
-redis.call('HINCRBY', KEYS[4], ARGV[6], 1)
-redis.call('HSET', KEYS[4], ARGV[7], ARGV[4])
-return 1`,
-  4,
-);
-
-const FAIL = luaScript(
-  `if redis.call('HGET', KEYS[1], 'runId') == ARGV[1] then redis.call('HDEL', KEYS[1], 'runId') end
-if redis.call('HGET', KEYS[2], 'status') ~= 'running' then return 0 end
-redis.call('HSET', KEYS[2], unpack(ARGV, 4))
-redis.call('EXPIRE', KEYS[2], ARGV[2])
-redis.call('HINCRBY', KEYS[3], ARGV[3], 1)
-return 1`,
-  3,
-);
 
 export interface ExportStore {
   readonly key: string;
@@ -116,46 +86,45 @@ export function exportStore(
     key,
     read: () => readExportState(redis, key),
     async savePending(runId, pending) {
-      const saved = await runLua(
+      const saved = await runScript(
         redis,
-        SAVE_PENDING,
-        [lock, key],
-        [runId, JSON.stringify(pending)],
+        SAVE_PENDING_EXPORT,
+        { lock, export: key },
+        { runId, pending: JSON.stringify(pending) },
       );
-      if (saved !== 1) throw new ExportLockLostError(pipeline, runId);
+      if (!saved) throw new ExportLockLostError(pipeline, runId);
     },
     async commit(runId, cursor, seq, fields) {
       const now = Date.now();
-      const done = await runLua(
+      const done = await runScript(
         redis,
-        COMMIT,
-        [lock, key, keys.run(runId), keys.metrics],
-        [
+        COMMIT_EXPORT,
+        { lock, export: key, run: keys.run(runId), metrics: keys.metrics },
+        {
           runId,
-          cursor ?? '',
+          cursor: cursor ?? '',
           seq,
           now,
-          RETENTION_S,
-          runsField(pipeline, 'succeeded'),
-          lastSuccessField(pipeline),
-          ...flat({ ...fields, status: 'succeeded', finishedAt: now }),
-        ],
+          retentionS: RETENTION_S,
+          runsField: runsField(pipeline, 'succeeded'),
+          lastSuccessField: lastSuccessField(pipeline),
+          fields: flat({ ...fields, status: 'succeeded', finishedAt: now }),
+        },
       );
-      if (done !== 1) throw new ExportLockLostError(pipeline, runId);
+      if (!done) throw new ExportLockLostError(pipeline, runId);
     },
     async fail(runId, fields) {
-      const done = await runLua(
+      return await runScript(
         redis,
-        FAIL,
-        [key, keys.run(runId), keys.metrics],
-        [
+        FAIL_EXPORT,
+        { export: key, run: keys.run(runId), metrics: keys.metrics },
+        {
           runId,
-          RETENTION_S,
-          runsField(pipeline, 'failed'),
-          ...flat({ ...fields, status: 'failed', finishedAt: Date.now() }),
-        ],
+          retentionS: RETENTION_S,
+          runsField: runsField(pipeline, 'failed'),
+          fields: flat({ ...fields, status: 'failed', finishedAt: Date.now() }),
+        },
       );
-      return done === 1;
     },
   };
 }

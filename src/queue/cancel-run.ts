@@ -13,7 +13,7 @@
  * worker's supervisor drops what is left and ends the run (worker/supervisor.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type RedisClient, luaScript, runLua } from '../redis/index.js';
+import { type RedisClient, runScript } from '../redis/index.js';
 import {
   createDeadLetterStore,
   RunFinishedError,
@@ -33,30 +33,8 @@ import {
 import { openQueues, type DeliveryQueues } from './queues.js';
 import { resumeDelivery } from './worker/breaker.js';
 import { dropCancelledJobs } from './drop-cancelled-jobs.js';
-
-/** KEYS: run hash. ARGV: now (ms). 1 when this call began the cancelling. */
-const CANCEL = luaScript(
-  `local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'running' and status ~= 'blocked' then return 0 end
-redis.call('HSET', KEYS[1], 'status', 'cancelling', 'cancelledAt', ARGV[1])
-return 1`,
-  1,
-);
-
-/**
- * The last resort: a cancelling run none of whose jobs is held by a worker nor left to drop,
- * whose pending counts still did not reach zero, ends anyway. KEYS: run hash, the pipeline's
- * active-run key, active-runs set, metrics hash. ARGV: run id, now (ms).
- */
-const FINALIZE = luaScript(
-  `if redis.call('HGET', KEYS[1], 'status') ~= 'cancelling' then return 0 end
-redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
-if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
-redis.call('SREM', KEYS[3], ARGV[1])
-redis.call('HINCRBY', KEYS[4], 'runs|' .. redis.call('HGET', KEYS[1], 'pipeline') .. '|cancelled', 1)
-return 1`,
-  4,
-);
+import { BEGIN_CANCEL } from './scripts/begin-cancel.js';
+import { FINALIZE_CANCEL } from './scripts/finalize-cancel.js';
 
 const POLL_MS = 100;
 export const CANCEL_TIMEOUT_MS = 120_000;
@@ -123,15 +101,20 @@ export async function advanceCancel(
   const inFlight = await inFlightJobs(queues, run.id);
   if (inFlight > 0 || dropped.inFlight > 0)
     return { inFlight: Math.max(inFlight, dropped.inFlight), ended: false };
-  const ended = await runLua(
+  const ended = await runScript(
     redis,
-    FINALIZE,
-    [keys.run(run.id), keys.activeRun(run.pipeline), keys.activeRuns, keys.metrics],
-    [run.id, Date.now()],
+    FINALIZE_CANCEL,
+    {
+      run: keys.run(run.id),
+      activeRun: keys.activeRun(run.pipeline),
+      activeRuns: keys.activeRuns,
+      metrics: keys.metrics,
+    },
+    { runId: run.id, now: Date.now() },
   );
   return {
     inFlight: 0,
-    ended: ended === 1 || (await loadRun(redis, keys, run.id)).status === 'cancelled',
+    ended: ended || (await loadRun(redis, keys, run.id)).status === 'cancelled',
   };
 }
 
@@ -156,7 +139,7 @@ export async function cancelRun(options: CancelRunOptions): Promise<CancelOutcom
         report: await buildRunReport(redis, keys, dlq, runId),
       };
     }
-    if ((await runLua(redis, CANCEL, [keys.run(runId)], [Date.now()])) !== 1) {
+    if (!(await runScript(redis, BEGIN_CANCEL, { run: keys.run(runId) }, { now: Date.now() }))) {
       const now = await loadRun(redis, keys, runId);
       if (isFinished(now)) throw new RunFinishedError(runId, now.status); // it ended meanwhile
     }

@@ -5,10 +5,11 @@
  * the list, so a releaser that dies midway leaves the rest for the next one (worker/supervisor.ts
  * looks for runs whose current stage was not fully released).
  */
-import { type RedisClient, acquireLease, luaScript, runLua } from '../redis/index.js';
+import { type RedisClient, acquireLease, runScript } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
 import type { DeliveryKeys, Lane } from '../runs/index.js';
 import { jobOptions, type DeliveryQueues } from './queues.js';
+import { TRIM_RELEASED } from './scripts/trim-released.js';
 
 const CHUNK = 1_000;
 /**
@@ -22,24 +23,19 @@ const FIRST_CHUNK = 50;
  */
 export const RELEASE_LEASE_MS = 6_000;
 
-/**
- * Trims a chunk only if the list still starts with it: a releaser whose lease lapsed midway (a
- * stalled event loop) must not trim again what its successor already trimmed.
- * KEYS: the stage list. ARGV: the chunk's first id, its length.
- */
-const TRIM_CHUNK = luaScript(
-  `if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then redis.call('LTRIM', KEYS[1], ARGV[2], -1) end
-return 0`,
-  1,
-);
-
 /** Removes a released chunk from the head of the stage list, unless it was removed already. */
 export async function trimReleased(
   redis: RedisClient,
   list: string,
   ids: readonly string[],
 ): Promise<void> {
-  if (ids.length > 0) await runLua(redis, TRIM_CHUNK, [list], [ids[0] ?? '', ids.length]);
+  if (ids.length === 0) return;
+  await runScript(
+    redis,
+    TRIM_RELEASED,
+    { stage: list },
+    { firstId: ids[0] ?? '', length: ids.length },
+  );
 }
 
 export interface ReleaseContext {

@@ -2,7 +2,7 @@
  * `ferry reconcile`'s check: for each resource of the pipeline that the platform lists, what it
  * holds against the pipeline's committed state (compare-resource.ts), then the fields of the
  * entities that differ (field-detail.ts), with every entity that drifted written to a CSV under
- * delivery.reportsDir. The drift stays in Redis (work-keys.ts) for a repair until the caller drops
+ * delivery.reportsDir. The drift stays in Redis (keys.ts) for a repair until the caller drops
  * it.
  */
 import { join, resolve } from 'node:path';
@@ -16,7 +16,7 @@ import { compareResource, type ResourceCounts } from './compare-resource.js';
 import { DriftReport, type DriftSample } from './drift-report.js';
 import { detailFromSource, reportDifferent } from './field-detail.js';
 import type { DriftRow } from './drift-entry.js';
-import { dropWork, workKeys, type WorkKeys } from './work-keys.js';
+import { dropWork, workKeys, type WorkKeys } from './keys.js';
 
 export interface CheckOptions {
   config: FerryConfig;

@@ -21,7 +21,7 @@ import type { CheckedResource } from './checked-resources.js';
 import type { DriftEntry, DriftRow } from './drift-entry.js';
 import { differingHashes, projectItem, type ProjectedItem } from './project-item.js';
 import { platformPages, type PageReader } from './platform-pages.js';
-import { WORK_TTL_S, type WorkKeys } from './work-keys.js';
+import { WORK_TTL_S, type WorkKeys } from './keys.js';
 
 export interface ResourceCounts {
   resource: string;

@@ -11,7 +11,7 @@ import type { CheckedResource } from './checked-resources.js';
 import { parseEntry, type DriftRow } from './drift-entry.js';
 import { differingFields, pick } from './project-item.js';
 import { streamSourceItems, type SourceItemsOptions } from './source-items.js';
-import type { WorkKeys } from './work-keys.js';
+import type { WorkKeys } from './keys.js';
 
 const SCAN_COUNT = 2_000;
 

@@ -3,6 +3,7 @@
  * JSON) for the console and `/metrics` (ferry_drift_entities).
  */
 import type { RedisClient } from '../redis/index.js';
+import { lastReconciliationKey } from './keys.js';
 
 export interface LastReconciliation {
   pipeline: string;
@@ -17,10 +18,6 @@ export interface LastReconciliation {
   csv?: string;
   /** The run a `--repair` started. */
   repairRunId?: string;
-}
-
-export function lastReconciliationKey(prefix: string): string {
-  return `${prefix}:reconcile:last`;
 }
 
 export async function recordReconciliation(

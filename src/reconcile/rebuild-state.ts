@@ -41,7 +41,7 @@ import { freshItems } from './compare-resource.js';
 import { platformPages, type PageReader } from './platform-pages.js';
 import { projectItem, type ProjectedItem } from './project-item.js';
 import { streamSourceItems } from './source-items.js';
-import { dropWork, WORK_TTL_S, workKeys, type WorkKeys } from './work-keys.js';
+import { dropWork, WORK_TTL_S, workKeys, type WorkKeys } from './keys.js';
 
 export interface RebuildOptions {
   config: FerryConfig;

@@ -17,7 +17,7 @@ import type { ResourceCounts } from './compare-resource.js';
 import type { DriftSample } from './drift-report.js';
 import { recordReconciliation } from './last-reconciliation.js';
 import { repairDrift, type RepairPlan } from './repair.js';
-import { dropWork } from './work-keys.js';
+import { dropWork } from './keys.js';
 
 export interface ReconcileOptions {
   config: FerryConfig;

@@ -5,7 +5,7 @@
  */
 import { liveCountKey, stateKey } from '../state/index.js';
 import type { RedisClient } from '../redis/index.js';
-import { WORK_TTL_S } from './work-keys.js';
+import { WORK_TTL_S } from './keys.js';
 
 function keyPairs(from: string, to: string, pipeline: string, resources: readonly string[]) {
   return resources.flatMap((r) => [

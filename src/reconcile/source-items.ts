@@ -5,7 +5,6 @@
  * mapping, lookups, groups and checks as a run. Requests are handed over as they are made and
  * not kept; the items go to `onItems` in batches, one batch at a time.
  */
-import { randomBytes } from 'node:crypto';
 import type { FerryConfig } from '../config/index.js';
 import {
   type PipelineDefinition,
@@ -14,6 +13,7 @@ import {
   type DeliveryItem,
 } from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
+import { emptyStatePrefix } from './keys.js';
 
 const BATCH = 2_000;
 
@@ -46,7 +46,7 @@ export async function streamSourceItems(
       ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
       redis: options.redis,
       config: options.config,
-      prefix: `${options.config.redis.prefix}:reconcile-empty-${randomBytes(4).toString('hex')}`,
+      prefix: emptyStatePrefix(options.config.redis.prefix),
       version: 1,
       onRequest: (_stage, request) => {
         for (const item of request.items) buffer.push(item);

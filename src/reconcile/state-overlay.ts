@@ -13,7 +13,7 @@ import type { StateStore } from '../state/index.js';
 import type { RedisClient } from '../redis/index.js';
 import type { CheckedResource } from './checked-resources.js';
 import { parseEntry, type DriftEntry } from './drift-entry.js';
-import type { WorkKeys } from './work-keys.js';
+import type { WorkKeys } from './keys.js';
 
 const SCAN_COUNT = 1_000;
 

@@ -13,7 +13,7 @@ export {
 } from './connection.js';
 export { deleteKeysUnder } from './delete-prefix.js';
 export { acquireLease } from './lease.js';
-export { luaScript, runLua } from './lua.js';
+export { defineScript, reply, runScript } from './lua.js';
 export { type PrivateRedis, startPrivateRedis } from './private-redis.js';
 export { quiet } from './quiet-queue.js';
 export { isRedisConnectionError, RedisUnavailableError, redisWhere } from './redis-unavailable.js';

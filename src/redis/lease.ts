@@ -6,23 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from './connection.js';
-import { luaScript, runLua } from './lua.js';
-
-const RENEW = luaScript(
-  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`,
-  1,
-);
-const KEEP = luaScript(
-  `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PERSIST', KEYS[1]) return 1 end
-return 0`,
-  1,
-);
-const RELEASE = luaScript(
-  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`,
-  1,
-);
+import { runScript } from './lua.js';
+import { KEEP_LEASE } from './scripts/keep-lease.js';
+import { RELEASE_LEASE } from './scripts/release-lease.js';
+import { RENEW_LEASE } from './scripts/renew-lease.js';
 
 export interface Lease {
   /** True once a renewal found the key gone or held by another token. */
@@ -48,9 +35,9 @@ export async function acquireLease(
   if ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') return undefined;
   let lost = false;
   const renew = setInterval(() => {
-    runLua(redis, RENEW, [key], [token, ttlMs]).then(
+    runScript(redis, RENEW_LEASE, { lease: key }, { token, ttlMs }).then(
       (renewed) => {
-        if (renewed === 0) lost = true;
+        if (!renewed) lost = true;
       },
       // A failed renewal is retried at the next tick; the expiry covers two more of them.
       () => undefined,
@@ -66,11 +53,11 @@ export async function acquireLease(
     },
     async keep() {
       clearInterval(renew);
-      return (await runLua(redis, KEEP, [key], [token])) === 1;
+      return await runScript(redis, KEEP_LEASE, { lease: key }, { token });
     },
     async release() {
       clearInterval(renew);
-      await runLua(redis, RELEASE, [key], [token]);
+      await runScript(redis, RELEASE_LEASE, { lease: key }, { token });
     },
   };
 }

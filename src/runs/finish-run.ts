@@ -7,8 +7,6 @@
 import type { RedisClient } from '../redis/index.js';
 import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';
 import type { DeliveryKeys } from './keys.js';
-import { runChangesKey } from './run-changes.js';
-import { runRejectedKey } from './run-rejected.js';
 import { buildRunReport, writeRunReport, type RunReport } from './run-report.js';
 
 /** How long a finished run's record and errors stay in Redis. */
@@ -27,8 +25,8 @@ export async function finishRun(
   await multi
     .expire(keys.run(runId), RETENTION_S)
     .expire(keys.runErrors(runId), RETENTION_S)
-    .expire(runChangesKey(keys, runId), RETENTION_S)
-    .expire(runRejectedKey(keys, runId), RETENTION_S)
+    .expire(keys.runChanges(runId), RETENTION_S)
+    .expire(keys.runRejected(runId), RETENTION_S)
     .exec();
   return await writeRunReport(await buildRunReport(redis, keys, dlq, runId), reportsDir);
 }

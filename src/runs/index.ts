@@ -95,7 +95,8 @@ export { addRejectedRows } from './run-rejected.js';
 export { buildRunReport, ERRORS_KEPT, failuresCsv, loadRun, type RunReport } from './run-report.js';
 export { requestsInFlight, runStatusText } from './run-status-text.js';
 export { readRunTimeline, type TimelinePoint } from './run-timeline.js';
-export { settleJob, type SettleResult } from './settle-job.js';
+export { type SettleResult } from './scripts/settle-job.js';
+export { settleJob } from './settle-job.js';
 export { StageWriter } from './stage-writer.js';
 export { rejectedSinceDelivery, traceText, traceVerdict } from './trace/entity-trace-text.js';
 export {

@@ -65,6 +65,10 @@ export interface DeliveryKeys {
   throughput(minute: number): string;
   run(runId: string): string;
   runErrors(runId: string): string;
+  /** What the run planned for each key, for the entity trace (run-changes.ts). */
+  runChanges(runId: string): string;
+  /** The rows the run rejected, by key, for the entity trace (run-rejected.ts). */
+  runRejected(runId: string): string;
   runStage(runId: string, stage: number): string;
   /** Job id -> the job's requests (JSON), for the jobs of the run not settled yet. */
   runPayloads(runId: string): string;
@@ -113,6 +117,8 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     throughput: (minute) => `${base}:throughput:${minute}`,
     run: (id) => `${base}:run:${id}`,
     runErrors: (id) => `${base}:run:${id}:errors`,
+    runChanges: (id) => `${base}:run:${id}:changes`,
+    runRejected: (id) => `${base}:run:${id}:rejected`,
     runStage: (id, stage) => `${base}:run:${id}:stage:${stage}`,
     runPayloads: (id) => `${base}:run:${id}:payloads`,
     runSettled: (id) => `${base}:run:${id}:settled`,

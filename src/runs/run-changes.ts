@@ -1,5 +1,5 @@
 /**
- * What a run planned for each key, for the entity trace: the hash `<run key>:changes`, field
+ * What a run planned for each key, for the entity trace: the hash `keys.runChanges`, field
  * `<operationId>:<key>` -> the change (upsert, patch or delete). The stage writer adds a chunk's
  * fields in the transaction that writes its payloads; the hash then lives as long as the run's
  * record (finish-run.ts). Operation ids hold no `:`, so a field names one key whatever it holds.
@@ -8,10 +8,6 @@ import type { ChangeKind } from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
 import type { JobPayload } from './job-data.js';
 import type { DeliveryKeys } from './keys.js';
-
-export function runChangesKey(keys: DeliveryKeys, runId: string): string {
-  return `${keys.run(runId)}:changes`;
-}
 
 function changeField(operationId: string, key: string): string {
   return `${operationId}:${key}`;
@@ -50,10 +46,7 @@ export async function plannedChanges(
   const asked = runs.filter((r) => r.operationIds.length > 0);
   const pipeline = redis.pipeline();
   for (const run of asked) {
-    pipeline.hmget(
-      runChangesKey(keys, run.id),
-      ...run.operationIds.map((o) => changeField(o, key)),
-    );
+    pipeline.hmget(keys.runChanges(run.id), ...run.operationIds.map((o) => changeField(o, key)));
   }
   const replies = asked.length > 0 ? ((await pipeline.exec()) ?? []) : [];
   const byRun = new Map<string, PlannedChange[]>();

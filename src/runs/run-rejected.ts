@@ -1,5 +1,5 @@
 /**
- * The rows a run rejected, by key, for the entity trace: the hash `<run key>:rejected`, field
+ * The rows a run rejected, by key, for the entity trace: the hash `keys.runRejected`, field
  * `<key>` -> JSON [{file, line, field?, message}] (a key may be rejected on several lines). Written
  * with the run's record from the same kept errors as its report (the first ERRORS_KEPT), and kept
  * as long as the record (finish-run.ts). A row rejected before its key was read has no entry.
@@ -10,10 +10,6 @@ import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
 
 export type RejectedRow = Omit<RowError, 'key'>;
-
-export function runRejectedKey(keys: DeliveryKeys, runId: string): string {
-  return `${keys.run(runId)}:rejected`;
-}
 
 /** Adds the keyed errors to the caller's transaction; the hash lives `ttlSeconds`. */
 export function addRejectedRows(
@@ -33,7 +29,7 @@ export function addRejectedRows(
   if (byKey.size === 0) return multi;
   const fields: string[] = [];
   for (const [key, rows] of byKey) fields.push(key, JSON.stringify(rows));
-  const hash = runRejectedKey(keys, runId);
+  const hash = keys.runRejected(runId);
   return multi.hset(hash, ...fields).expire(hash, ttlSeconds);
 }
 
@@ -46,7 +42,7 @@ export async function rejectedRows(
 ): Promise<RejectedRow[][]> {
   if (runIds.length === 0) return [];
   const pipeline = redis.pipeline();
-  for (const id of runIds) pipeline.hget(runRejectedKey(keys, id), key);
+  for (const id of runIds) pipeline.hget(keys.runRejected(id), key);
   const replies = (await pipeline.exec()) ?? [];
   return replies.map(([error, json]) =>
     error || typeof json !== 'string' ? [] : (JSON.parse(json) as RejectedRow[]),

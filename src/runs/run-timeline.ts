@@ -4,7 +4,7 @@
  */
 import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
-import { TIMELINE_BUCKET_MS } from './settle-job.js';
+import { TIMELINE_BUCKET_MS } from './scripts/settle-job.js';
 
 export interface TimelinePoint {
   /** Start of the bucket, epoch seconds. */

@@ -4,86 +4,10 @@
  * script, so it is atomic, and idempotent: a job settles once (a set of settled job ids), however
  * often it is processed (a stalled job taken over after its worker died, say).
  */
-import { type RedisClient, luaScript, runLua } from '../redis/index.js';
+import { type RedisClient, runScript } from '../redis/index.js';
+import { SETTLE_JOB, type SettleResult } from './scripts/settle-job.js';
 import { tallyTotal, type Tally } from './job-data.js';
 import type { DeliveryKeys } from './keys.js';
-import type { RunStatus } from './run-record.js';
-
-/**
- * KEYS: run hash, settled set, the pipeline's active-run key, active-runs set, payload hash,
- * metrics hash, this minute's throughput counter. ARGV: job id, stage, now (ms), run id,
- * pipeline, then (field, increment) pairs; `op:<operation>:<outcome>` fields also count into the
- * metrics (metrics/metric-fields.ts), and the delivered ones into the installation's items per
- * minute (kept two hours) and the run's items per 10 s (`tl:<n>`, for the charts of the console).
- * Returns {0} already settled (or the run is over), {1} stage still running (or the run is being
- * cancelled: a job in flight still counts what it delivered, and goes no further), {2, n} stage n
- * is due, {3, status} finished (a cancelled run: when its last job settled).
- */
-/** How long the per-minute throughput counters live: the console charts the last hour. */
-const THROUGHPUT_KEPT_SECONDS = 2 * 3600;
-/** Width of a run's timeline buckets (`tl:<n>` fields of the run hash). */
-export const TIMELINE_BUCKET_MS = 10_000;
-
-const SETTLE = luaScript(
-  `local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'running' and status ~= 'cancelling' and status ~= 'blocked' then return {0} end
-if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0} end
-redis.call('HDEL', KEYS[5], ARGV[1])
-local delivered = 0
-for i = 6, #ARGV, 2 do
-  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
-  local op, outcome = string.match(ARGV[i], '^op:(.+):(%a+)$')
-  if op then redis.call('HINCRBY', KEYS[6], 'items|' .. ARGV[5] .. '|' .. op .. '|' .. outcome, ARGV[i + 1]) end
-  if outcome == 'delivered' then delivered = delivered + tonumber(ARGV[i + 1]) end
-end
-if delivered > 0 then
-  redis.call('INCRBY', KEYS[7], delivered)
-  redis.call('EXPIRE', KEYS[7], ${THROUGHPUT_KEPT_SECONDS})
-  redis.call('HINCRBY', KEYS[1], 'tl:' .. math.floor(tonumber(ARGV[3]) / ${TIMELINE_BUCKET_MS}), delivered)
-end
-local stage = tonumber(ARGV[2])
-local pending = redis.call('HINCRBY', KEYS[1], 'pending:' .. stage, -1)
-local count = tonumber(redis.call('HGET', KEYS[1], 'stageCount'))
-if status == 'cancelling' then
-  -- The last job of a cancelled run to settle ends it (cancel-run.ts dropped the others).
-  for s = 0, count - 1 do
-    if tonumber(redis.call('HGET', KEYS[1], 'pending:' .. s) or '0') > 0 then return {1} end
-  end
-  redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[3], 'currentStage', count)
-  if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
-  redis.call('SREM', KEYS[4], ARGV[4])
-  redis.call('HINCRBY', KEYS[6], 'runs|' .. ARGV[5] .. '|cancelled', 1)
-  return {3, 'cancelled'}
-end
-if pending > 0 then return {1} end
-local n = stage + 1
-while n < count and tonumber(redis.call('HGET', KEYS[1], 'pending:' .. n) or '0') == 0 do n = n + 1 end
-if n < count then
-  redis.call('HSET', KEYS[1], 'currentStage', n)
-  return {2, n}
-end
-local failed = tonumber(redis.call('HGET', KEYS[1], 'total:failed') or '0')
-local rejected = tonumber(redis.call('HGET', KEYS[1], 'rejected') or '0')
-local status = 'succeeded'
-if failed > 0 or rejected > 0 then status = 'partial' end
-redis.call('HSET', KEYS[1], 'status', status, 'finishedAt', ARGV[3], 'currentStage', count)
-if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
-redis.call('SREM', KEYS[4], ARGV[4])
-redis.call('HINCRBY', KEYS[6], 'runs|' .. ARGV[5] .. '|' .. status, 1)
--- Every planned item settled: a sync run (not a replay) is the pipeline's last success, rejected
--- rows and dead letters notwithstanding (they have their own metrics).
-if redis.call('HGET', KEYS[1], 'kind') ~= 'replay' then
-  redis.call('HSET', KEYS[6], 'lastSuccess|' .. ARGV[5], ARGV[3])
-end
-return {3, status}`,
-  7,
-);
-
-export type SettleResult =
-  | { kind: 'duplicate' }
-  | { kind: 'pending' }
-  | { kind: 'next-stage'; stage: number }
-  | { kind: 'finished'; status: RunStatus };
 
 export interface SettleInput {
   runId: string;
@@ -113,35 +37,25 @@ export async function settleJob(
   input: SettleInput,
 ): Promise<SettleResult> {
   const now = Date.now();
-  const reply = (await runLua(
+  return await runScript(
     redis,
-    SETTLE,
-    [
-      keys.run(input.runId),
-      keys.runSettled(input.runId),
-      keys.activeRun(input.pipeline),
-      keys.activeRuns,
-      keys.runPayloads(input.runId),
-      keys.metrics,
-      keys.throughput(Math.floor(now / 60_000)),
-    ],
-    [
-      input.jobId,
-      input.stage,
+    SETTLE_JOB,
+    {
+      run: keys.run(input.runId),
+      settled: keys.runSettled(input.runId),
+      activeRun: keys.activeRun(input.pipeline),
+      activeRuns: keys.activeRuns,
+      payloads: keys.runPayloads(input.runId),
+      metrics: keys.metrics,
+      throughput: keys.throughput(Math.floor(now / 60_000)),
+    },
+    {
+      jobId: input.jobId,
+      stage: input.stage,
       now,
-      input.runId,
-      input.pipeline,
-      ...tallyFields(input.tally, input.deadLetters),
-    ],
-  )) as [number, (number | string)?];
-  switch (reply[0]) {
-    case 1:
-      return { kind: 'pending' };
-    case 2:
-      return { kind: 'next-stage', stage: Number(reply[1]) };
-    case 3:
-      return { kind: 'finished', status: reply[1] as RunStatus };
-    default:
-      return { kind: 'duplicate' };
-  }
+      runId: input.runId,
+      pipeline: input.pipeline,
+      fields: tallyFields(input.tally, input.deadLetters),
+    },
+  );
 }

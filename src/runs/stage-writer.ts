@@ -9,7 +9,7 @@ import type { RedisClient } from '../redis/index.js';
 import type { JobPayload, StagedJob } from './job-data.js';
 import { encodeJobPayload } from './job-payload-codec.js';
 import type { DeliveryKeys } from './keys.js';
-import { addChangeFields, runChangesKey } from './run-changes.js';
+import { addChangeFields } from './run-changes.js';
 
 const CHUNK = 200;
 /** The keys of a run that never started expire after this. */
@@ -53,7 +53,7 @@ export class StageWriter {
     const multi = this.redis
       .multi()
       .persist(this.keys.runPayloads(this.runId))
-      .persist(runChangesKey(this.keys, this.runId));
+      .persist(this.keys.runChanges(this.runId));
     for (const stage of this.totals.keys()) multi.persist(this.keys.runStage(this.runId, stage));
     await multi.exec();
   }
@@ -62,7 +62,7 @@ export class StageWriter {
   async discard(stageCount: number): Promise<void> {
     await Promise.allSettled(this.writes);
     const lists = Array.from({ length: stageCount }, (_, s) => this.keys.runStage(this.runId, s));
-    const changes = runChangesKey(this.keys, this.runId);
+    const changes = this.keys.runChanges(this.runId);
     await this.redis.del(this.keys.runPayloads(this.runId), changes, ...lists);
   }
 
@@ -82,7 +82,7 @@ export class StageWriter {
       ),
     );
     multi.expire(payloads, PLANNING_TTL_S);
-    const changes = runChangesKey(this.keys, this.runId);
+    const changes = this.keys.runChanges(this.runId);
     multi.hset(changes, addChangeFields({}, jobs)).expire(changes, PLANNING_TTL_S);
     const byStage = new Map<number, string[]>();
     for (const job of jobs) byStage.set(job.stage, [...(byStage.get(job.stage) ?? []), job.id]);

@@ -5,8 +5,9 @@
  * token, so any number of consoles share the sessions and a restart logs nobody out. The expiry
  * slides: each use keeps the session for `serve.sessionHours` more.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RedisClient } from '../redis/index.js';
+import { sessionKey } from './keys.js';
 import type { Principal, Role } from './tokens.js';
 
 export const SESSION_COOKIE = 'ferry_session';
@@ -15,9 +16,6 @@ export interface Session extends Principal {
   /** Sent back by the pages' scripts as `x-csrf-token` (or the form field `_csrf`) on writes. */
   csrf: string;
 }
-
-const sessionKey = (prefix: string, id: string): string =>
-  `${prefix}:console:session:${createHash('sha256').update(id).digest('hex')}`;
 
 export interface SessionStore {
   create(principal: Principal): Promise<{ id: string; session: Session }>;

@@ -4,14 +4,13 @@
  * (.ci/check-imports.mjs); this file re-exports exactly those names.
  */
 export { connectState, redisWhere } from './connect-state.js';
+export { liveCountKey, stateKey } from './keys.js';
 export {
   type ItemVerdict,
-  liveCountKey,
   stateDeleted,
   stateFieldHashes,
   stateHashIs,
   stateInputIs,
-  stateKey,
   stateVersion,
 } from './state-format.js';
 export { createStateStore, type StateStore } from './state-store.js';

@@ -1,33 +1,11 @@
 /**
- * How one entity's state is kept in Redis: a field of the hash
- * `<prefix>:state:{<pipeline>}:<resource>` (the hash tag keeps a pipeline's keys in one cluster
- * slot, which the commit script needs), with the value
+ * How one entity's state is kept in Redis: a field of its state hash (keys.ts), with the value
  * `<version>|<hash>|<input fingerprint>|<fieldHashes JSON>`. A tombstone (the entity was deleted)
  * has an empty hash: `<version>||`. Values written before input fingerprints existed,
  * `<version>|<hash>|<fieldHashes JSON>`, are still read (with no fingerprint): the part after the
  * second `|` is then empty or starts with `{`, which a fingerprint (base64url) never does.
  */
 import type { EntityState, StateItem } from './types.js';
-
-export function stateKey(prefix: string, pipeline: string, resource: string): string {
-  return `${prefix}:state:{${pipeline}}:${resource}`;
-}
-
-/** Counter of live (not deleted) entities beside each state hash. */
-export function liveCountKey(prefix: string, pipeline: string, resource: string): string {
-  return `${stateKey(prefix, pipeline, resource)}:live`;
-}
-
-/**
- * Which run committed an entity's state, and when (commit-script.ts writes it): the hash
- * `<prefix>:state-origin:{<pipeline>}:<resource>` (the state hash's slot), with `v:<version>` ->
- * `<runId>|<first commit ms>|<last commit ms>` for the run that owns a version, and `k:<key>` ->
- * `<version>|<runId>|<ms>` for an item another run committed (a replay). State committed before
- * origins were kept has none.
- */
-export function originKey(prefix: string, pipeline: string, resource: string): string {
-  return `${prefix}:state-origin:{${pipeline}}:${resource}`;
-}
 
 export interface StateOrigin {
   runId: string;

@@ -4,18 +4,16 @@
  * the platform confirmed) is the only writer. Reads go in large HMGET batches so that a
  * million-row plan makes a few hundred round trips, not a million.
  */
-import type { RedisClient } from '../redis/index.js';
-import { runCommitScript } from './commit-script.js';
+import { type RedisClient, runScript } from '../redis/index.js';
+import { liveCountKey, originKey, stateKey } from './keys.js';
+import { COMMIT_STATE } from './scripts/commit-state.js';
 import {
   decodeOrigin,
   decodeState,
   encodeItem,
   itemVerdict,
   type ItemVerdict,
-  liveCountKey,
-  originKey,
   stateDeleted,
-  stateKey,
   stateVersion,
   type StateOrigin,
 } from './state-format.js';
@@ -132,16 +130,16 @@ export function createStateStore(redis: RedisClient, prefix: string): StateStore
       const committed: T[] = [];
       const stale: T[] = [];
       for (const [resource, list] of byResource(items)) {
-        const keys: [string, string, string] = [
-          stateKey(prefix, pipeline, resource),
-          liveCountKey(prefix, pipeline, resource),
-          originKey(prefix, pipeline, resource),
-        ];
+        const keys = {
+          state: stateKey(prefix, pipeline, resource),
+          liveCount: liveCountKey(prefix, pipeline, resource),
+          origin: originKey(prefix, pipeline, resource),
+        };
         for (let i = 0; i < list.length; i += COMMIT_CHUNK) {
           const chunk = list.slice(i, i + COMMIT_CHUNK);
-          const args = chunk.flatMap((item) => [item.key, String(item.version), encodeItem(item)]);
-          const results = await runCommitScript(redis, keys, runId, args);
-          chunk.forEach((item, j) => (results[j] === 1 ? committed : stale).push(item));
+          const items = chunk.flatMap((item) => [item.key, String(item.version), encodeItem(item)]);
+          const results = await runScript(redis, COMMIT_STATE, keys, { runId, items });
+          chunk.forEach((item, j) => (results[j] ? committed : stale).push(item));
         }
       }
       return { committed, stale };

@@ -9,8 +9,8 @@ import { PROJECT_ROOT } from '../../src/config/load-config.js';
 
 const HEAVY = ['bullmq', 'ioredis', 'undici', 'fastify', 'zod', 'pino', 'yaml', 'prom-client'];
 
-/** The packages `ferry <args>` loads, as the report-packages hook prints them. */
-function packagesLoadedBy(args: string[]): string[] {
+/** What node prints to stderr for `args`, the report-packages hook's lines among it. */
+function stderrOf(args: string[]): string {
   const child = spawnSync(
     process.execPath,
     [
@@ -18,7 +18,6 @@ function packagesLoadedBy(args: string[]): string[] {
       'tsx',
       '--import',
       resolve(PROJECT_ROOT, 'test/cli/helpers/report-packages.mjs'),
-      resolve(PROJECT_ROOT, 'src/cli/ferry.js'),
       ...args,
     ],
     {
@@ -27,13 +26,32 @@ function packagesLoadedBy(args: string[]): string[] {
       env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1' },
     },
   );
-  return [...child.stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]!);
+  return child.stderr;
 }
+
+/** The packages the hook saw loaded. */
+const packagesIn = (stderr: string): string[] =>
+  [...stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]!);
+
+const packagesLoadedBy = (ferryArgs: string[]): string[] =>
+  packagesIn(stderrOf([resolve(PROJECT_ROOT, 'src/cli/ferry.js'), ...ferryArgs]));
 
 describe('commands load lazily', () => {
   it('ferry --help loads none of the heavy packages', () => {
     const loaded = packagesLoadedBy(['--help']);
     expect(loaded.filter((p) => HEAVY.includes(p))).toEqual([]);
+  });
+
+  it("no command's module loads them: each command's --help is as light as ferry --help", () => {
+    // What `ferry <command> --help` loads: every command's module, in one process.
+    const loadAll = `const { COMMANDS } = await import(${JSON.stringify(
+      resolve(PROJECT_ROOT, 'src/cli/commands/index.ts'),
+    )});
+for (const c of COMMANDS) await c.load();
+process.stderr.write('loaded-commands ' + COMMANDS.length + '\\n');`;
+    const stderr = stderrOf(['--input-type=module', '-e', loadAll]);
+    expect(stderr).toMatch(/^loaded-commands \d+$/m);
+    expect(packagesIn(stderr).filter((p) => HEAVY.includes(p))).toEqual([]);
   });
 
   it('a command loads what it runs with', () => {

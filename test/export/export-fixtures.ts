@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { readSource } from '../../connectors/read-source.js';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { exportStateKey } from '../../src/export/export-state.js';
+import { exportStateKey } from '../../src/export/keys.js';
 import { collect } from '../connectors/helpers/read.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { testConfig } from '../queue/delivery-fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PipelineDefinition } from '../../src/pipeline/definition/definition-types.js';
-import { stateKey } from '../../src/state/state-format.js';
+import { stateKey } from '../../src/state/keys.js';
 import { registerTransform } from '../../src/pipeline/transforms/index.js';
 import { definitionOf, planItems } from './helpers.js';
 import { counts, PRICE_ENTITY, ROWS, useSnapshotHarness } from './snapshot-harness.js';

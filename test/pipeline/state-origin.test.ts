@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { stateKey } from '../../src/state/state-format.js';
+import { stateKey } from '../../src/state/keys.js';
 import { createStateStore, type StateStore } from '../../src/state/state-store.js';
 import type { StateItem } from '../../src/pipeline/types.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';

@@ -16,7 +16,6 @@ import { EditedPayloads } from '../../src/queue/dlq/edited-payloads.js';
 import { replayDeadLetters } from '../../src/orchestrate/replay.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { RETENTION_S } from '../../src/runs/finish-run.js';
-import { runChangesKey } from '../../src/runs/run-changes.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
 import {
@@ -131,7 +130,7 @@ it('names the run that delivered a product, and when, with its hash', async () =
   expect(t.deadLetters).toEqual([]);
   expect(traceText(t)).toContain(`Delivered in run ${first}`);
   // What the run planned per key stays as long as its record.
-  expect(await h.redis.ttl(runChangesKey(keys(), first))).toBeGreaterThan(RETENTION_S - 60);
+  expect(await h.redis.ttl(keys().runChanges(first))).toBeGreaterThan(RETENTION_S - 60);
 });
 
 it('says a refused price was planned but failed, with its dead letter', async () => {

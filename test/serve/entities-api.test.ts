@@ -14,7 +14,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { RETENTION_S } from '../../src/runs/finish-run.js';
-import { runRejectedKey } from '../../src/runs/run-rejected.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,
@@ -124,7 +123,7 @@ it('names the rejected row of a key: run, file, line, field and message', async 
   expect(JSON.parse(json.join(''))).toEqual(found.body);
   // Kept, by key, as long as the run's record.
   const keys = deliveryKeys(config.redis.prefix);
-  expect(await h.redis.ttl(runRejectedKey(keys, runId))).toBeGreaterThan(RETENTION_S - 60);
+  expect(await h.redis.ttl(keys.runRejected(runId))).toBeGreaterThan(RETENTION_S - 60);
 });
 
 it('shows the rejected row on the trace page, and its key on the run page', async () => {

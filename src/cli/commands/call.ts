@@ -1,6 +1,5 @@
 import { STATUS_CODES } from 'node:http';
 import { UsageError } from '../../errors/index.js';
-import { createInterfaceClient, InterfaceError } from '../../interface/index.js';
 import { readCallBody } from './call-body.js';
 import {
   JSON_OPTION,
@@ -60,6 +59,7 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
   },
   positionals: [1, 1],
   async run({ args, stdout, stderr, contractConfig, logger, stopSignal }) {
+    const { createInterfaceClient, InterfaceError } = await import('../../interface/index.js');
     const operationId = args.positionals[0] as string;
     const pathParams: Record<string, string> = {};
     for (const [k, v] of Object.entries(keyValues(stringList(args, 'path'), 'path'))) {

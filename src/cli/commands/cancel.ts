@@ -1,12 +1,7 @@
 import type { Writable } from 'node:stream';
-import {
-  connectDelivery,
-  CANCEL_TIMEOUT_MS,
-  cancelRun,
-  type CancelOutcome,
-} from '../../queue/index.js';
-import { deliveryKeys, reportText } from '../../runs/index.js';
+import type { CancelOutcome } from '../../queue/index.js';
 import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
+import { CANCEL_TIMEOUT_S } from '../help-figures.js';
 import { withRedis } from '../with-redis.js';
 
 /** Progress lines while waiting for the run's jobs in flight: one when the count changes, or every 5 s. */
@@ -22,7 +17,7 @@ function waitingLines(stderr: Writable): (inFlight: number) => void {
   };
 }
 
-function outcomeText(o: CancelOutcome, timeoutS: number): string {
+async function outcomeText(o: CancelOutcome, timeoutS: number): Promise<string> {
   if (o.dryRun) {
     return (
       `Would cancel run ${o.runId} (${o.pipeline}, ${o.status}): ${o.unsettledJobs} job(s) not ` +
@@ -37,6 +32,7 @@ function outcomeText(o: CancelOutcome, timeoutS: number): string {
       `BullMQ's stall check); follow it with \`ferry runs --pipeline ${o.pipeline}\`.\n`
     );
   }
+  const { reportText } = await import('../../runs/index.js');
   return `Cancelled run ${o.runId}.\n${reportText(o.report)}`;
 }
 
@@ -69,13 +65,15 @@ export const cancelCommand: Command = {
     timeout: {
       type: 'string',
       placeholder: 'S',
-      description: `Seconds to wait for the run's jobs in flight (default ${CANCEL_TIMEOUT_MS / 1000}).`,
+      description: `Seconds to wait for the run's jobs in flight (default ${CANCEL_TIMEOUT_S}).`,
     },
     ...JSON_OPTION,
   },
   positionals: [1, 1],
   async run({ args, stdout, stderr, config: getConfig, logger, stopSignal }) {
-    const timeoutS = positiveIntOption(args, 'timeout') ?? CANCEL_TIMEOUT_MS / 1000;
+    const { connectDelivery, cancelRun } = await import('../../queue/index.js');
+    const { deliveryKeys } = await import('../../runs/index.js');
+    const timeoutS = positiveIntOption(args, 'timeout') ?? CANCEL_TIMEOUT_S;
     const config = getConfig();
     return await withRedis(
       () =>
@@ -94,7 +92,7 @@ export const cancelCommand: Command = {
           signal: stopSignal,
         });
         if (flag(args, 'json')) writeJson(stdout, outcome);
-        else stdout.write(outcomeText(outcome, timeoutS));
+        else stdout.write(await outcomeText(outcome, timeoutS));
         return outcome.status === 'cancelling' && !outcome.dryRun ? 1 : 0;
       },
     );

@@ -1,4 +1,3 @@
-import { configPath, loadConfig } from '../../config/index.js';
 import { JSON_OPTION, writeJson, type Command } from '../command.js';
 
 export const configCheckCommand: Command = {
@@ -8,6 +7,7 @@ export const configCheckCommand: Command = {
     'Reads FERRY_CONFIG (default config/default.yaml) and the environment overrides. Exit 0 when valid, 2 when not.',
   options: { ...JSON_OPTION },
   async run({ args, stdout, env }) {
+    const { configPath, loadConfig } = await import('../../config/index.js');
     const { source, config } = loadConfig(env, configPath(env));
     if (args.values.json) {
       writeJson(stdout, { ok: true, source, listing: config.interface.listing });

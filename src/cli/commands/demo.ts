@@ -1,5 +1,4 @@
 import { UsageError } from '../../errors/index.js';
-import { runDemo } from '../../demo/index.js';
 import { flag, stringOption, type Command } from '../command.js';
 
 export const demoCommand: Command = {
@@ -37,6 +36,7 @@ export const demoCommand: Command = {
     },
   },
   async run({ args, stdout, stderr, config, logger, stopSignal }) {
+    const { runDemo } = await import('../../demo/index.js');
     const portOf = (name: string): number | undefined => {
       const text = stringOption(args, name);
       if (text !== undefined && !/^\d{1,5}$/.test(text)) {

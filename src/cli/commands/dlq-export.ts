@@ -1,8 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
-import { connectDelivery } from '../../queue/index.js';
-import { createDeadLetterStore, deadLettersCsv, deliveryKeys } from '../../runs/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
 import { withRedis } from '../with-redis.js';
@@ -24,6 +22,9 @@ export const dlqExportCommand: Command = {
     ...JSON_OPTION,
   },
   async run({ args, stdout, config: getConfig }) {
+    const { connectDelivery } = await import('../../queue/index.js');
+    const { createDeadLetterStore, deadLettersCsv, deliveryKeys } =
+      await import('../../runs/index.js');
     const file = stringOption(args, 'csv');
     if (file === undefined) throw new UsageError('ferry dlq export needs --csv FILE.');
     const config = getConfig();

@@ -1,10 +1,3 @@
-import { connectDelivery } from '../../queue/index.js';
-import {
-  createDeadLetterStore,
-  deadLetterRow,
-  deadLetterTable,
-  deliveryKeys,
-} from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
 import { withRedis } from '../with-redis.js';
@@ -23,6 +16,9 @@ export const dlqListCommand: Command = {
     ...JSON_OPTION,
   },
   async run({ args, stdout, config: getConfig }) {
+    const { connectDelivery } = await import('../../queue/index.js');
+    const { createDeadLetterStore, deadLetterRow, deadLetterTable, deliveryKeys } =
+      await import('../../runs/index.js');
     const config = getConfig();
     return await withRedis(
       () => connectDelivery(config.redis, 'the dead letters are kept there'),

@@ -1,10 +1,4 @@
-import {
-  connectDelivery,
-  checkSelection,
-  selectDeadLetters,
-  type DeadLetterSelection,
-} from '../../queue/index.js';
-import { createDeadLetterStore, deliveryKeys } from '../../runs/index.js';
+import type { DeadLetterSelection } from '../../queue/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
 
@@ -24,6 +18,9 @@ export const dlqPurgeCommand: Command = {
   },
   positionals: [0, 1000],
   async run({ args, stdout, config: getConfig }) {
+    const { connectDelivery, checkSelection, selectDeadLetters } =
+      await import('../../queue/index.js');
+    const { createDeadLetterStore, deliveryKeys } = await import('../../runs/index.js');
     const selection: DeadLetterSelection = {};
     if (args.positionals.length > 0) selection.ids = args.positionals;
     const run = stringOption(args, 'run');

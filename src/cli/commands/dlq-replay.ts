@@ -1,5 +1,5 @@
-import { readEditedPayloads, checkSelection, type DeadLetterSelection } from '../../queue/index.js';
-import { replayDeadLetters, type ReplayReport } from '../../orchestrate/index.js';
+import type { DeadLetterSelection } from '../../queue/index.js';
+import type { ReplayReport } from '../../orchestrate/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
 function replayText(report: ReplayReport): string {
@@ -52,6 +52,8 @@ export const dlqReplayCommand: Command = {
   },
   positionals: [0, 1000],
   async run({ args, stdout, stderr, config, logger, stopSignal }) {
+    const { readEditedPayloads, checkSelection } = await import('../../queue/index.js');
+    const { replayDeadLetters } = await import('../../orchestrate/index.js');
     const selection: DeadLetterSelection = {};
     if (args.positionals.length > 0) selection.ids = args.positionals;
     const run = stringOption(args, 'run');

@@ -1,10 +1,3 @@
-import { connectDelivery } from '../../queue/index.js';
-import {
-  createDeadLetterStore,
-  deadLetterText,
-  NotFoundError,
-  deliveryKeys,
-} from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
 
@@ -20,6 +13,9 @@ export const dlqShowCommand: Command = {
   options: { ...JSON_OPTION },
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig }) {
+    const { connectDelivery } = await import('../../queue/index.js');
+    const { createDeadLetterStore, deadLetterText, NotFoundError, deliveryKeys } =
+      await import('../../runs/index.js');
     const config = getConfig();
     const id = args.positionals[0] as string;
     return await withRedis(

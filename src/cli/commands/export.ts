@@ -1,6 +1,4 @@
-import { exportText, runExport } from '../../export/index.js';
 import { UsageError } from '../../errors/index.js';
-import { connectState } from '../../state/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
 
@@ -49,6 +47,8 @@ export const exportCommand: Command = {
   },
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig, logger, stopSignal }) {
+    const { exportText, runExport } = await import('../../export/index.js');
+    const { connectState } = await import('../../state/index.js');
     const since = stringOption(args, 'since');
     if (since === '') throw new UsageError('--since takes a value of the cursor field.');
     const out = stringOption(args, 'out');

@@ -1,5 +1,4 @@
-import { loadDescription } from '../../interface/index.js';
-import { checkInterface, type InterfaceCheck } from '../../pipeline/index.js';
+import type { InterfaceCheck } from '../../pipeline/index.js';
 import { UsageError } from '../../errors/index.js';
 import { JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
@@ -60,6 +59,8 @@ export const interfaceCheckCommand: Command = {
     ...JSON_OPTION,
   },
   async run({ args, stdout, config: getConfig }) {
+    const { loadDescription } = await import('../../interface/index.js');
+    const { checkInterface } = await import('../../pipeline/index.js');
     const config = getConfig();
     const source = stringOption(args, 'openapi') ?? config.interface.openapi;
     if (!source) {

@@ -1,5 +1,4 @@
-import { OPERATIONS } from '../../interface/index.js';
-import { LISTINGS, type Listing } from '../../config/index.js';
+import type { Listing } from '../../config/index.js';
 import { UsageError } from '../../errors/index.js';
 import { JSON_OPTION, writeJson, type Command } from '../command.js';
 
@@ -16,6 +15,8 @@ export const operationsCommand: Command = {
     ...JSON_OPTION,
   },
   async run({ args, stdout }) {
+    const { OPERATIONS } = await import('../../interface/index.js');
+    const { LISTINGS } = await import('../../config/index.js');
     const listing = args.values.listing as string | undefined;
     if (listing !== undefined && !LISTINGS.includes(listing as Listing)) {
       throw new UsageError(`--listing must be A or B, got "${listing}".`);

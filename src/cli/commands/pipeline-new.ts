@@ -1,18 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSource as readSample } from '../../../connectors/index.js';
 import { UsageError } from '../../errors/index.js';
-import {
-  resolveBindings,
-  findOperation,
-  describedBindings,
-  itemsArrayOf,
-  describedOperations,
-  isSchemaObject,
-  loadDescription,
-  matchCatalog,
-} from '../../interface/index.js';
-import { newPipeline, pipelinesDir } from '../../pipeline/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
@@ -20,6 +8,7 @@ const SAMPLE_RECORDS = 200;
 
 /** The sample's columns (in first-seen order over its first records), connector and options. */
 async function sampleColumns(file: string, signal: AbortSignal) {
+  const { readSource: readSample } = await import('../../../connectors/index.js');
   const { items, meta } = readSample({ file }, undefined, {}, { optionsSource: '--sample' });
   const columns: string[] = [];
   let seen = 0;
@@ -65,6 +54,17 @@ export const pipelineNewCommand: Command = {
   },
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig, stopSignal }) {
+    const {
+      resolveBindings,
+      findOperation,
+      describedBindings,
+      itemsArrayOf,
+      describedOperations,
+      isSchemaObject,
+      loadDescription,
+      matchCatalog,
+    } = await import('../../interface/index.js');
+    const { newPipeline, pipelinesDir } = await import('../../pipeline/index.js');
     const name = args.positionals[0] as string;
     if (!NAME.test(name)) throw new UsageError(`NAME takes letters, digits, _ . -; got "${name}".`);
     const operationId = stringOption(args, 'operation');

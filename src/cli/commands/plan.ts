@@ -1,15 +1,4 @@
-import { remoteWhere, urlName } from '../../../connectors/index.js';
-import {
-  loadPipeline,
-  boundHeapGrowth,
-  displayPath,
-  planPipeline,
-  planJson,
-  planSummary,
-  sourceSpecOf,
-  type SourceSpec,
-} from '../../pipeline/index.js';
-import { connectState } from '../../state/index.js';
+import type { SourceSpec } from '../../pipeline/index.js';
 import {
   flag,
   JSON_OPTION,
@@ -27,7 +16,9 @@ import {
 } from '../pipeline-options.js';
 import { withRedis } from '../with-redis.js';
 
-function describeSource(spec: SourceSpec): string {
+async function describeSource(spec: SourceSpec): Promise<string> {
+  const { remoteWhere, urlName } = await import('../../../connectors/index.js');
+  const { displayPath } = await import('../../pipeline/index.js');
   if ('file' in spec) return displayPath(spec.file);
   if ('folder' in spec) return `${displayPath(spec.folder)}/${spec.pattern ?? '*'}`;
   if ('sftp' in spec || 's3' in spec) return remoteWhere(spec);
@@ -75,12 +66,15 @@ export const planCommand: Command = {
   },
   positionals: [1, 1],
   async run({ args, stdout, stderr, contractConfig, stopSignal }) {
+    const { loadPipeline, boundHeapGrowth, planPipeline, planJson, planSummary, sourceSpecOf } =
+      await import('../../pipeline/index.js');
+    const { connectState } = await import('../../state/index.js');
     const json = flag(args, 'json');
     const showItems = flag(args, 'show-items');
     const allow = allowDeletes(stringOption(args, 'allow-deletes'));
     const config = await contractConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
-    const sourceOverride = sourceOf(stringOption(args, 'file'), definition.source);
+    const sourceOverride = await sourceOf(stringOption(args, 'file'), definition.source);
     const lookups = lookupFiles(stringList(args, 'lookup'));
     return await withRedis(
       () => connectState(config.redis),
@@ -104,7 +98,7 @@ export const planCommand: Command = {
           if (json) writeJson(stdout, planJson(plan, showItems));
           else {
             stdout.write(
-              planSummary(plan, describeSource(sourceSpecOf(definition, sourceOverride))),
+              planSummary(plan, await describeSource(sourceSpecOf(definition, sourceOverride))),
             );
             if (showItems) {
               for (const item of planJson(plan, true).items ?? [])

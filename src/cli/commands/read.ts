@@ -1,16 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import {
-  readSource,
-  type SourceSpec,
-  connectorNames,
-  isRemoteAddress,
-  remoteSpecOf,
-  type ReadMeta,
-} from '../../../connectors/index.js';
+import type { SourceSpec, ReadMeta } from '../../../connectors/index.js';
 import { isFerryError, UsageError } from '../../errors/index.js';
-import { rowErrorText } from '../../pipeline/index.js';
-import type { RowError } from '../../base/index.js';
+import { CONNECTOR_NAMES } from '../help-figures.js';
 import { flag, JSON_OPTION, stringList, stringOption, type Command } from '../command.js';
 
 const PROGRESS_EVERY_MS = 5_000;
@@ -42,6 +34,7 @@ function parseLimit(text: string | undefined): number {
 async function sourceSpec(file: string, pattern: string | undefined): Promise<SourceSpec> {
   if (file === '-') return { stdin: true };
   if (/^https?:\/\//i.test(file)) return { url: file };
+  const { isRemoteAddress, remoteSpecOf } = await import('../../../connectors/index.js');
   if (isRemoteAddress(file)) {
     if (pattern !== undefined) throw new UsageError('--pattern goes with a local folder.');
     return remoteSpecOf(file);
@@ -95,10 +88,6 @@ function describe(meta: ReadMeta): string {
   return `${lines.join('\n')}\n\n`;
 }
 
-function errorLine(e: RowError): string {
-  return `${rowErrorText(e)}\n`;
-}
-
 export const readCommand: Command = {
   name: 'read',
   usage: 'read FILE [--connector NAME] [--option k=v]... [--limit N] [--json]',
@@ -126,7 +115,7 @@ export const readCommand: Command = {
     connector: {
       type: 'string',
       placeholder: 'NAME',
-      description: `The connector (${connectorNames().join(', ')}). Default: by extension, else by content.`,
+      description: `The connector (${CONNECTOR_NAMES}). Default: by extension, else by content.`,
     },
     option: {
       type: 'string',
@@ -144,6 +133,8 @@ export const readCommand: Command = {
   },
   positionals: [1, 1],
   async run({ args, stdin, stdout, stderr, stopSignal }) {
+    const { readSource } = await import('../../../connectors/index.js');
+    const { rowErrorText } = await import('../../pipeline/index.js');
     const json = flag(args, 'json');
     const limit = parseLimit(stringOption(args, 'limit'));
     const options = parseOptions(stringList(args, 'option'));
@@ -170,7 +161,7 @@ export const readCommand: Command = {
         await showMeta();
         if ('error' in item) {
           errors++;
-          stderr.write(errorLine(item.error));
+          stderr.write(`${rowErrorText(item.error)}\n`);
           continue;
         }
         const { fields, source } = item.record;

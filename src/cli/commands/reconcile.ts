@@ -1,7 +1,5 @@
 import { UsageError } from '../../errors/index.js';
-import { loadPipeline } from '../../pipeline/index.js';
-import { connectState } from '../../state/index.js';
-import { hasDrift, reconcilePipeline, type ReconcileDocument } from '../../reconcile/index.js';
+import type { ReconcileDocument } from '../../reconcile/index.js';
 import {
   flag,
   JSON_OPTION,
@@ -112,6 +110,9 @@ export const reconcileCommand: Command = {
   },
   positionals: [1, 1],
   async run({ args, stdout, stderr, config: getConfig, logger, stopSignal }) {
+    const { loadPipeline } = await import('../../pipeline/index.js');
+    const { connectState } = await import('../../state/index.js');
+    const { hasDrift, reconcilePipeline } = await import('../../reconcile/index.js');
     const repair = flag(args, 'repair');
     for (const name of ['dry-run', 'no-wait']) {
       if (flag(args, name) && !repair) throw new UsageError(`--${name} goes with --repair.`);
@@ -122,7 +123,7 @@ export const reconcileCommand: Command = {
     const config = getConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
     const file = stringOption(args, 'file');
-    const source = sourceOf(file, definition.source);
+    const source = await sourceOf(file, definition.source);
     const lookups = lookupFiles(stringList(args, 'lookup'));
     const pageSize = positiveIntOption(args, 'page-size') ?? DEFAULT_PAGE_SIZE;
     return await withRedis(

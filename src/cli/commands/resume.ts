@@ -1,6 +1,3 @@
-import { connectDelivery } from '../../queue/index.js';
-import { deliveryKeys } from '../../runs/index.js';
-import { resumeRun } from '../../orchestrate/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
 
@@ -24,6 +21,9 @@ export const resumeCommand: Command = {
   options: { ...JSON_OPTION },
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig }) {
+    const { connectDelivery } = await import('../../queue/index.js');
+    const { deliveryKeys } = await import('../../runs/index.js');
+    const { resumeRun } = await import('../../orchestrate/index.js');
     const config = getConfig();
     return await withRedis(
       () => connectDelivery(config.redis, 'resuming a run changes its record and jobs there'),

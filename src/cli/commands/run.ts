@@ -1,8 +1,5 @@
-import { isRemoteAddress } from '../../../connectors/index.js';
-import { loadPipeline, boundHeapGrowth } from '../../pipeline/index.js';
 import { UsageError } from '../../errors/index.js';
-import { LANES, type Lane, reportText, isFinishedStatus } from '../../runs/index.js';
-import { executeRun } from '../../orchestrate/index.js';
+import type { Lane } from '../../runs/index.js';
 import {
   flag,
   JSON_OPTION,
@@ -19,10 +16,10 @@ import {
   sourceOf,
 } from '../pipeline-options.js';
 
-function laneOption(text: string | undefined): Lane | undefined {
+function laneOption(text: string | undefined, lanes: readonly Lane[]): Lane | undefined {
   if (text === undefined) return undefined;
-  if (!LANES.includes(text as Lane)) {
-    throw new UsageError(`--lane must be ${LANES.join(' or ')}, got "${text}".`);
+  if (!lanes.includes(text as Lane)) {
+    throw new UsageError(`--lane must be ${lanes.join(' or ')}, got "${text}".`);
   }
   return text as Lane;
 }
@@ -87,6 +84,10 @@ export const runCommand: Command = {
   positionals: [1, 1],
   reportsToPeople: (values) => values.wait === true,
   async run({ args, stdout, stderr, config, contractConfig, logger, stopSignal }) {
+    const { isRemoteAddress } = await import('../../../connectors/index.js');
+    const { loadPipeline, boundHeapGrowth } = await import('../../pipeline/index.js');
+    const { LANES, reportText, isFinishedStatus } = await import('../../runs/index.js');
+    const { executeRun } = await import('../../orchestrate/index.js');
     boundHeapGrowth(); // planning a large export: as `ferry plan` does
     const file = stringOption(args, 'file');
     // A remote address on the pipeline's own server takes its connection settings from it.
@@ -94,7 +95,7 @@ export const runCommand: Command = {
       file && isRemoteAddress(file)
         ? loadPipeline(args.positionals[0] as string, config()).source
         : undefined;
-    const source = sourceOf(file, base);
+    const source = await sourceOf(file, base);
     const wait = flag(args, 'wait');
     if (flag(args, 'no-local-worker') && !wait) {
       throw new UsageError('--no-local-worker goes with --wait.');
@@ -107,8 +108,8 @@ export const runCommand: Command = {
       allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
       lookupFiles: lookupFiles(stringList(args, 'lookup')),
       resendAll: flag(args, 'resend-all'),
-      ...(laneOption(stringOption(args, 'lane'))
-        ? { lane: laneOption(stringOption(args, 'lane')) }
+      ...(laneOption(stringOption(args, 'lane'), LANES)
+        ? { lane: laneOption(stringOption(args, 'lane'), LANES) }
         : {}),
       wait,
       localWorker: !flag(args, 'no-local-worker'),

@@ -1,5 +1,4 @@
-import { connectDelivery } from '../../queue/index.js';
-import { deliveryKeys, recentRuns, lineOf, type RunLine } from '../../runs/index.js';
+import type { RunLine } from '../../runs/index.js';
 import {
   flag,
   JSON_OPTION,
@@ -92,6 +91,8 @@ export const runsCommand: Command = {
     ...JSON_OPTION,
   },
   async run({ args, stdout, config: getConfig }) {
+    const { connectDelivery } = await import('../../queue/index.js');
+    const { deliveryKeys, recentRuns, lineOf } = await import('../../runs/index.js');
     const limit = positiveIntOption(args, 'limit') ?? DEFAULT_LIMIT;
     const pipeline = stringOption(args, 'pipeline');
     const config = getConfig();

@@ -1,9 +1,7 @@
-import { pauseSchedule, resumeSchedule } from '../../schedules/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withScheduleQueue } from './schedules.js';
 
 function pauseOrResume(action: 'pause' | 'resume'): Command {
-  const change = action === 'pause' ? pauseSchedule : resumeSchedule;
   return {
     name: `schedules ${action}`,
     usage: `schedules ${action} <pipeline> [--json]`,
@@ -17,6 +15,8 @@ function pauseOrResume(action: 'pause' | 'resume'): Command {
     ].join('\n'),
     options: { ...JSON_OPTION },
     async run({ args, stdout, config: getConfig }) {
+      const { pauseSchedule, resumeSchedule } = await import('../../schedules/index.js');
+      const change = action === 'pause' ? pauseSchedule : resumeSchedule;
       const config = getConfig();
       const pipeline = args.positionals[0]!;
       await withScheduleQueue(config, (redis, queue) => change(config, redis, queue, pipeline));

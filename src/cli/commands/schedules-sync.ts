@@ -1,4 +1,3 @@
-import { syncSchedules } from '../../schedules/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withScheduleQueue } from './schedules.js';
 
@@ -15,6 +14,7 @@ export const schedulesSyncCommand: Command = {
   ].join('\n'),
   options: { ...JSON_OPTION },
   async run({ args, stdout, stderr, config: getConfig }) {
+    const { syncSchedules } = await import('../../schedules/index.js');
     const config = getConfig();
     const result = await withScheduleQueue(config, (redis, queue) =>
       syncSchedules(config, redis, queue),

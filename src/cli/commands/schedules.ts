@@ -1,14 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { FerryConfig } from '../../config/index.js';
-import { connectDelivery } from '../../queue/index.js';
-import { deliveryKeys } from '../../runs/index.js';
 import type { RedisClient } from '../../redis/index.js';
-import {
-  listSchedules,
-  type ScheduleView,
-  openScheduleQueue,
-  type TickData,
-} from '../../schedules/index.js';
+import type { ScheduleView, TickData } from '../../schedules/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
 
@@ -17,6 +10,9 @@ export async function withScheduleQueue<T>(
   config: FerryConfig,
   use: (redis: RedisClient, queue: Queue<TickData>) => Promise<T>,
 ): Promise<T> {
+  const { connectDelivery } = await import('../../queue/index.js');
+  const { deliveryKeys } = await import('../../runs/index.js');
+  const { openScheduleQueue } = await import('../../schedules/index.js');
   return await withRedis(
     () => connectDelivery(config.redis, 'the schedules are kept there'),
     async (redis) => {
@@ -67,6 +63,7 @@ export const schedulesCommand: Command = {
   ].join('\n'),
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
+    const { listSchedules } = await import('../../schedules/index.js');
     const config = getConfig();
     const views = await withScheduleQueue(config, (redis, queue) =>
       listSchedules(config, redis, queue),

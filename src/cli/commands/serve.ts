@@ -1,7 +1,5 @@
 import { isIP } from 'node:net';
 import { UsageError } from '../../errors/index.js';
-import { createRedis, redisWhere, logRedisState, waitForRedis } from '../../redis/index.js';
-import { buildServer } from '../../serve/index.js';
 import { positiveIntOption, stringOption, type Command } from '../command.js';
 
 /** Loopback only: 127.0.0.0/8, ::1, localhost. */
@@ -37,6 +35,9 @@ export const serveCommand: Command = {
     port: { type: 'string', placeholder: 'P', description: 'Port (serve.port; 0 picks one).' },
   },
   async run({ args, stderr, config: getConfig, logger: getLogger, stopSignal }) {
+    const { createRedis, redisWhere, logRedisState, waitForRedis } =
+      await import('../../redis/index.js');
+    const { buildServer } = await import('../../serve/index.js');
     const config = getConfig();
     const host = stringOption(args, 'host') ?? config.serve.host;
     const port =

@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { UsageError } from '../../errors/index.js';
 import { DEFAULT_CLI_PORT, simulatorOptionsFromArgs } from '../simulator-options.js';
-import { startSimulator } from '../../simulator/index.js';
 import { JSON_OPTION, writeJson, type Command, type OptionSpec } from '../command.js';
 
 const text = (placeholder: string, description: string): OptionSpec => ({
@@ -52,7 +51,8 @@ Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50`,
     ...JSON_OPTION,
   },
   async run({ args, stdout, stderr, stopSignal }) {
-    const options = simulatorOptionsFromArgs(args);
+    const { startSimulator } = await import('../../simulator/index.js');
+    const options = await simulatorOptionsFromArgs(args);
     let sim;
     try {
       sim = await startSimulator(options);

@@ -1,8 +1,5 @@
 import { UsageError } from '../../errors/index.js';
-import { createInterfaceClient } from '../../interface/index.js';
-import { loadPipeline } from '../../pipeline/index.js';
-import { connectState } from '../../state/index.js';
-import { rebuildState, type RebuildResult } from '../../reconcile/index.js';
+import type { RebuildResult } from '../../reconcile/index.js';
 import {
   flag,
   JSON_OPTION,
@@ -76,12 +73,16 @@ export const stateRebuildCommand: Command = {
   },
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig, logger, stopSignal }) {
+    const { createInterfaceClient } = await import('../../interface/index.js');
+    const { loadPipeline } = await import('../../pipeline/index.js');
+    const { connectState } = await import('../../state/index.js');
+    const { rebuildState } = await import('../../reconcile/index.js');
     if (!flag(args, 'from-platform')) {
       throw new UsageError('state rebuild needs --from-platform (what the state is rebuilt from).');
     }
     const config = getConfig();
     const definition = loadPipeline(args.positionals[0] as string, config);
-    const delivered = sourceOf(stringOption(args, 'delivered-file'));
+    const delivered = await sourceOf(stringOption(args, 'delivered-file'));
     return await withRedis(
       () => connectState(config.redis, 'the sync state is rebuilt there'),
       async (redis) => {

@@ -1,5 +1,4 @@
-import { connectDelivery, readStatus } from '../../queue/index.js';
-import { type DataLoss, deliveryKeys, LANES } from '../../runs/index.js';
+import type { DataLoss } from '../../runs/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
 
@@ -30,6 +29,8 @@ export const statusCommand: Command = {
   ].join('\n'),
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
+    const { connectDelivery, readStatus } = await import('../../queue/index.js');
+    const { deliveryKeys, LANES } = await import('../../runs/index.js');
     const config = getConfig();
     return await withRedis(
       () => connectDelivery(config.redis, 'the queues, runs and dead letters are kept there'),

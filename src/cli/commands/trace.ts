@@ -1,16 +1,6 @@
 import { UsageError } from '../../errors/index.js';
-import { connectDelivery } from '../../queue/index.js';
-import {
-  createDeadLetterStore,
-  deliveryKeys,
-  MAX_TRACED_RUNS,
-  traceEntity,
-  tracedPipeline,
-  TRACED_RUNS,
-  rejectedSinceDelivery,
-  traceText,
-} from '../../runs/index.js';
 import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
+import { MAX_TRACED_RUNS, TRACED_RUNS } from '../help-figures.js';
 import { withRedis } from '../with-redis.js';
 
 export const traceCommand: Command = {
@@ -47,6 +37,15 @@ export const traceCommand: Command = {
   },
   positionals: [2, 2],
   async run({ args, stdout, config: getConfig }) {
+    const { connectDelivery } = await import('../../queue/index.js');
+    const {
+      createDeadLetterStore,
+      deliveryKeys,
+      traceEntity,
+      tracedPipeline,
+      rejectedSinceDelivery,
+      traceText,
+    } = await import('../../runs/index.js');
     const config = getConfig();
     const [pipeline, key] = args.positionals as [string, string];
     const runs = positiveIntOption(args, 'runs') ?? TRACED_RUNS;

@@ -1,8 +1,5 @@
 import { UsageError } from '../../errors/index.js';
-import { createRedis, redisWhere, logRedisState, waitForRedis } from '../../redis/index.js';
-import { LANES, type Lane, startNotifyWorker } from '../../runs/index.js';
-import { startDeliveryWorker } from '../../queue/index.js';
-import { startScheduleWorker } from '../../schedules/index.js';
+import type { Lane } from '../../runs/index.js';
 import { flag, positiveIntOption, stringList, type Command } from '../command.js';
 
 export const workerCommand: Command = {
@@ -45,6 +42,11 @@ export const workerCommand: Command = {
     },
   },
   async run({ args, stderr, contractConfig, logger: getLogger, stopSignal }) {
+    const { createRedis, redisWhere, logRedisState, waitForRedis } =
+      await import('../../redis/index.js');
+    const { LANES, startNotifyWorker } = await import('../../runs/index.js');
+    const { startDeliveryWorker } = await import('../../queue/index.js');
+    const { startScheduleWorker } = await import('../../schedules/index.js');
     const concurrency = positiveIntOption(args, 'concurrency');
     const lanes = stringList(args, 'lane');
     for (const lane of lanes) {

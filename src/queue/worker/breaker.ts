@@ -15,8 +15,11 @@
  * Redis round trip here.
  */
 import { type InterfaceError, AuthError, PermanentHttpError } from '../../interface/index.js';
-import { type RedisClient, luaScript, runLua } from '../../redis/index.js';
+import { type RedisClient, runScript } from '../../redis/index.js';
 import type { DeliveryKeys } from '../../runs/index.js';
+import { BREAKER_GRANT_PROBE } from '../scripts/breaker-grant-probe.js';
+import { BREAKER_REFUSED } from '../scripts/breaker-refused.js';
+import { BREAKER_RESUME } from '../scripts/breaker-resume.js';
 
 export type RefusalReason = 'unauthorized' | 'forbidden' | 'route_not_found' | 'method_not_allowed';
 
@@ -53,65 +56,6 @@ export function platformRefusal(
   return undefined;
 }
 
-/**
- * KEYS: breaker hash, run hash, metrics hash. ARGV: threshold, reason, now, run id, pipeline,
- * reason text. Returns 0 counting, 1 this refusal blocked the pipeline, 2 it was blocked already.
- * A breaker left by another run (cancelled while blocked) starts afresh.
- */
-const REFUSED = luaScript(
-  `local owner = redis.call('HGET', KEYS[1], 'runId')
-if owner and owner ~= ARGV[4] then
-  local old = redis.call('HGET', KEYS[1], 'reason')
-  if old then redis.call('HSET', KEYS[3], 'blocked|' .. ARGV[5] .. '|' .. old, 0) end
-  redis.call('DEL', KEYS[1])
-end
-redis.call('HSET', KEYS[1], 'runId', ARGV[4])
-local streak = redis.call('HINCRBY', KEYS[1], 'streak', 1)
-if redis.call('HGET', KEYS[1], 'blocked') == '1' then return 2 end
-if streak < tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'blocked', '1', 'reason', ARGV[2], 'since', ARGV[3], 'lastProbe', ARGV[3])
-if redis.call('HGET', KEYS[2], 'status') == 'running' then
-  redis.call('HSET', KEYS[2], 'status', 'blocked', 'blockedReason', ARGV[6], 'blockedAt', ARGV[3])
-end
-redis.call('HSET', KEYS[3], 'blocked|' .. ARGV[5] .. '|' .. ARGV[2], 1)
-return 1`,
-  3,
-);
-
-/**
- * KEYS: breaker hash, run hash, metrics hash. ARGV: pipeline, 'reset' to end the streak (an
- * answer passed) or 'keep' (an operator's resume: one more refusal blocks again). A blocked
- * pipeline resumes (its run back to `running`). Returns 1 when it was blocked.
- */
-const RESUME = luaScript(
-  `local reason = redis.call('HGET', KEYS[1], 'reason')
-local blocked = redis.call('HGET', KEYS[1], 'blocked')
-if ARGV[2] == 'reset' then
-  redis.call('DEL', KEYS[1])
-else
-  redis.call('HDEL', KEYS[1], 'blocked', 'reason', 'probe')
-  redis.call('HINCRBY', KEYS[1], 'streak', -1)
-end
-if redis.call('HGET', KEYS[2], 'status') == 'blocked' then
-  redis.call('HSET', KEYS[2], 'status', 'running')
-  redis.call('HDEL', KEYS[2], 'blockedReason')
-end
-if blocked ~= '1' then return 0 end
-redis.call('HSET', KEYS[3], 'blocked|' .. ARGV[1] .. '|' .. reason, 0)
-return 1`,
-  3,
-);
-
-/** KEYS: breaker hash. ARGV: now, probe interval (ms). 1 when a probe was granted. */
-const GRANT_PROBE = luaScript(
-  `if redis.call('HGET', KEYS[1], 'blocked') ~= '1' then return 0 end
-local last = tonumber(redis.call('HGET', KEYS[1], 'lastProbe') or '0')
-if tonumber(ARGV[1]) - last < tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], 'probe', '1', 'lastProbe', ARGV[1])
-return 1`,
-  1,
-);
-
 export type RefusalVerdict = 'counting' | 'blocked-now' | 'blocked';
 
 export interface BreakerSettings {
@@ -146,20 +90,19 @@ export function createBreaker(
   return {
     async refused(pipeline, runId, reason, operationId, threshold = settings.threshold) {
       suspects.add(pipeline);
-      const verdict = await runLua(
+      return await runScript(
         redis,
-        REFUSED,
-        [keys.breaker(pipeline), keys.run(runId), keys.metrics],
-        [
-          Math.min(threshold, settings.threshold),
+        BREAKER_REFUSED,
+        { breaker: keys.breaker(pipeline), run: keys.run(runId), metrics: keys.metrics },
+        {
+          threshold: Math.min(threshold, settings.threshold),
           reason,
-          Date.now(),
+          now: Date.now(),
           runId,
           pipeline,
-          reasonText(reason, operationId, settings.threshold),
-        ],
+          reasonText: reasonText(reason, operationId, settings.threshold),
+        },
       );
-      return verdict === 1 ? 'blocked-now' : verdict === 2 ? 'blocked' : 'counting';
     },
     async passed(pipeline, runId, probe) {
       if (!probe && !suspects.has(pipeline)) return false;
@@ -185,13 +128,12 @@ export async function resumeDelivery(
   runId: string,
   streak: 'reset' | 'keep',
 ): Promise<boolean> {
-  const was = await runLua(
+  return await runScript(
     redis,
-    RESUME,
-    [keys.breaker(pipeline), keys.run(runId), keys.metrics],
-    [pipeline, streak],
+    BREAKER_RESUME,
+    { breaker: keys.breaker(pipeline), run: keys.run(runId), metrics: keys.metrics },
+    { pipeline, streak },
   );
-  return was === 1;
 }
 
 /** The supervisor's part: one probe per blocked pipeline every `probeSeconds`. */
@@ -201,11 +143,10 @@ export async function grantProbe(
   pipeline: string,
   probeSeconds: number,
 ): Promise<boolean> {
-  const granted = await runLua(
+  return await runScript(
     redis,
-    GRANT_PROBE,
-    [keys.breaker(pipeline)],
-    [Date.now(), Math.round(probeSeconds * 1000)],
+    BREAKER_GRANT_PROBE,
+    { breaker: keys.breaker(pipeline) },
+    { now: Date.now(), probeMs: Math.round(probeSeconds * 1000) },
   );
-  return granted === 1;
 }

@@ -9,15 +9,18 @@
  *   holds more grants than allowed, so a platform that counts per calendar second, or in a sliding
  *   second, is not sent one too many. `delivery.ratePerSecond` a number: that rate (0: none).
  *   `auto`: the platform's own rate-limit headers where it sends them, else a rate discovered on
- *   its 429s (rate-scripts.ts).
+ *   its 429s (scripts/rate-window.ts).
  * - lanes: while interactive requests ask, bulk requests fill at most `delivery.bulkShare` of the
  *   window, so an interactive request finds room within a window whatever the bulk backlog.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hasRateLimitHeaders, readRateLimitHeaders } from '../../interface/index.js';
-import { type RedisClient, runLua } from '../../redis/index.js';
+import { type RedisClient, runScript } from '../../redis/index.js';
 import type { DeliveryKeys, Lane } from '../../runs/index.js';
-import { OBSERVED, PAUSE, REFUSED, TAKE } from './rate-scripts.js';
+import { RATE_OBSERVED } from '../scripts/rate-observed.js';
+import { RATE_PAUSE } from '../scripts/rate-pause.js';
+import { RATE_REFUSED } from '../scripts/rate-refused.js';
+import { RATE_TAKE } from '../scripts/rate-take.js';
 
 const POLL_MS = 200;
 /** The discovered rate's first guess, doubled while the platform accepts it (slow start). */
@@ -91,13 +94,22 @@ export function createRateGate(
         continue;
       }
       if (unlimited) return;
-      const wait = Number(
-        await runLua(
-          redis,
-          TAKE,
-          [keys.rateBucket, keys.pause, keys.rateSequence, keys.rateLimit, keys.rateInteractive],
-          [fixed, lane, options.bulkShare, START_PER_SECOND],
-        ),
+      const wait = await runScript(
+        redis,
+        RATE_TAKE,
+        {
+          window: keys.rateBucket,
+          pause: keys.pause,
+          sequence: keys.rateSequence,
+          limit: keys.rateLimit,
+          interactive: keys.rateInteractive,
+        },
+        {
+          fixedPerSecond: fixed,
+          lane,
+          bulkShare: options.bulkShare,
+          startPerSecond: START_PER_SECOND,
+        },
       );
       if (wait <= 0) return;
       await sleep(wait, undefined, { signal });
@@ -106,7 +118,7 @@ export function createRateGate(
 
   async function pause(ms: number): Promise<void> {
     pausedUntil = Math.max(pausedUntil, Date.now() + ms);
-    await runLua(redis, PAUSE, [keys.pause], [Math.max(1, Math.ceil(ms))]);
+    await runScript(redis, RATE_PAUSE, { pause: keys.pause }, { ms: Math.max(1, Math.ceil(ms)) });
   }
 
   return {
@@ -116,7 +128,14 @@ export function createRateGate(
     },
     pause,
     async refused() {
-      if (auto) await runLua(redis, REFUSED, [keys.rateLimit], [START_PER_SECOND]);
+      if (auto) {
+        await runScript(
+          redis,
+          RATE_REFUSED,
+          { limit: keys.rateLimit },
+          { startPerSecond: START_PER_SECOND },
+        );
+      }
     },
     observe(headers) {
       if (!auto || !hasRateLimitHeaders(headers)) return undefined;
@@ -144,6 +163,6 @@ export function createRateGate(
       return;
     }
     stated = { quota, windowMs, at: now };
-    await runLua(redis, OBSERVED, [keys.rateLimit], [quota, windowMs]);
+    await runScript(redis, RATE_OBSERVED, { limit: keys.rateLimit }, { quota, windowMs });
   }
 }

@@ -2,7 +2,7 @@
 import type { FerryConfig } from '../../config/index.js';
 import type { RedisClient } from '../../redis/index.js';
 import type { DeliveryKeys } from '../../runs/index.js';
-import { HEADERS_FRESH_MS } from './rate-scripts.js';
+import { HEADERS_FRESH_MS } from '../scripts/rate-window.js';
 import { START_PER_SECOND, grantsPerSecond } from './rate-gate.js';
 
 export interface RateLimitNow {

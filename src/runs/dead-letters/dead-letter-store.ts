@@ -14,9 +14,11 @@
  * names another item, nor comes back once its entry was replayed or purged.
  */
 import { randomBytes } from 'node:crypto';
-import { type RedisClient, luaScript, runLua } from '../../redis/index.js';
+import { type RedisClient, runScript } from '../../redis/index.js';
 import { hashParts } from '../../base/index.js';
 import type { DeliveryKeys } from '../keys.js';
+import { ADD_DEAD_LETTER } from '../scripts/add-dead-letter.js';
+import { CLOSE_DEAD_LETTER } from '../scripts/close-dead-letter.js';
 import type { DeadLetter } from './dead-letter.js';
 
 const CHUNK = 500;
@@ -46,53 +48,6 @@ function writeIdOf(entry: DeadLetter): string {
 
 const openField = (entry: DeadLetter, key: string): string =>
   [entry.pipeline, entry.operationId, key].join('|');
-
-/**
- * KEYS: entries hash, time index, open map, failures hash. ARGV: new id, time, write id, entry
- * JSON, then the open fields of its items. When every item's open entry is the same one, of
- * these items exactly, it is updated in place: {id, 1, its JSON before} ({id, 0} for the same
- * write again). Otherwise a new entry: {new id, 2, '', ids of older entries holding some of its
- * items (they lose them: detachItems)}.
- */
-const ADD = luaScript(
-  `local n = #ARGV - 4
-local current = redis.call('HGET', KEYS[3], ARGV[5])
-for i = 6, #ARGV do
-  if redis.call('HGET', KEYS[3], ARGV[i]) ~= current then current = false end
-end
-if current then
-  local meta = redis.call('HGET', KEYS[4], current) or ''
-  local failures, write, items = string.match(meta, '^(%d+)|([^|]*)|(%d+)$')
-  if failures and tonumber(items) == n then
-    if write == ARGV[3] then return {current, 0, ''} end
-    local before = redis.call('HGET', KEYS[1], current) or ''
-    redis.call('HSET', KEYS[1], current, ARGV[4])
-    redis.call('HSET', KEYS[4], current, (tonumber(failures) + 1) .. '|' .. ARGV[3] .. '|' .. n)
-    redis.call('ZADD', KEYS[2], ARGV[2], current)
-    return {current, 1, before}
-  end
-end
-local reply = {ARGV[1], 2, ''}
-for i = 5, #ARGV do
-  local held = redis.call('HGET', KEYS[3], ARGV[i])
-  if held then table.insert(reply, held) end
-  redis.call('HSET', KEYS[3], ARGV[i], ARGV[1])
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
-redis.call('HSET', KEYS[4], ARGV[1], '1|' .. ARGV[3] .. '|' .. n)
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
-return reply`,
-  4,
-);
-
-/** KEYS: open map. ARGV: id, then open fields: each dropped where it still names that id. */
-const CLOSE = luaScript(
-  `for i = 2, #ARGV do
-  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[1] then redis.call('HDEL', KEYS[1], ARGV[i]) end
-end
-return 0`,
-  1,
-);
 
 export function matches(entry: DeadLetter, filter: DeadLetterFilter): boolean {
   return (
@@ -214,11 +169,11 @@ export function createDeadLetterStore(redis: RedisClient, keys: DeliveryKeys): D
     for (const e of entries) for (const index of indexesOf(keys, e)) multi.zrem(index, e.id);
     const [[, n] = [null, 0]] = (await multi.exec()) ?? [];
     for (const e of entries) {
-      await runLua(
+      await runScript(
         redis,
-        CLOSE,
-        [keys.dlqOpen],
-        [e.id, ...e.items.map((i) => openField(e, i.key))],
+        CLOSE_DEAD_LETTER,
+        { open: keys.dlqOpen },
+        { id: e.id, openFields: e.items.map((i) => openField(e, i.key)) },
       );
     }
     return Number(n);
@@ -251,21 +206,25 @@ export function createDeadLetterStore(redis: RedisClient, keys: DeliveryKeys): D
     async add(entries) {
       const ids: string[] = [];
       for (const entry of entries) {
-        const reply = (await runLua(
+        const { id, outcome, before, holders } = await runScript(
           redis,
-          ADD,
-          [keys.dlqEntries, keys.dlqIndex, keys.dlqOpen, keys.dlqFailures],
-          [
-            newDeadLetterId(),
-            entry.at,
-            writeIdOf(entry),
-            JSON.stringify(entry),
-            ...entry.items.map((i) => openField(entry, i.key)),
-          ],
-        )) as [string, number, string, ...string[]];
-        const [id, outcome, before, ...holders] = reply;
+          ADD_DEAD_LETTER,
+          {
+            entries: keys.dlqEntries,
+            index: keys.dlqIndex,
+            open: keys.dlqOpen,
+            failures: keys.dlqFailures,
+          },
+          {
+            newId: newDeadLetterId(),
+            at: entry.at,
+            writeId: writeIdOf(entry),
+            entry: JSON.stringify(entry),
+            openFields: entry.items.map((i) => openField(entry, i.key)),
+          },
+        );
         ids.push(id);
-        if (outcome === 0) continue;
+        if (outcome === 'same') continue;
         const written = { ...entry, id };
         await reindex(id, written, before ? (JSON.parse(before) as DeadLetter) : undefined);
         if (holders.length > 0) await detachItems(holders, written);

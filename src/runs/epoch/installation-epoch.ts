@@ -7,7 +7,9 @@
  * catalog. Such a run stops before sending until the operator chooses (see data-loss-guard.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { type RedisClient, luaScript, runLua } from '../../redis/index.js';
+import { type RedisClient, runScript } from '../../redis/index.js';
+import { ENSURE_EPOCH } from '../scripts/ensure-epoch.js';
+import { RECORD_DATA_LOSS } from '../scripts/record-data-loss.js';
 import type { DeliveryKeys } from '../keys.js';
 
 export interface Epoch {
@@ -29,35 +31,14 @@ export interface DataLoss {
   resent: string[];
 }
 
-/** Creates the epoch when there is none; returns {id, createdAt}. */
-const ENSURE = luaScript(
-  `local id = redis.call('HGET', KEYS[1], 'id')
-if id then return {id, redis.call('HGET', KEYS[1], 'createdAt')} end
-redis.call('HSET', KEYS[1], 'id', ARGV[1], 'createdAt', ARGV[2])
-return {ARGV[1], ARGV[2]}`,
-  1,
-);
-
-/** Records a loss once per lost epoch, however many processes notice it. Returns 1 when new. */
-const RECORD_LOSS = luaScript(
-  `if redis.call('HGET', KEYS[1], 'previousEpoch') == ARGV[1] then return 0 end
-local count = redis.call('HGET', KEYS[1], 'count') or '0'
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'previousEpoch', ARGV[1], 'previousCreatedAt', ARGV[2],
-  'detectedAt', ARGV[3], 'detectedBy', ARGV[4], 'count', tonumber(count) + 1)
-return 1`,
-  1,
-);
-
 /** The installation's epoch, created when Redis has none (a new installation, or lost data). */
 export async function ensureEpoch(redis: RedisClient, keys: DeliveryKeys): Promise<Epoch> {
-  const [id, createdAt] = (await runLua(
+  return await runScript(
     redis,
-    ENSURE,
-    [keys.epoch],
-    [randomUUID(), Date.now()],
-  )) as [string, string];
-  return { id, createdAt: Number(createdAt) };
+    ENSURE_EPOCH,
+    { epoch: keys.epoch },
+    { id: randomUUID(), createdAt: Date.now() },
+  );
 }
 
 /**
@@ -72,13 +53,18 @@ export async function checkEpoch(
 ): Promise<{ epoch: Epoch; lost?: Epoch; isNew: boolean }> {
   const epoch = await ensureEpoch(redis, keys);
   if (epoch.id === known.id) return { epoch, isNew: false };
-  const recorded = await runLua(
+  const isNew = await runScript(
     redis,
-    RECORD_LOSS,
-    [keys.dataLoss],
-    [known.id, known.createdAt, Date.now(), detectedBy],
+    RECORD_DATA_LOSS,
+    { dataLoss: keys.dataLoss },
+    {
+      previousEpoch: known.id,
+      previousCreatedAt: known.createdAt,
+      detectedAt: Date.now(),
+      detectedBy,
+    },
   );
-  return { epoch, lost: known, isNew: recorded === 1 };
+  return { epoch, lost: known, isNew };
 }
 
 export async function readDataLoss(

@@ -1,6 +1,6 @@
 /**
- * The Redis keys a reconciliation or a rebuild works with, all under `<prefix>:reconcile:`. The
- * working sets of one command (keys seen on the platform, the drift found) carry the pipeline's
+ * Every Redis key reconciliation builds, all under `<prefix>:reconcile`. The working sets of one
+ * reconciliation or rebuild (keys seen on the platform, the drift found) carry the pipeline's
  * hash tag like its state and expire after a day, in case the command is killed before it
  * removes them.
  */
@@ -26,6 +26,19 @@ export function workKeys(prefix: string, pipeline: string): WorkKeys {
     drift: (resource) => `${base}:drift:${resource}`,
     scratchPrefix: `${prefix}:reconcile-scratch-${id}`,
   };
+}
+
+/** The last reconciliation of each pipeline (last-reconciliation.ts). */
+export function lastReconciliationKey(prefix: string): string {
+  return `${prefix}:reconcile:last`;
+}
+
+/**
+ * A state prefix nothing was ever committed under, for a plan that must see an empty state
+ * (source-items.ts): random, so concurrent commands never share it.
+ */
+export function emptyStatePrefix(prefix: string): string {
+  return `${prefix}:reconcile-empty-${randomBytes(4).toString('hex')}`;
 }
 
 /** Removes the working sets of these resources. */

@@ -1,17 +1,21 @@
-import { type RedisClient, luaScript, runLua } from '../redis/index.js';
+import { defineScript, reply } from '../../redis/index.js';
 
 /**
- * Commits items of one resource atomically. KEYS: the state hash, its live counter, its origin
- * hash (state-format.ts). ARGV: the committing run's id ('' records no origin), then triples
- * (key, version, encoded state). Per item: a newer version is written; the same version with the
+ * Commits items of one resource atomically: the state hash, its live counter and its origin hash
+ * (state-format.ts); `runId` is the committing run ('' records no origin), `items` triples (key,
+ * version, encoded state). Per item: a newer version is written; the same version with the
  * same value is already committed (1, no change); an older version, or the same version with
- * another value, is stale (0). The live counter follows tombstones both ways.
+ * another value, is stale (0). Parsed: per item, whether it is committed. The live counter follows tombstones both ways.
  *
  * Origins cost a field per run, not per item: each version (a run's) is owned by the first run
  * that commits items of it, with the times of its first and last commits; only an item written by
  * another run than its version's owner (a replayed dead letter) gets a field of its own.
  */
-const SCRIPT = `
+export const COMMIT_STATE = defineScript({
+  keys: ['state', 'liveCount', 'origin'],
+  args: ['runId'],
+  rest: 'items',
+  source: `
 local out = {}
 local delta = 0
 local run = ARGV[1]
@@ -79,16 +83,6 @@ for version, owner in pairs(owners) do
   end
 end
 return out
-`;
-
-const COMMIT = luaScript(SCRIPT, 3);
-
-/** Runs the script (EVALSHA, loading it on NOSCRIPT); returns 1 (committed) or 0 (stale) per item. */
-export async function runCommitScript(
-  redis: RedisClient,
-  keys: [string, string, string],
-  runId: string,
-  args: string[],
-): Promise<number[]> {
-  return (await runLua(redis, COMMIT, keys, [runId, ...args])) as number[];
-}
+`,
+  parse: (value) => reply.list(value).map((result) => result === 1),
+});
