@@ -10,10 +10,13 @@ import {
   requestsInFlight,
   runStatusText,
 } from '../../runs/index.js';
-import type { Overview, PipelineCard } from '../read-overview.js';
+import type { FastifyInstance } from 'fastify';
+import { readOverview, type Overview, type PipelineCard } from '../read-overview.js';
+import type { ServeContext } from '../serve-context.js';
 import { chart } from './chart.js';
 import { ago, badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { LIVE_MS, pageRoute, sendPage } from './page-route.js';
 
 function lastRunCell(card: PipelineCard, now: number): SafeHtml {
   const run = card.lastRun;
@@ -186,4 +189,14 @@ export function overviewBody(o: Overview): SafeHtml {
             </table>
             <p><a href="/audit">The whole audit trail</a></p>`
     }`;
+}
+
+export function registerOverviewPage(app: FastifyInstance, ctx: ServeContext): void {
+  app.get('/', pageRoute(), async (_request, reply) =>
+    sendPage(
+      reply,
+      { title: 'Overview', section: 'overview', liveMs: LIVE_MS, charts: true },
+      overviewBody(await readOverview(ctx)),
+    ),
+  );
 }

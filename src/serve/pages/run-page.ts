@@ -3,14 +3,26 @@
  * operator), items per operation, stages, a chart of items delivered over time, the rows the
  * source got wrong (file:line:field), its dead letters, and its report to download.
  */
-import { type RunReport, runStatusText, type TimelinePoint } from '../../runs/index.js';
+import type { FastifyInstance } from 'fastify';
+import {
+  buildRunReport,
+  failuresCsv,
+  readRunTimeline,
+  type RunReport,
+  runStatusText,
+  type TimelinePoint,
+} from '../../runs/index.js';
+import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
 import { chart } from './chart.js';
 import { badge, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { fileRoute, LIVE_MS, pageRoute, sendPage, strings } from './page-route.js';
 
 /** Row errors shown on the page; the failures CSV has them all. */
 const ERRORS_SHOWN = 200;
+/** A run page lists its first dead letters; the dead-letter search has them all. */
+const DEAD_LETTERS_SHOWN = 100;
 
 export function runBody(
   report: RunReport,
@@ -273,4 +285,54 @@ function guardSection(report: RunReport, principal: Principal): SafeHtml {
     }
     <div data-result></div>
   </div>`;
+}
+
+/** The run's page, and the report and failures it links to (built from Redis). */
+export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
+  const byRun = { params: strings(['runId'], ['runId']) };
+  app.get<{ Params: { runId: string } }>(
+    '/runs/:runId',
+    pageRoute(byRun),
+    async (request, reply) => {
+      const { runId } = request.params;
+      const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, runId, {
+        deadLetterLimit: DEAD_LETTERS_SHOWN,
+      });
+      const deadLetters = await ctx.dlq.count({ runId });
+      const timeline = await readRunTimeline(ctx.redis, ctx.keys, runId, {
+        from: Date.parse(report.startedAt),
+        to: report.finishedAt ? Date.parse(report.finishedAt) : Date.now(),
+      });
+      const running = report.status === 'running' || report.status === 'cancelling';
+      return sendPage(
+        reply,
+        { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },
+        runBody(report, deadLetters, timeline, request.principal!, Date.now()),
+      );
+    },
+  );
+
+  app.get<{ Params: { runId: string } }>(
+    '/runs/:runId/report.json',
+    fileRoute(byRun),
+    async (request, reply) => {
+      const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
+      return reply
+        .header('content-disposition', `attachment; filename="${report.runId}.json"`)
+        .type('application/json')
+        .send(`${JSON.stringify(report, null, 2)}\n`);
+    },
+  );
+
+  app.get<{ Params: { runId: string } }>(
+    '/runs/:runId/failures.csv',
+    fileRoute(byRun),
+    async (request, reply) => {
+      const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
+      return reply
+        .header('content-disposition', `attachment; filename="${report.runId}-failures.csv"`)
+        .type('text/csv; charset=utf-8')
+        .send(failuresCsv(report.errors, report.deadLetters));
+    },
+  );
 }
