@@ -1,6 +1,6 @@
 /**
- * `/dead-letters/{id}`: one dead letter whole, with its payload to edit and replay (operator);
- * once replayed or purged, what became of it and by whom (from the audit trail).
+ * `/dead-letters/{id}`: one dead letter whole, with its payload to edit and replay, or to purge
+ * (operator); once replayed or purged, what became of it and by whom (from the audit trail).
  */
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, type DeadLetter } from '../../runs/index.js';
@@ -107,8 +107,16 @@ ${JSON.stringify(
               >
                 Replay as it was
               </button>
+              <button
+                class="danger"
+                data-post="${base}/purge"
+                data-confirm="Purge dead letter ${entry.id} (1 dead letter, ${entry.items.length} item(s))? It is discarded unsent; the next run of ${entry.pipeline} plans its items again."
+                data-then="refresh"
+              >
+                Purge
+              </button>
             </p>`
-          : html`<p class="muted">An operator can edit the payload and replay it.</p>`
+          : html`<p class="muted">An operator can edit the payload and replay it, or purge it.</p>`
       }
       <div data-result></div>
     </div>`;
@@ -121,6 +129,7 @@ const DONE_WORDS: Record<string, string> = {
 
 /** A dead letter no longer waiting (a reload after its replay): what became of it, and by whom. */
 export function deadLetterGoneBody(id: string, done: AuditEntry, now: number): SafeHtml {
+  if (done.action === 'dead-letter.purge') return purgedBody(id, done, now);
   const what = DONE_WORDS[done.action] ?? done.action.replace(/^dead-letter\./, '');
   return html`<p class="muted"><a href="/dead-letters">Dead letters</a></p>
     <h1>${id} ${badge('succeeded', 'no longer waiting')}</h1>
@@ -129,6 +138,17 @@ export function deadLetterGoneBody(id: string, done: AuditEntry, now: number): S
       list. A replay that failed again left a new dead letter: see the
       <a href="/dead-letters">dead letters</a> and the <a href="/runs">runs</a> (the replay is a run
       of its own).
+    </div>`;
+}
+
+/** A purged dead letter: nothing was sent, so not painted green. */
+function purgedBody(id: string, done: AuditEntry, now: number): SafeHtml {
+  return html`<p class="muted"><a href="/dead-letters">Dead letters</a></p>
+    <h1>${id} ${badge('purged')}</h1>
+    <div class="notice warn">
+      This dead letter was purged by ${done.actor} ${when(done.at, now)}: discarded unsent, it is no
+      longer in the list. The platform was left as it was; the pipeline's next run plans its items
+      again.
     </div>`;
 }
 
@@ -145,8 +165,8 @@ export function registerDeadLetterPage(app: FastifyInstance, ctx: ServeContext):
           throw new NotFoundError(
             'dead letter',
             request.params.id,
-            'No dead letter of this id waits: it was replayed or purged from the command line, ' +
-              'or never existed. The dead-letter list shows what waits.',
+            'No dead letter of this id waits: it was replayed or purged from the command line ' +
+              '(or with a search), or never existed. The dead-letter list shows what waits.',
           );
         }
         return sendPage(

@@ -1,6 +1,7 @@
 /**
- * `/dead-letters`: search the dead letters by pipeline, run, operation or key; replay a selection
- * (operator); export what the search found as CSV (`/dead-letters/export.csv`).
+ * `/dead-letters`: search the dead letters by pipeline, run, operation or key; replay or purge a
+ * selection, or purge all the search found (operator); export what it found as CSV
+ * (`/dead-letters/export.csv`).
  */
 import type { FastifyInstance } from 'fastify';
 import { deadLetterRow, deadLettersCsv, type DeadLetterRow } from '../../runs/index.js';
@@ -11,7 +12,7 @@ import {
 } from '../find-dead-letters.js';
 import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
-import { when } from './format.js';
+import { count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { fileRoute, PAGE_SIZE, pageRoute, sendPage, strings } from './page-route.js';
 
@@ -29,6 +30,7 @@ export function deadLettersBody(
   now: number,
 ): SafeHtml {
   const operator = principal.role === 'operator';
+  const searched = Object.entries(search).filter(([, v]) => v) as Array<[string, string]>;
   return html`<h1>Dead letters <span class="muted">(${page.total} found)</span></h1>
     <form class="inline" method="get" action="/dead-letters">
       <input
@@ -55,24 +57,7 @@ export function deadLettersBody(
             nothing is waiting for an operator.
           </p>`
         : html`<div data-action-scope data-keep>
-            ${
-              operator
-                ? html`<p class="bar">
-                    <button
-                      class="primary"
-                      data-post="/api/dead-letters/replay"
-                      data-ids-from="input.pick"
-                      data-confirm="Replay the selected dead letters now?"
-                      data-then="refresh"
-                    >
-                      Replay selected
-                    </button>
-                    <span class="muted"
-                      >Each is sent again as it was; a failure becomes a new dead letter.</span
-                    >
-                  </p>`
-                : ''
-            }
+            ${operator ? actionBar(page.total, searched) : ''}
             <div data-result></div>
             <table>
               <thead>
@@ -111,6 +96,54 @@ export function deadLettersBody(
           </div>`
     }
     ${page.nextCursor ? html`<p><a class="button" href="/dead-letters${query(search, { cursor: page.nextCursor })}">More</a></p>` : ''}`;
+}
+
+/**
+ * An operator's actions on the list: replay or purge the ticked rows, and purge all the search
+ * found (offered for a search only: every dead letter of the installation is `ferry dlq purge
+ * --all`). The purge of all sends the number the confirmation named: if another number matches
+ * by then, nothing is purged (409).
+ */
+function actionBar(total: number, searched: Array<[string, string]>): SafeHtml {
+  const which = searched.map(([field, value]) => `${field} ${value}`).join(', ');
+  const all = { filter: Object.fromEntries(searched), expected: total };
+  return html`<p class="bar">
+      <button
+        class="primary"
+        data-post="/api/dead-letters/replay"
+        data-ids-from="input.pick"
+        data-confirm="Replay the {count} selected dead letter(s) now?"
+        data-then="refresh"
+      >
+        Replay selected
+      </button>
+      <button
+        data-post="/api/dead-letters/purge"
+        data-ids-from="input.pick"
+        data-confirm="Purge the {count} selected dead letter(s)? They are discarded unsent; the next run of their pipeline plans their items again."
+        data-then="refresh"
+      >
+        Purge selected
+      </button>
+      ${
+        searched.length > 0
+          ? html`<button
+              class="danger"
+              data-post="/api/dead-letters/purge"
+              data-body="${JSON.stringify(all)}"
+              data-confirm="Purge all ${count(total)} dead letter(s) found (${which})? They are discarded unsent; the next run of their pipeline plans their items again."
+              data-then="refresh"
+            >
+              Purge all ${count(total)} found
+            </button>`
+          : ''
+      }
+    </p>
+    <p class="muted">
+      Replay sends each again as it was (a failure becomes a dead letter again). Purge discards it
+      unsent: the platform is left as it is, and the pipeline's next run plans the items
+      again.${searched.length > 0 ? '' : ' Search (by pipeline, say) to purge all it finds.'}
+    </p>`;
 }
 
 const SEARCH = ['pipeline', 'run', 'operation', 'key'];

@@ -40,9 +40,17 @@ function activeCell(run: RunRecord | undefined, now: number): SafeHtml {
     >
     ${share}%
     <div class="muted">
-      ${count(done)} of ${count(planned)} settled · started
-      ${ago(run.createdAt, now)}${run.blockedReason ? html` · ${brief(run.blockedReason)}` : ''}
-    </div>`;
+      ${count(done)} of ${count(planned)} settled · started ${ago(run.createdAt, now)}
+    </div>
+    ${run.status === 'blocked' ? blockedNote(run) : ''}`;
+}
+
+/** A blocked delivery: the platform's refusal in brief, and where to act on it. */
+function blockedNote(run: RunRecord): SafeHtml {
+  return html`<div class="reason">
+    ${run.blockedReason ? brief(run.blockedReason, false) : 'Delivery paused.'}
+    <a href="/runs/${run.id}">Resume or cancel it on the run's page</a>
+  </div>`;
 }
 
 /** Why a pipeline is in the overview's "need a look" notice. */

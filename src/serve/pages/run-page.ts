@@ -41,7 +41,8 @@ export function runBody(
       <a href="/runs?pipeline=${report.pipeline}">Runs of ${report.pipeline}</a>
     </p>
     <h1>${report.runId} ${badge(report.status, runStatusText(report.status, report.inFlight))}</h1>
-    ${report.blockedReason ? html`<div class="notice bad">${report.blockedReason}</div>` : ''}
+    ${report.status === 'blocked' ? blockedSection(report, principal) : ''}
+    ${report.status === 'cancelled' && t.cancelled > 0 ? html`<div class="notice warn">Cancelled: ${count(t.cancelled)} planned item(s) were not sent. The pipeline's next run plans them again.</div>` : ''}
     ${report.wantedDeletes ? guardSection(report, principal) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
     <div class="card" data-action-scope>
       <dl class="kv">
@@ -99,7 +100,7 @@ export function runBody(
                   { label: 'delivered per 10 s', color: '#17803d', fill: 'rgba(23,128,61,.12)' },
                 ],
                 yLabel: 'items / 10 s',
-                empty: 'Nothing delivered yet.',
+                empty: report.finishedAt ? 'Nothing was delivered.' : 'Nothing delivered yet.',
               })}
             </div>
             <h2>Operations</h2>
@@ -229,6 +230,32 @@ export function runBody(
     </p>`;
 }
 
+/** A run whose delivery the breaker paused: why, what Ferry does meanwhile, and the resume. */
+function blockedSection(report: RunReport, principal: Principal): SafeHtml {
+  return html`<div class="notice bad" data-action-scope>
+    <p class="reason">${report.blockedReason ?? 'Delivery blocked.'}</p>
+    ${
+      principal.role === 'operator'
+        ? html`<p class="bar">
+            <button
+              class="primary"
+              data-post="/api/runs/${report.runId}/resume"
+              data-confirm="Resume run ${report.runId} now? If the platform still refuses, it is blocked again after a few requests."
+              data-then="refresh"
+            >
+              Resume delivery now
+            </button>
+            <span
+              >Once the credential or the interface settings are fixed; if the platform still
+              refuses, the run is blocked again after a few requests.</span
+            >
+          </p>`
+        : html`<p>An operator can resume it from this page once the cause is fixed.</p>`
+    }
+    <div data-result></div>
+  </div>`;
+}
+
 /** A run the mass-delete guard stopped: what it wanted to delete, and the decision. */
 function guardSection(report: RunReport, principal: Principal): SafeHtml {
   const wanted = report.wantedDeletes!;
@@ -303,7 +330,8 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
         from: Date.parse(report.startedAt),
         to: report.finishedAt ? Date.parse(report.finishedAt) : Date.now(),
       });
-      const running = report.status === 'running' || report.status === 'cancelling';
+      // A blocked run goes on by itself once a probe passes: the page follows it.
+      const running = ['running', 'cancelling', 'blocked'].includes(report.status);
       return sendPage(
         reply,
         { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },

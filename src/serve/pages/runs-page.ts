@@ -10,6 +10,7 @@ import { LIVE_MS, PAGE_SIZE, pageRoute, sendPage, strings } from './page-route.j
 /** The statuses the filter offers, in the order a person looks for them. */
 export const RUN_STATUSES = [
   'running',
+  'blocked',
   'cancelling',
   'partial',
   'failed',
@@ -83,6 +84,7 @@ export function runsBody(
                     </td>
                     <td>
                       ${badge(r.status)}${r.reason ? html`<div class="muted">${brief(r.reason)}</div>` : ''}
+                      ${r.blockedReason ? html`<div>${brief(r.blockedReason, false)} <a href="/runs/${r.runId}">Resume or cancel</a></div>` : ''}
                     </td>
                     <td>${when(r.startedAt, now)}</td>
                     <td class="num">${r.seconds !== undefined ? r.seconds.toFixed(1) : ''}</td>
