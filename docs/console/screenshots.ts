@@ -2,8 +2,9 @@
  * Takes the screenshots of docs/CONSOLE.md: `npm run docs:screenshots` (needs a Redis at REDIS_URL
  * and Chromium, see test/helpers/browser.ts). A simulator that refuses two products, a worker and
  * the console run in this process on keys of their own (removed at the end); the sample pipelines
- * run on examples/, a short export is stopped by the mass-delete guard, and a bigger catalog is
- * still running when the overview is taken. Writes docs/console/*.png.
+ * run on examples/, a short export is stopped by the mass-delete guard, a bigger catalog is
+ * still running when the overview is taken, and one more is blocked by a wrong credential, then
+ * cancelled. Writes docs/console/*.png.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -98,7 +99,7 @@ try {
   await shot('runs', '/runs', false);
   await shot('run', `/runs/${catalog}`);
   await shot('guard-stopped', `/runs/${stopped}`, false);
-  await shot('dead-letters', '/dead-letters', false);
+  await shot('dead-letters', '/dead-letters?pipeline=catalog', false);
   await shot('dead-letter', `/dead-letters/${letter}`);
   await shot('entity-trace', '/entities?pipeline=catalog&key=10003');
   // A product whose row the catalog run rejected (a price written 12,34,56).
@@ -107,6 +108,29 @@ try {
   await shot('audit', '/audit', false);
   await shot('queues', '/queues', false);
   await followRun(redis, keys, going.runId, () => undefined);
+
+  // A wrong credential: the breaker blocks a catalog of new prices; then an operator cancels it.
+  sim.setToken('a-token-ferry-does-not-have');
+  const changed = join(OUT, '.changed-items.csv');
+  await generateItems(3_000, changed, 8);
+  const refused = await startRun({
+    config,
+    redis,
+    logger,
+    pipeline: 'catalog',
+    source: { file: changed },
+    allowDeletes: true,
+  });
+  while ((await redis.hget(keys.run(refused.runId), 'status')) !== 'blocked') {
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await shot('run-blocked', `/runs/${refused.runId}`, false);
+  await fetch(`${url}/api/runs/${refused.runId}/cancel`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${OPERATOR}` },
+  });
+  await followRun(redis, keys, refused.runId, () => undefined);
+  await shot('run-cancelled', `/runs/${refused.runId}`, false);
 } finally {
   await browser.close();
   await app.close();
@@ -114,7 +138,7 @@ try {
   await sim.close();
   await deleteKeysUnder(redis, prefix);
   redis.disconnect();
-  for (const f of ['.reports', '.short-items.csv', '.big-items.csv']) {
+  for (const f of ['.reports', '.short-items.csv', '.big-items.csv', '.changed-items.csv']) {
     rmSync(join(OUT, f), { recursive: true, force: true });
   }
 }

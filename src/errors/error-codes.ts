@@ -7,6 +7,7 @@
  */
 import type {
   ConfigDetails,
+  DeadLetterCountDetails,
   ExportDetails,
   HttpDetails,
   InputDetails,
@@ -90,6 +91,8 @@ export const ERRORS = {
   FERRY_RUN_NOT_BLOCKED: declared<RunDetails>(409),
   // the platform's OpenAPI description (appended)
   FERRY_OPENAPI_INVALID: declared<OpenApiDetails>(500),
+  // dead letters purged by a search (appended)
+  FERRY_DEAD_LETTERS_CHANGED: declared<DeadLetterCountDetails>(409),
   // the console's own: the request went wrong, not a command
   FERRY_UNAUTHORIZED: declared<NoDetails>(401),
   FERRY_FORBIDDEN: declared<NoDetails>(403),

@@ -80,6 +80,12 @@ export interface RedisDetails {
   phase?: string;
 }
 
+/** A purge of "all that match" refused: a different number matches now than the one confirmed. */
+export interface DeadLetterCountDetails {
+  expected: number;
+  found: number;
+}
+
 export interface NotFoundDetails {
   what: string;
   id: string;

@@ -111,6 +111,21 @@ export class RunFinishedError extends FerryError<'FERRY_RUN_FINISHED'> {
   }
 }
 
+/**
+ * A purge of every dead letter a search finds, refused because the search finds another number
+ * now than the one the operator confirmed (new failures came in, or someone purged some).
+ */
+export class DeadLettersChangedError extends FerryError<'FERRY_DEAD_LETTERS_CHANGED'> {
+  readonly code = 'FERRY_DEAD_LETTERS_CHANGED';
+  constructor(expected: number, found: number) {
+    super(
+      `${found} dead letter(s) match now, not the ${expected} confirmed: nothing was purged. ` +
+        'Look at the list again and purge what it shows.',
+      { expected, found },
+    );
+  }
+}
+
 /** `ferry resume` / the console's resume of a run that is not blocked. */
 export class RunNotBlockedError extends FerryError<'FERRY_RUN_NOT_BLOCKED'> {
   readonly code = 'FERRY_RUN_NOT_BLOCKED';

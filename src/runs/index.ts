@@ -28,6 +28,7 @@ export {
   RunInterruptedError,
   RunNotBlockedError,
   WorkerStoppedError,
+  DeadLettersChangedError,
 } from './errors.js';
 export { finishRun, RETENTION_S } from './finish-run.js';
 export { followRun } from './follow-run.js';

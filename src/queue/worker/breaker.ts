@@ -30,12 +30,17 @@ const REASON_TEXT: Record<RefusalReason, string> = {
   method_not_allowed: 'the platform does not allow the method on the route (405)',
 };
 
-export function reasonText(reason: string, operationId: string, threshold: number): string {
+export function reasonText(
+  reason: string,
+  operationId: string,
+  threshold: number,
+  runId: string,
+): string {
   const why = REASON_TEXT[reason as RefusalReason] ?? reason;
   return (
     `Delivery blocked: ${why} on ${threshold} requests in a row (last: ${operationId}). ` +
     'Nothing was dead-lettered; fix the credential or the interface settings, then it resumes ' +
-    'by itself at the next probe, or at once with `ferry resume RUN`.'
+    `by itself at the next probe, or at once with \`ferry resume ${runId}\`.`
   );
 }
 
@@ -100,7 +105,7 @@ export function createBreaker(
           now: Date.now(),
           runId,
           pipeline,
-          reasonText: reasonText(reason, operationId, settings.threshold),
+          reasonText: reasonText(reason, operationId, settings.threshold, runId),
         },
       );
     },

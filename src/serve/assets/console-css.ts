@@ -32,7 +32,7 @@ pre { background: #f0f2f5; padding: 10px; border-radius: 4px; overflow: auto; ma
   color: #fff; background: var(--idle); white-space: nowrap; }
 .badge.succeeded { background: var(--ok); }
 .badge.partial, .badge.cancelling, .badge.stale { background: var(--warn); }
-.badge.failed, .badge.guard_stopped, .badge.dead { background: var(--bad); }
+.badge.failed, .badge.guard_stopped, .badge.dead, .badge.blocked { background: var(--bad); }
 .badge.running { background: var(--run); }
 .badge.skipped, .badge.cancelled, .badge.never { background: var(--idle); }
 .badge.paused { background: #7c3aed; }

@@ -1,7 +1,11 @@
 /**
  * The console's browser script (served as /assets/console.js; plain JavaScript, no build step):
  * live refresh of a page's <main> by polling the page itself, uPlot charts drawn from the JSON a
- * page embeds, and the operator's buttons and forms, sent with the session's CSRF token.
+ * page embeds, and the operator's buttons and forms, sent with the session's CSRF token. A button
+ * `data-post` sends its POST with the body its `data-payload-from` (a textarea's JSON),
+ * `data-ids-from` (the ticked rows' ids) or `data-body` (a JSON body of the page's own) gives,
+ * after `data-confirm` (where `{count}` is the number of rows ticked); `data-then` says what
+ * follows: `refresh` the page in place, `run` the run started, or an address.
  */
 export const CONSOLE_SCRIPT = `
 (function () {
@@ -109,6 +113,11 @@ export const CONSOLE_SCRIPT = `
       return 'Replayed ' + d.entries.length + ' dead letter(s): ' + d.delivered + ' delivered, ' +
         d.failed + ' failed again' + (d.stale ? ', ' + d.stale + ' stale' : '') + '.';
     }
+    if (d.purged && typeof d.dryRun === 'boolean') {
+      var items = d.purged.reduce(function (n, p) { return n + p.keys.length; }, 0);
+      return 'Purged ' + d.purged.length + ' dead letter(s) of ' + items + ' item(s), unsent: ' +
+        'the next run of their pipeline plans them again.';
+    }
     if (d.status && d.runId) return 'Run ' + d.runId + ' is ' + d.status + '.';
     return d.message || 'Done.';
   }
@@ -117,8 +126,7 @@ export const CONSOLE_SCRIPT = `
     var el = event.target.closest('button[data-post]');
     if (!el) return;
     event.preventDefault();
-    if (el.getAttribute('data-confirm') && !confirm(el.getAttribute('data-confirm'))) return;
-    var body, headers = {};
+    var body, headers = {}, picked = 0;
     var from = el.getAttribute('data-payload-from');
     var picks = el.getAttribute('data-ids-from');
     if (from) {
@@ -129,9 +137,16 @@ export const CONSOLE_SCRIPT = `
     } else if (picks) {
       var ids = Array.prototype.map.call(document.querySelectorAll(picks + ':checked'), function (c) { return c.value; });
       if (ids.length === 0) { show(el, false, 'Select at least one dead letter first.'); return; }
+      picked = ids.length;
       body = JSON.stringify({ ids: ids });
       headers['content-type'] = 'application/json';
+    } else if (el.hasAttribute('data-body')) {
+      body = el.getAttribute('data-body');
+      headers['content-type'] = 'application/json';
     }
+    // The confirmation names what goes: {count} is the number of rows ticked.
+    var ask = el.getAttribute('data-confirm');
+    if (ask && !confirm(ask.replace('{count}', String(picked)))) return;
     send(el, el.getAttribute('data-post'), body, headers).then(function (r) {
       var next = r.ok && el.getAttribute('data-then');
       var runId = r.doc && (r.doc.runId || (r.doc.runs && r.doc.runs[0] && r.doc.runs[0].runId));

@@ -1,7 +1,13 @@
 /** `/audit`: every operator action taken through the console, newest first. */
-import type { AuditEntry } from '../audit.js';
+import type { FastifyInstance } from 'fastify';
+import { readAudit, type AuditEntry } from '../audit.js';
+import type { ServeContext } from '../serve-context.js';
 import { when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { pageRoute, sendPage } from './page-route.js';
+
+/** The newest actions the page lists. */
+const AUDIT_SHOWN = 500;
 
 export function auditBody(entries: AuditEntry[], now: number): SafeHtml {
   return html`<h1>Audit trail</h1>
@@ -33,4 +39,14 @@ export function auditBody(entries: AuditEntry[], now: number): SafeHtml {
             </tbody>
           </table>`
     }`;
+}
+
+export function registerAuditPage(app: FastifyInstance, ctx: ServeContext): void {
+  app.get('/audit', pageRoute(), async (_request, reply) =>
+    sendPage(
+      reply,
+      { title: 'Audit trail', section: 'audit' },
+      auditBody(await readAudit(ctx.redis, ctx.keys, AUDIT_SHOWN), Date.now()),
+    ),
+  );
 }

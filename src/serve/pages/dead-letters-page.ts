@@ -1,14 +1,20 @@
 /**
- * `/dead-letters`: search the dead letters by pipeline, operation or key; replay a selection
- * (operator); export what the search found as CSV. `/dead-letters/{id}`: one dead letter whole,
- * with its payload to edit and replay.
+ * `/dead-letters`: search the dead letters by pipeline, run, operation or key; replay or purge a
+ * selection, or purge all the search found (operator); export what it found as CSV
+ * (`/dead-letters/export.csv`).
  */
-import type { DeadLetter, DeadLetterRow } from '../../runs/index.js';
-import type { DeadLetterSearch } from '../find-dead-letters.js';
-import type { AuditEntry } from '../audit.js';
+import type { FastifyInstance } from 'fastify';
+import { deadLetterRow, deadLettersCsv, type DeadLetterRow } from '../../runs/index.js';
+import {
+  findDeadLetterPage,
+  findDeadLetters,
+  type DeadLetterSearch,
+} from '../find-dead-letters.js';
+import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
-import { badge, when } from './format.js';
+import { count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { fileRoute, PAGE_SIZE, pageRoute, sendPage, strings } from './page-route.js';
 
 function query(search: DeadLetterSearch, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
@@ -24,6 +30,7 @@ export function deadLettersBody(
   now: number,
 ): SafeHtml {
   const operator = principal.role === 'operator';
+  const searched = Object.entries(search).filter(([, v]) => v) as Array<[string, string]>;
   return html`<h1>Dead letters <span class="muted">(${page.total} found)</span></h1>
     <form class="inline" method="get" action="/dead-letters">
       <input
@@ -50,24 +57,7 @@ export function deadLettersBody(
             nothing is waiting for an operator.
           </p>`
         : html`<div data-action-scope data-keep>
-            ${
-              operator
-                ? html`<p class="bar">
-                    <button
-                      class="primary"
-                      data-post="/api/dead-letters/replay"
-                      data-ids-from="input.pick"
-                      data-confirm="Replay the selected dead letters now?"
-                      data-then="refresh"
-                    >
-                      Replay selected
-                    </button>
-                    <span class="muted"
-                      >Each is sent again as it was; a failure becomes a new dead letter.</span
-                    >
-                  </p>`
-                : ''
-            }
+            ${operator ? actionBar(page.total, searched) : ''}
             <div data-result></div>
             <table>
               <thead>
@@ -108,123 +98,95 @@ export function deadLettersBody(
     ${page.nextCursor ? html`<p><a class="button" href="/dead-letters${query(search, { cursor: page.nextCursor })}">More</a></p>` : ''}`;
 }
 
-export function deadLetterBody(entry: DeadLetter, principal: Principal, now: number): SafeHtml {
-  const operator = principal.role === 'operator';
-  const single = entry.items.length === 1;
-  const payload = single ? JSON.stringify(entry.items[0]!.payload, null, 2) : undefined;
-  const base = `/api/dead-letters/${encodeURIComponent(entry.id)}`;
-  return html`<p class="muted"><a href="/dead-letters">Dead letters</a></p>
-    <h1>${entry.id} ${badge('dead', 'dead letter')}</h1>
-    <div class="card">
-      <dl class="kv">
-        <dt>Pipeline, run</dt>
-        <dd>${entry.pipeline}, <a href="/runs/${entry.runId}">${entry.runId}</a></dd>
-        <dt>When</dt>
-        <dd>${when(new Date(entry.at).toISOString(), now)} after ${entry.attempts} attempt(s)</dd>
-        <dt>Operation</dt>
-        <dd>
-          <code>${entry.operationId}</code>
-          <span class="mono">${entry.request.method} ${entry.request.path}</span>
-        </dd>
-        <dt>Error</dt>
-        <dd><code>${entry.errorCode}</code> ${entry.message}</dd>
-        <dt>Answer</dt>
-        <dd>${entry.status ?? 'none (no answer)'}</dd>
-        ${
-          entry.replayOf
-            ? html`<dt>Replay of</dt>
-                <dd><a href="/dead-letters/${entry.replayOf}">${entry.replayOf}</a></dd>`
-            : ''
-        }
-      </dl>
-    </div>
-    ${
-      entry.bodyExcerpt
-        ? html`<h2>The platform's answer (excerpt)</h2>
-            <pre>${entry.bodyExcerpt}</pre>`
-        : ''
-    }
-    <h2>Items</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>Key</th>
-          <th>Source</th>
-          <th>Version</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${entry.items.map(
-          (i) =>
-            html`<tr>
-              <td class="mono">
-                <a href="/entities?pipeline=${entry.pipeline}&key=${encodeURIComponent(i.key)}"
-                  >${i.key}</a
-                >
-              </td>
-              <td class="mono path">${i.source ? `${i.source.file}:${i.source.line}` : '—'}</td>
-              <td>${i.version}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <h2>Payload</h2>
-    <div class="card" data-action-scope data-keep>
+/**
+ * An operator's actions on the list: replay or purge the ticked rows, and purge all the search
+ * found (offered for a search only: every dead letter of the installation is `ferry dlq purge
+ * --all`). The purge of all sends the number the confirmation named: if another number matches
+ * by then, nothing is purged (409).
+ */
+function actionBar(total: number, searched: Array<[string, string]>): SafeHtml {
+  const which = searched.map(([field, value]) => `${field} ${value}`).join(', ');
+  const all = { filter: Object.fromEntries(searched), expected: total };
+  return html`<p class="bar">
+      <button
+        class="primary"
+        data-post="/api/dead-letters/replay"
+        data-ids-from="input.pick"
+        data-confirm="Replay the {count} selected dead letter(s) now?"
+        data-then="refresh"
+      >
+        Replay selected
+      </button>
+      <button
+        data-post="/api/dead-letters/purge"
+        data-ids-from="input.pick"
+        data-confirm="Purge the {count} selected dead letter(s)? They are discarded unsent; the next run of their pipeline plans their items again."
+        data-then="refresh"
+      >
+        Purge selected
+      </button>
       ${
-        single
-          ? html`<textarea id="payload" spellcheck="false" ${operator ? '' : 'readonly'} data-keep>
-${payload}</textarea>`
-          : html`<pre>
-${JSON.stringify(
-                entry.items.map((i) => ({ key: i.key, payload: i.payload })),
-                null,
-                2,
-              )}</pre>`
+        searched.length > 0
+          ? html`<button
+              class="danger"
+              data-post="/api/dead-letters/purge"
+              data-body="${JSON.stringify(all)}"
+              data-confirm="Purge all ${count(total)} dead letter(s) found (${which})? They are discarded unsent; the next run of their pipeline plans their items again."
+              data-then="refresh"
+            >
+              Purge all ${count(total)} found
+            </button>`
+          : ''
       }
-      ${
-        operator
-          ? html`<p class="bar">
-              ${
-                single
-                  ? html`<button
-                      class="primary"
-                      data-post="${base}/replay"
-                      data-payload-from="payload"
-                      data-confirm="Replay ${entry.id} with the payload as edited above?"
-                      data-then="refresh"
-                    >
-                      Replay with this payload
-                    </button>`
-                  : ''
-              }
-              <button
-                data-post="${base}/replay"
-                data-confirm="Replay ${entry.id} as it was?"
-                data-then="refresh"
-              >
-                Replay as it was
-              </button>
-            </p>`
-          : html`<p class="muted">An operator can edit the payload and replay it.</p>`
-      }
-      <div data-result></div>
-    </div>`;
+    </p>
+    <p class="muted">
+      Replay sends each again as it was (a failure becomes a dead letter again). Purge discards it
+      unsent: the platform is left as it is, and the pipeline's next run plans the items
+      again.${searched.length > 0 ? '' : ' Search (by pipeline, say) to purge all it finds.'}
+    </p>`;
 }
 
-const DONE_WORDS: Record<string, string> = {
-  'dead-letter.replay': 'replayed as it was',
-  'dead-letter.replay-edited': 'replayed with an edited payload',
-};
+const SEARCH = ['pipeline', 'run', 'operation', 'key'];
 
-/** A dead letter no longer waiting (a reload after its replay): what became of it, and by whom. */
-export function deadLetterGoneBody(id: string, done: AuditEntry, now: number): SafeHtml {
-  const what = DONE_WORDS[done.action] ?? done.action.replace(/^dead-letter\./, '');
-  return html`<p class="muted"><a href="/dead-letters">Dead letters</a></p>
-    <h1>${id} ${badge('succeeded', 'no longer waiting')}</h1>
-    <div class="notice ok">
-      This dead letter was ${what} by ${done.actor} ${when(done.at, now)}; it is no longer in the
-      list. A replay that failed again left a new dead letter: see the
-      <a href="/dead-letters">dead letters</a> and the <a href="/runs">runs</a> (the replay is a run
-      of its own).
-    </div>`;
+export function registerDeadLettersPage(app: FastifyInstance, ctx: ServeContext): void {
+  app.get<{ Querystring: DeadLetterSearch & { cursor?: string } }>(
+    '/dead-letters',
+    pageRoute({ querystring: strings([...SEARCH, 'cursor']) }),
+    async (request, reply) => {
+      const search = searchOf(request.query);
+      const at = Number(/^[0-9]+$/.test(request.query.cursor ?? '') ? request.query.cursor : 0);
+      const found = await findDeadLetterPage(ctx, search, at, PAGE_SIZE);
+      const entries = found.entries.map(deadLetterRow);
+      const next = at + entries.length < found.total ? String(at + entries.length) : undefined;
+      return sendPage(
+        reply,
+        { title: 'Dead letters', section: 'dead-letters' },
+        deadLettersBody(
+          { entries, total: found.total, ...(next ? { nextCursor: next } : {}) },
+          search,
+          request.principal!,
+          Date.now(),
+        ),
+      );
+    },
+  );
+
+  app.get<{ Querystring: DeadLetterSearch }>(
+    '/dead-letters/export.csv',
+    fileRoute({ querystring: strings(SEARCH) }),
+    async (request, reply) =>
+      reply
+        .header('content-disposition', 'attachment; filename="dead-letters.csv"')
+        .type('text/csv; charset=utf-8')
+        .send(deadLettersCsv(await findDeadLetters(ctx, searchOf(request.query)))),
+  );
+}
+
+function searchOf(query: DeadLetterSearch): DeadLetterSearch {
+  return {
+    pipeline: query.pipeline?.trim() || undefined,
+    run: query.run?.trim() || undefined,
+    operation: query.operation?.trim() || undefined,
+    key: query.key?.trim() || undefined,
+  };
 }

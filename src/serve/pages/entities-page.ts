@@ -4,9 +4,19 @@
  * planned for it and what came of each, the rows of it recent runs rejected, and its dead
  * letters.
  */
-import { type EntityTrace, traceVerdict } from '../../runs/index.js';
+import type { FastifyInstance } from 'fastify';
+import { pipelineNames } from '../../pipeline/index.js';
+import {
+  type EntityTrace,
+  traceEntity,
+  tracedPipeline,
+  TRACED_RUNS,
+  traceVerdict,
+} from '../../runs/index.js';
+import type { ServeContext } from '../serve-context.js';
 import { badge, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { pageRoute, sendPage, strings } from './page-route.js';
 
 export function entitiesBody(
   pipelines: string[],
@@ -179,4 +189,25 @@ function outcomeClass(outcome: EntityTrace['changes'][number]['outcome']): strin
     default:
       return 'skipped';
   }
+}
+
+export function registerEntitiesPage(app: FastifyInstance, ctx: ServeContext): void {
+  app.get<{ Querystring: { pipeline?: string; key?: string } }>(
+    '/entities',
+    pageRoute({ querystring: strings(['pipeline', 'key']) }),
+    async (request, reply) => {
+      const pipelines = pipelineNames(ctx.config);
+      const pipeline = request.query.pipeline || pipelines[0];
+      const key = request.query.key?.trim() || undefined;
+      const trace =
+        pipeline && key
+          ? await traceEntity(ctx, tracedPipeline(ctx.config, pipeline), key, TRACED_RUNS)
+          : undefined;
+      return sendPage(
+        reply,
+        { title: key ? `Trace ${key}` : 'Entity trace', section: 'entities' },
+        entitiesBody(pipelines, { pipeline, key }, trace, Date.now()),
+      );
+    },
+  );
 }

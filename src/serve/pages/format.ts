@@ -31,11 +31,12 @@ export function count(n: number): string {
 }
 
 /**
- * A long text (a guard's message) shown by its first sentence, whole and wrapped (never cut
- * inside it), with "…" when more follows; the whole text is in the tooltip and on the run page.
+ * A long text (a guard's message) shown by its first sentence (or up to its first colon), whole
+ * and wrapped (never cut inside it), with "…" when more follows; the whole text is in the tooltip
+ * and on the run page. `toColon: false` for a text whose colon only opens its first sentence.
  */
-export function brief(text: string): SafeHtml {
-  const first = /^.*?[.:](\s|$)/s.exec(text)?.[0]?.trim() ?? text;
+export function brief(text: string, toColon = true): SafeHtml {
+  const first = (toColon ? /^.*?[.:](\s|$)/s : /^.*?\.(\s|$)/s).exec(text)?.[0]?.trim() ?? text;
   const more = first.length < text.trim().length;
   return html`<span class="reason" title="${text}">${first}${more ? ' …' : ''}</span>`;
 }

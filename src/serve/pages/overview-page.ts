@@ -10,10 +10,13 @@ import {
   requestsInFlight,
   runStatusText,
 } from '../../runs/index.js';
-import type { Overview, PipelineCard } from '../read-overview.js';
+import type { FastifyInstance } from 'fastify';
+import { readOverview, type Overview, type PipelineCard } from '../read-overview.js';
+import type { ServeContext } from '../serve-context.js';
 import { chart } from './chart.js';
 import { ago, badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { LIVE_MS, pageRoute, sendPage } from './page-route.js';
 
 function lastRunCell(card: PipelineCard, now: number): SafeHtml {
   const run = card.lastRun;
@@ -37,9 +40,17 @@ function activeCell(run: RunRecord | undefined, now: number): SafeHtml {
     >
     ${share}%
     <div class="muted">
-      ${count(done)} of ${count(planned)} settled · started
-      ${ago(run.createdAt, now)}${run.blockedReason ? html` · ${brief(run.blockedReason)}` : ''}
-    </div>`;
+      ${count(done)} of ${count(planned)} settled · started ${ago(run.createdAt, now)}
+    </div>
+    ${run.status === 'blocked' ? blockedNote(run) : ''}`;
+}
+
+/** A blocked delivery: the platform's refusal in brief, and where to act on it. */
+function blockedNote(run: RunRecord): SafeHtml {
+  return html`<div class="reason">
+    ${run.blockedReason ? brief(run.blockedReason, false) : 'Delivery paused.'}
+    <a href="/runs/${run.id}">Resume or cancel it on the run's page</a>
+  </div>`;
 }
 
 /** Why a pipeline is in the overview's "need a look" notice. */
@@ -186,4 +197,14 @@ export function overviewBody(o: Overview): SafeHtml {
             </table>
             <p><a href="/audit">The whole audit trail</a></p>`
     }`;
+}
+
+export function registerOverviewPage(app: FastifyInstance, ctx: ServeContext): void {
+  app.get('/', pageRoute(), async (_request, reply) =>
+    sendPage(
+      reply,
+      { title: 'Overview', section: 'overview', liveMs: LIVE_MS, charts: true },
+      overviewBody(await readOverview(ctx)),
+    ),
+  );
 }

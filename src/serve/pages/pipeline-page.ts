@@ -3,12 +3,20 @@
  * window), "Run now" from its own source (as `POST /api/pipelines/{name}/run`), an upload form
  * that imports a file now (as `POST /api/pipelines/{name}/runs`), and its latest runs.
  */
-import type { RunLine } from '../../runs/index.js';
-import type { LastReconciliation } from '../../reconcile/index.js';
-import type { PipelineView } from '../routes/api-pipelines.js';
+import type { FastifyInstance } from 'fastify';
+import { pipelineNames } from '../../pipeline/index.js';
+import { NotFoundError, type RunLine } from '../../runs/index.js';
+import { readLastReconciliations, type LastReconciliation } from '../../reconcile/index.js';
+import { readRunPage } from '../read-runs.js';
+import { readPipelines, type PipelineView } from '../routes/api-pipelines.js';
+import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
 import { badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { LIVE_MS, pageRoute, sendPage, strings } from './page-route.js';
+
+/** The pipeline's latest runs on its page; /runs has them all. */
+const RUNS_SHOWN = 20;
 
 export function pipelineBody(
   view: PipelineView,
@@ -163,4 +171,37 @@ export function pipelineBody(
             </table>
             <p><a href="/runs?pipeline=${name}">All runs of ${view.name}</a></p>`
     }`;
+}
+
+export function registerPipelinePage(app: FastifyInstance, ctx: ServeContext): void {
+  app.get<{ Params: { name: string } }>(
+    '/pipelines/:name',
+    pageRoute({ params: strings(['name'], ['name']) }),
+    async (request, reply) => {
+      const view = (await readPipelines(ctx)).find((p) => p.name === request.params.name);
+      if (!view) {
+        throw new NotFoundError(
+          'pipeline',
+          request.params.name,
+          `Pipelines: ${pipelineNames(ctx.config).join(', ')}.`,
+        );
+      }
+      const { runs } = await readRunPage(ctx, { pipeline: view.name, limit: RUNS_SHOWN });
+      const drift = (await readLastReconciliations(ctx.redis, ctx.config.redis.prefix)).find(
+        (r) => r.pipeline === view.name,
+      );
+      return sendPage(
+        reply,
+        { title: view.name, section: 'overview', liveMs: LIVE_MS },
+        pipelineBody(
+          view,
+          runs,
+          request.principal!,
+          ctx.config.serve.uploadMaxBytes,
+          drift,
+          Date.now(),
+        ),
+      );
+    },
+  );
 }

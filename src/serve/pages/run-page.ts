@@ -3,14 +3,26 @@
  * operator), items per operation, stages, a chart of items delivered over time, the rows the
  * source got wrong (file:line:field), its dead letters, and its report to download.
  */
-import { type RunReport, runStatusText, type TimelinePoint } from '../../runs/index.js';
+import type { FastifyInstance } from 'fastify';
+import {
+  buildRunReport,
+  failuresCsv,
+  readRunTimeline,
+  type RunReport,
+  runStatusText,
+  type TimelinePoint,
+} from '../../runs/index.js';
+import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
 import { chart } from './chart.js';
 import { badge, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { fileRoute, LIVE_MS, pageRoute, sendPage, strings } from './page-route.js';
 
 /** Row errors shown on the page; the failures CSV has them all. */
 const ERRORS_SHOWN = 200;
+/** A run page lists its first dead letters; the dead-letter search has them all. */
+const DEAD_LETTERS_SHOWN = 100;
 
 export function runBody(
   report: RunReport,
@@ -29,7 +41,8 @@ export function runBody(
       <a href="/runs?pipeline=${report.pipeline}">Runs of ${report.pipeline}</a>
     </p>
     <h1>${report.runId} ${badge(report.status, runStatusText(report.status, report.inFlight))}</h1>
-    ${report.blockedReason ? html`<div class="notice bad">${report.blockedReason}</div>` : ''}
+    ${report.status === 'blocked' ? blockedSection(report, principal) : ''}
+    ${report.status === 'cancelled' && t.cancelled > 0 ? html`<div class="notice warn">Cancelled: ${count(t.cancelled)} planned item(s) were not sent. The pipeline's next run plans them again.</div>` : ''}
     ${report.wantedDeletes ? guardSection(report, principal) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
     <div class="card" data-action-scope>
       <dl class="kv">
@@ -87,7 +100,7 @@ export function runBody(
                   { label: 'delivered per 10 s', color: '#17803d', fill: 'rgba(23,128,61,.12)' },
                 ],
                 yLabel: 'items / 10 s',
-                empty: 'Nothing delivered yet.',
+                empty: report.finishedAt ? 'Nothing was delivered.' : 'Nothing delivered yet.',
               })}
             </div>
             <h2>Operations</h2>
@@ -217,6 +230,32 @@ export function runBody(
     </p>`;
 }
 
+/** A run whose delivery the breaker paused: why, what Ferry does meanwhile, and the resume. */
+function blockedSection(report: RunReport, principal: Principal): SafeHtml {
+  return html`<div class="notice bad" data-action-scope>
+    <p class="reason">${report.blockedReason ?? 'Delivery blocked.'}</p>
+    ${
+      principal.role === 'operator'
+        ? html`<p class="bar">
+            <button
+              class="primary"
+              data-post="/api/runs/${report.runId}/resume"
+              data-confirm="Resume run ${report.runId} now? If the platform still refuses, it is blocked again after a few requests."
+              data-then="refresh"
+            >
+              Resume delivery now
+            </button>
+            <span
+              >Once the credential or the interface settings are fixed; if the platform still
+              refuses, the run is blocked again after a few requests.</span
+            >
+          </p>`
+        : html`<p>An operator can resume it from this page once the cause is fixed.</p>`
+    }
+    <div data-result></div>
+  </div>`;
+}
+
 /** A run the mass-delete guard stopped: what it wanted to delete, and the decision. */
 function guardSection(report: RunReport, principal: Principal): SafeHtml {
   const wanted = report.wantedDeletes!;
@@ -273,4 +312,55 @@ function guardSection(report: RunReport, principal: Principal): SafeHtml {
     }
     <div data-result></div>
   </div>`;
+}
+
+/** The run's page, and the report and failures it links to (built from Redis). */
+export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
+  const byRun = { params: strings(['runId'], ['runId']) };
+  app.get<{ Params: { runId: string } }>(
+    '/runs/:runId',
+    pageRoute(byRun),
+    async (request, reply) => {
+      const { runId } = request.params;
+      const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, runId, {
+        deadLetterLimit: DEAD_LETTERS_SHOWN,
+      });
+      const deadLetters = await ctx.dlq.count({ runId });
+      const timeline = await readRunTimeline(ctx.redis, ctx.keys, runId, {
+        from: Date.parse(report.startedAt),
+        to: report.finishedAt ? Date.parse(report.finishedAt) : Date.now(),
+      });
+      // A blocked run goes on by itself once a probe passes: the page follows it.
+      const running = ['running', 'cancelling', 'blocked'].includes(report.status);
+      return sendPage(
+        reply,
+        { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },
+        runBody(report, deadLetters, timeline, request.principal!, Date.now()),
+      );
+    },
+  );
+
+  app.get<{ Params: { runId: string } }>(
+    '/runs/:runId/report.json',
+    fileRoute(byRun),
+    async (request, reply) => {
+      const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
+      return reply
+        .header('content-disposition', `attachment; filename="${report.runId}.json"`)
+        .type('application/json')
+        .send(`${JSON.stringify(report, null, 2)}\n`);
+    },
+  );
+
+  app.get<{ Params: { runId: string } }>(
+    '/runs/:runId/failures.csv',
+    fileRoute(byRun),
+    async (request, reply) => {
+      const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
+      return reply
+        .header('content-disposition', `attachment; filename="${report.runId}-failures.csv"`)
+        .type('text/csv; charset=utf-8')
+        .send(failuresCsv(report.errors, report.deadLetters));
+    },
+  );
 }

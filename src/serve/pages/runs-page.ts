@@ -1,11 +1,16 @@
 /** `/runs`: the latest runs, newest first, a page at a time, filtered by pipeline and status. */
-import type { RunPage } from '../read-runs.js';
+import type { FastifyInstance } from 'fastify';
+import { pipelineNames } from '../../pipeline/index.js';
+import { readRunPage, type RunPage } from '../read-runs.js';
+import type { ServeContext } from '../serve-context.js';
 import { badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
+import { LIVE_MS, PAGE_SIZE, pageRoute, sendPage, strings } from './page-route.js';
 
 /** The statuses the filter offers, in the order a person looks for them. */
 export const RUN_STATUSES = [
   'running',
+  'blocked',
   'cancelling',
   'partial',
   'failed',
@@ -79,6 +84,7 @@ export function runsBody(
                     </td>
                     <td>
                       ${badge(r.status)}${r.reason ? html`<div class="muted">${brief(r.reason)}</div>` : ''}
+                      ${r.blockedReason ? html`<div>${brief(r.blockedReason, false)} <a href="/runs/${r.runId}">Resume or cancel</a></div>` : ''}
                     </td>
                     <td>${when(r.startedAt, now)}</td>
                     <td class="num">${r.seconds !== undefined ? r.seconds.toFixed(1) : ''}</td>
@@ -97,4 +103,24 @@ export function runsBody(
           </table>`
     }
     ${next ? html`<p><a class="button" href="${next}">Older runs</a></p>` : ''}`;
+}
+
+export function registerRunsPage(app: FastifyInstance, ctx: ServeContext): void {
+  app.get<{ Querystring: { pipeline?: string; status?: string; cursor?: string } }>(
+    '/runs',
+    pageRoute({ querystring: strings(['pipeline', 'status', 'cursor']) }),
+    async (request, reply) => {
+      const pipeline = request.query.pipeline || undefined;
+      const status = (RUN_STATUSES as readonly string[]).includes(request.query.status ?? '')
+        ? request.query.status
+        : undefined;
+      const cursor = /^[0-9]+$/.test(request.query.cursor ?? '') ? request.query.cursor : undefined;
+      const runs = await readRunPage(ctx, { pipeline, status, limit: PAGE_SIZE, cursor });
+      return sendPage(
+        reply,
+        { title: 'Runs', section: 'runs', liveMs: LIVE_MS },
+        runsBody(runs, { pipeline, status, pipelines: pipelineNames(ctx.config) }, Date.now()),
+      );
+    },
+  );
 }

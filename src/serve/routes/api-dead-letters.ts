@@ -5,16 +5,25 @@
  * with an optional edited payload (as `ferry dlq replay`), answered once the replay ended; and
  * an operator's `POST /api/dead-letters/replay` of a selection `{ids}` (the console's list);
  * an operator's `POST /api/dead-letters/{id}/purge` and `POST /api/dead-letters/purge` of a
- * selection `{ids, dryRun?}` (as `ferry dlq purge`: the items stay undelivered and the next run
- * plans them again), audited.
+ * selection `{ids, dryRun?}` or of all a search finds `{filter, expected, dryRun?}` (as `ferry dlq
+ * purge`: the items stay undelivered and the next run plans them again), audited.
  */
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors/index.js';
-import { deadLetterRow, NotFoundError } from '../../runs/index.js';
+import {
+  type DeadLetter,
+  deadLetterRow,
+  DeadLettersChangedError,
+  NotFoundError,
+} from '../../runs/index.js';
 import { EditedPayloads } from '../../queue/index.js';
 import { replayDeadLetters, type ReplayReport } from '../../orchestrate/index.js';
 import { recordAudit } from '../audit.js';
-import { findDeadLetterPage } from '../find-dead-letters.js';
+import {
+  findDeadLetterPage,
+  findDeadLetters,
+  type DeadLetterSearch,
+} from '../find-dead-letters.js';
 import type { ServeContext } from '../serve-context.js';
 
 interface ReplayBody {
@@ -120,17 +129,40 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
   purgeRoutes(app, ctx);
 }
 
+const searchField = { type: 'string', minLength: 1 } as const;
+
 const purgeSchema = {
   body: {
     type: 'object',
-    required: ['ids'],
     additionalProperties: false,
+    oneOf: [{ required: ['ids'] }, { required: ['filter'] }],
     properties: {
       ids: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1 } },
+      /** Every dead letter this search finds (the console's "Purge all"); one field at least. */
+      filter: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          pipeline: searchField,
+          run: searchField,
+          operation: searchField,
+          key: searchField,
+        },
+      },
+      /** With a filter: the number the operator confirmed; another number found refuses (409). */
+      expected: { type: 'integer', minimum: 0 },
       dryRun: { type: 'boolean', default: false },
     },
   },
 } as const;
+
+interface PurgeBody {
+  ids?: string[];
+  filter?: DeadLetterSearch;
+  expected?: number;
+  dryRun?: boolean;
+}
 
 export interface PurgeAnswer {
   dryRun: boolean;
@@ -155,11 +187,15 @@ export function purgeRoutes(app: FastifyInstance, ctx: ServeContext): void {
       await purgeAudited(ctx, request.principal!.name, [request.params.id], !!request.body?.dryRun),
   );
 
-  app.post<{ Body: { ids: string[]; dryRun?: boolean } }>(
+  app.post<{ Body: PurgeBody }>(
     '/api/dead-letters/purge',
     { config: { access: 'operator' }, schema: purgeSchema },
-    async (request) =>
-      await purgeAudited(ctx, request.principal!.name, request.body.ids, !!request.body.dryRun),
+    async (request) => {
+      const { ids, filter, expected, dryRun = false } = request.body;
+      const actor = request.principal!.name;
+      if (ids) return await purgeAudited(ctx, actor, ids, dryRun);
+      return await purgeFound(ctx, actor, filter!, expected, dryRun);
+    },
   );
 }
 
@@ -180,20 +216,57 @@ async function purgeAudited(
   if (missing.length > 0) {
     throw new NotFoundError('dead letter', missing.join(', '), 'See GET /api/dead-letters.');
   }
-  const purged = entries.map((e) => ({
-    id: e.id,
-    pipeline: e.pipeline,
-    operationId: e.operationId,
-    keys: e.items.map((i) => i.key),
-  }));
-  if (dryRun) return { dryRun, purged };
+  const answer = { dryRun, purged: entries.map(purgedOf) };
+  if (dryRun) return answer;
   await ctx.dlq.remove(entries.map((e) => e.id));
   await recordAudit(ctx.redis, ctx.keys, {
     actor,
     action: 'dead-letter.purge',
-    target: purged.map((p) => p.id).join(','),
+    target: answer.purged.map((p) => p.id).join(','),
   });
-  return { dryRun, purged };
+  return answer;
+}
+
+/**
+ * Purges every entry the search finds, when that is the number the operator confirmed; audited
+ * by the search (thousands of ids would swell the trail), not by each id.
+ */
+async function purgeFound(
+  ctx: ServeContext,
+  actor: string,
+  search: DeadLetterSearch,
+  expected: number | undefined,
+  dryRun: boolean,
+): Promise<PurgeAnswer> {
+  if (expected === undefined && !dryRun) {
+    throw new UsageError(
+      'A purge of all a search finds needs {expected}: the number of dead letters you mean to ' +
+        'purge (a {dryRun: true} answers it).',
+    );
+  }
+  const entries = await findDeadLetters(ctx, search);
+  if (expected !== undefined && entries.length !== expected) {
+    throw new DeadLettersChangedError(expected, entries.length);
+  }
+  const answer = { dryRun, purged: entries.map(purgedOf) };
+  if (dryRun) return answer;
+  await ctx.dlq.remove(entries.map((e) => e.id));
+  const where = Object.entries(search).map(([field, value]) => `${field}=${value}`);
+  await recordAudit(ctx.redis, ctx.keys, {
+    actor,
+    action: 'dead-letter.purge-search',
+    target: `${where.join(' ')} (${entries.length})`,
+  });
+  return answer;
+}
+
+function purgedOf(e: DeadLetter): PurgeAnswer['purged'][number] {
+  return {
+    id: e.id,
+    pipeline: e.pipeline,
+    operationId: e.operationId,
+    keys: e.items.map((i) => i.key),
+  };
 }
 
 /** Replays (as `ferry dlq replay`), answered once the replay ended, and writes the audit line. */
