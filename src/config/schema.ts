@@ -139,6 +139,8 @@ export const configSchema = z.strictObject({
       reportsDir: z.string().min(1).default('reports'),
       /** Requests per job for one-entity operations (a product's prices): the queue's cost per job. */
       bundleSize: z.number().int().min(1).max(1_000).default(100),
+      /** Completed jobs each lane's queue keeps for the queue board (0: none). */
+      keepCompletedJobs: z.number().int().min(0).max(100_000).default(1_000),
       /**
        * The platform refusing everyone (401/403, or 404/405 for the route) on `threshold`
        * consecutive requests pauses the pipeline's delivery; a probe every `probeSeconds`.

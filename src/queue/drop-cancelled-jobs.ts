@@ -17,6 +17,7 @@ import {
   decodeJobPayload,
   type DeliveryKeys,
   type Lane,
+  queueJobId,
   settleJob,
   type SettleResult,
 } from '../runs/index.js';
@@ -34,6 +35,16 @@ export interface DroppedJobs {
 function cancelledTally(requests: readonly JobRequest[], tally: Tally): Tally {
   for (const r of requests) addToTally(tally, r.operationId, 'cancelled', r.items.length);
   return tally;
+}
+
+/** A run's job in its queue; jobs queued before their ids were scoped to their run have the plain id. */
+async function queuedJob(
+  queue: DeliveryQueues[Lane],
+  runId: string,
+  jobId: string,
+): Promise<Job<DeliveryJobData> | undefined> {
+  const job = (await queue.getJob(queueJobId(runId, jobId))) ?? (await queue.getJob(jobId));
+  return job?.data.runId === runId ? job : undefined;
 }
 
 export async function dropCancelledJobs(
@@ -73,7 +84,7 @@ export async function dropCancelledJobs(
   for (const jobId of await redis.hkeys(keys.runPayloads(run.id))) {
     const payload = await redis.hget(keys.runPayloads(run.id), jobId);
     if (payload === null) continue; // settled meanwhile
-    const job = (await queues[run.lane].getJob(jobId)) as Job<DeliveryJobData> | undefined;
+    const job = await queuedJob(queues[run.lane], run.id, jobId);
     if (!job) {
       // Not released, or released and gone from the queue unsettled (a job BullMQ lost track
       // of): a released stage is current, as the one before it settled whole.

@@ -37,10 +37,11 @@ export function jobOptions(delivery: FerryConfig['delivery'], jobId: string): Jo
     jobId,
     attempts: delivery.attempts,
     backoff: { type: BACKOFF_TYPE },
-    // A settled job has nothing more to say (its outcome is in the run): remove it, which also
-    // frees its id for a later run that plans the same request again. A job that failed in a way
-    // the worker did not handle stays, for the supervisor to dead-letter (worker/supervisor.ts).
-    removeOnComplete: true,
+    // A settled job's outcome is in its run; the newest are kept for the queue board only (its
+    // id is scoped to its run: a later run's job for the same change is never refused). A job
+    // that failed in a way the worker did not handle stays, for the supervisor to dead-letter
+    // (worker/supervisor.ts).
+    removeOnComplete: delivery.keepCompletedJobs > 0 ? { count: delivery.keepCompletedJobs } : true,
     removeOnFail: false,
   };
 }

@@ -1,13 +1,13 @@
 /**
  * Releasing a stage: its jobs move from the run's stage list to the lane's queue (as references:
  * their requests stay in the run's payload hash). One releaser at a time (a lease, redis/lease.ts);
- * it reads a chunk of ids, adds their jobs (job ids make a repeat a no-op), then trims them from
+ * it reads a chunk of ids, adds their jobs (queue job ids make a repeat a no-op), then trims them from
  * the list, so a releaser that dies midway leaves the rest for the next one (worker/supervisor.ts
  * looks for runs whose current stage was not fully released).
  */
 import { type RedisClient, acquireLease, runScript } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
-import type { DeliveryKeys, Lane } from '../runs/index.js';
+import { type DeliveryKeys, type Lane, queueJobId } from '../runs/index.js';
 import { jobOptions, type DeliveryQueues } from './queues.js';
 import { TRIM_RELEASED } from './scripts/trim-released.js';
 
@@ -69,7 +69,11 @@ export async function releaseStage(
       const ids = await redis.lrange(list, 0, chunk - 1);
       if (ids.length === 0) break;
       await ctx.queues[run.lane].addBulk(
-        ids.map((id) => ({ name: 'deliver', data, opts: jobOptions(ctx.delivery, id) })),
+        ids.map((id) => ({
+          name: 'deliver',
+          data: { ...data, job: id },
+          opts: jobOptions(ctx.delivery, queueJobId(run.id, id)),
+        })),
       );
       await trimReleased(redis, list, ids);
     }

@@ -37,6 +37,8 @@ export {
   type DeliveryJobData,
   type JobPayload,
   type JobRequest,
+  queueJobId,
+  runJobId,
   type StagedJob,
   stateItem,
   type Tally,

@@ -30,6 +30,8 @@ export interface DeliveryJobData {
   runId: string;
   pipeline: string;
   stage: number;
+  /** The job's id in its run (its field in the run's payload hash); see queueJobId. */
+  job?: string;
   /** The requests to deliver, when not (or no longer) those of the run's payload hash. */
   requests?: JobRequest[];
   /** Outcomes of earlier attempts of this job (their items are no longer in `requests`). */
@@ -87,4 +89,19 @@ export function addToTally(tally: Tally, operationId: string, outcome: Outcome, 
 
 export function tallyTotal(tally: Tally, outcome: Outcome): number {
   return Object.values(tally).reduce((sum, row) => sum + (row[outcome] ?? 0), 0);
+}
+
+/**
+ * The queue's id of a run's job: the run's id and the job's own (a request's idempotency key, or a
+ * bundle's hash). Scoped to the run, so the queue may keep completed jobs for the dashboards
+ * (delivery.keepCompletedJobs) without refusing a later run's job for the same change, and a
+ * replay's job never meets a sync run's; a repeated release of the same run is still a no-op.
+ */
+export function queueJobId(runId: string, job: string): string {
+  return `${runId}.${job}`;
+}
+
+/** A queued job's id in its run (jobs queued before ids were scoped carry none: their queue id). */
+export function runJobId(job: { id?: string | undefined; data: DeliveryJobData }): string {
+  return job.data.job ?? job.id ?? '';
 }

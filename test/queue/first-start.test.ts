@@ -8,7 +8,7 @@ import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { createStateStore } from '../../src/state/state-store.js';
-import type { DeliveryJobData } from '../../src/runs/job-data.js';
+import { runJobId, type DeliveryJobData } from '../../src/runs/job-data.js';
 import { deliveryKeys, queueName } from '../../src/runs/keys.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
@@ -42,7 +42,7 @@ describe('a job started before', () => {
     const earlier = new Worker<DeliveryJobData>(
       queueName(lane),
       async (job) => {
-        const work = await jobWork(h.redis, keys, job.id ?? '', job.data);
+        const work = await jobWork(h.redis, keys, runJobId(job), job.data);
         const requests = work.kind === 'send' ? work.payload.requests : [];
         await store.commit(
           job.data.pipeline,

@@ -13,6 +13,7 @@ import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-s
 import { replayDeadLetters } from '../../src/orchestrate/replay.js';
 import { deliveryKeys, queueName } from '../../src/runs/keys.js';
 import { followRun } from '../../src/runs/follow-run.js';
+import { runJobId } from '../../src/runs/job-data.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
@@ -213,9 +214,9 @@ describe('ferry worker processes', () => {
     const bulk = new Queue(queueName('bulk'), { connection: redis, prefix: keys.bullPrefix });
     const nameOfA = `${hostname()}:${a.child.pid}`;
     await until('a price job active in worker A', async () =>
-      // A bundle of price requests (a bundle's id starts with b): it takes a while.
+      // A bundle of price requests (a bundle's id in its run starts with b): it takes a while.
       (await bulk.getActive()).some(
-        (job) => job.processedBy === nameOfA && job.id?.startsWith('b'),
+        (job) => job.processedBy === nameOfA && runJobId(job).startsWith('b'),
       ),
     );
     await bulk.close();

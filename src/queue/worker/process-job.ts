@@ -24,6 +24,7 @@ import {
   type Tally,
   queueName,
   type Lane,
+  runJobId,
 } from '../../runs/index.js';
 import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
@@ -175,7 +176,7 @@ export async function processJob(
   token?: string,
 ): Promise<void> {
   const data = job.data;
-  const jobId = job.id ?? '';
+  const jobId = runJobId(job);
   const { config } = deps;
   const lane: Lane = job.queueName === queueName('interactive') ? 'interactive' : 'bulk';
   const found = await jobWork(deps.redis, deps.keys, jobId, data);

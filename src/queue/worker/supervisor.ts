@@ -18,6 +18,7 @@ import {
   LANES,
   type Lane,
   parseRun,
+  runJobId,
 } from '../../runs/index.js';
 import { advanceCancel } from '../cancel-run.js';
 import { releaseStage } from '../release-stage.js';
@@ -72,7 +73,7 @@ async function deadLetterFailedJob(
   job: Job<DeliveryJobData>,
 ): Promise<void> {
   const data = job.data;
-  const jobId = job.id ?? '';
+  const jobId = runJobId(job);
   const work = await jobWork(deps.redis, deps.keys, jobId, data);
   const requests = 'payload' in work ? work.payload.requests : [];
   const tally: Tally = structuredClone(data.tally ?? {});
