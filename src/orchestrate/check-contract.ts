@@ -21,6 +21,7 @@ import type { Logger } from '../logging/index.js';
 import { installationUsage, pipelineUsage, type PipelineDefinition } from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
 import {
+  ContractBreakingError,
   type ContractPin,
   type ContractSighting,
   type DeliveryKeys,
@@ -166,4 +167,21 @@ export async function gateRun(
   }
   if (refusing.length > 0) throw await refuseRun(ctx, run, contract);
   return contract;
+}
+
+/** `ferry plan`: the same refusal as a run's, nothing recorded or told (a plan sends nothing). */
+export async function checkPlanContract(
+  ctx: ContractContext,
+  definition: PipelineDefinition,
+): Promise<void> {
+  const state = await readContract(ctx);
+  if (!state) return;
+  const { contract, refusing } = contractOfRun(state, definition);
+  if (refusing.length === 0) return;
+  throw new ContractBreakingError({
+    pipeline: definition.name,
+    pinned: contract.pinned,
+    seen: contract.sha256,
+    breaking: refusing,
+  });
 }
