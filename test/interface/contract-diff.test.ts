@@ -255,8 +255,8 @@ describe('diffContract', () => {
       breaking: [],
       nonBreaking: [
         ['description_changed', PRODUCTS],
-        ['description_changed', `${ITEM}/properties/name`],
         ['property_added', `${ITEM}/properties/weight`],
+        ['description_changed', `${ITEM}/properties/name`],
         ['operation_added', '/paths/~1external~1api~1stores/get'],
       ],
     });
