@@ -20,6 +20,7 @@ import { deliveryKeys } from '../../src/runs/keys.js';
 import { pendingContract } from '../../src/runs/contract/pin-store.js';
 import { parseRun } from '../../src/runs/run-record.js';
 import { openNotifyQueue } from '../../src/runs/notify/notify-queue.js';
+import { startOrSkip } from '../../src/schedules/tick-run.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
@@ -60,6 +61,15 @@ function serve(change?: (doc: Doc) => void): void {
 
 async function run(args: string[]) {
   return ferryHere(args, { env: { ...process.env, FERRY_CONFIG: configFile } });
+}
+
+/** The test's config, with an operator's token for the console. */
+function consoleConfig() {
+  const loaded = loadConfig({ ...process.env, FERRY_CONFIG: configFile }).config;
+  return {
+    ...loaded,
+    serve: { ...loaded.serve, tokens: [{ name: 'op', role: 'operator' as const, token: 'op-t' }] },
+  };
 }
 
 async function lastRun() {
@@ -195,6 +205,39 @@ describe('ferry interface pull, diff, accept and the check before a run', () => 
       await queue.close();
     }
 
+    // A schedule's tick and an HTTP import go through the same gate: a failed run each, no skip.
+    const config = consoleConfig();
+    const runsBefore = await redis.zcard(keys.pipelineRunIndex('cats'));
+    const ticked = await startOrSkip({
+      config,
+      redis,
+      keys,
+      pipeline: 'cats',
+      timing: { scheduledAt: Date.now() },
+      logger: quietLogger(),
+      signal: new AbortController().signal,
+    });
+    expect('refused' in ticked && ticked.refused.code).toBe('FERRY_CONTRACT_BREAKING');
+    expect(await lastRun()).toMatchObject({ status: 'failed', trigger: 'schedule' });
+    const app = await buildServer({ config, redis, logger: quietLogger() });
+    try {
+      const url = await app.listen({ host: '127.0.0.1', port: 0 });
+      const answer = await fetch(`${url}/api/pipelines/cats/runs`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer op-t', 'content-type': 'text/csv' },
+        body: 'id,name,pos\nC9,Socks,9\n',
+      });
+      expect(answer.status).toBe(409);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe(
+        'FERRY_CONTRACT_BREAKING',
+      );
+    } finally {
+      await app.close();
+    }
+    expect(await lastRun()).toMatchObject({ status: 'failed', trigger: 'http' });
+    expect(await redis.zcard(keys.pipelineRunIndex('cats'))).toBe(runsBefore + 2);
+    expect(sim.stats().requests).toBe(requests);
+
     const diff = await run(['interface', 'diff', '--json']);
     expect(diff.code).toBe(1);
     const shown = JSON.parse(diff.stdout);
@@ -239,15 +282,11 @@ describe('ferry interface pull, diff, accept and the check before a run', () => 
     expect(contract?.changes[0]?.path).toMatch(/\/properties\/color$/);
     expect(await pendingContract(redis, keys)).toMatchObject({ breaking: 0, nonBreaking: 1 });
 
-    const loaded = loadConfig({ ...process.env, FERRY_CONFIG: configFile }).config;
-    const config = {
-      ...loaded,
-      serve: { ...loaded.serve, tokens: [{ name: 'v', role: 'viewer' as const, token: 'view-t' }] },
-    };
+    const config = consoleConfig();
     const app = await buildServer({ config, redis, logger: quietLogger() });
     try {
       const url = await app.listen({ host: '127.0.0.1', port: 0 });
-      const auth = { authorization: 'Bearer view-t' };
+      const auth = { authorization: 'Bearer op-t' };
       const metrics = await (await fetch(`${url}/metrics`, { headers: auth })).text();
       expect(metrics).toContain('ferry_contract_changes{kind="breaking"} 0');
       expect(metrics).toContain('ferry_contract_changes{kind="non_breaking"} 1');
