@@ -47,8 +47,6 @@ export interface ContractContext {
 export interface ContractState {
   pin: ContractPin;
   sighting: ContractSighting;
-  /** True when this read is the first to see this description (its pipelines not told yet). */
-  fresh: boolean;
 }
 
 const stored = (c: ContractChange): StoredChange => ({
@@ -92,23 +90,29 @@ export async function readContract(ctx: ContractContext): Promise<ContractState 
   if (read.notModified && knownText === undefined) read = await readSource(source);
   const text = read.notModified ? (knownText as string) : read.text;
   const sha256 = read.notModified ? knownSha : sha256Of(text);
-  const usage = installationUsage(ctx.config);
-  const usageHash = hashParts([canonicalJson(usage)]);
   const now = {
     sha256,
     source,
     validators: read.notModified ? validators : read.validators,
     checkedAt: Date.now(),
-    usage: usageHash,
   };
   let sighting: ContractSighting;
   if (sha256 === pin.sha256) {
-    sighting = { ...now, breaking: [], nonBreaking: [] };
+    // The pinned description: nothing to classify, so the pipelines are not even loaded.
+    sighting = { ...now, usage: '', breaking: [], nonBreaking: [] };
     if (pin.version) sighting.version = pin.version;
-  } else if (seen?.sha256 === sha256 && seen.usage === usageHash) {
-    sighting = { ...seen, ...now };
   } else {
-    sighting = { ...now, text, ...(await classifyAgainstPin(pin, source, text, usage)) };
+    const usage = installationUsage(ctx.config);
+    const usageHash = hashParts([canonicalJson(usage)]);
+    sighting =
+      seen?.sha256 === sha256 && seen.usage === usageHash
+        ? { ...seen, ...now }
+        : {
+            ...now,
+            usage: usageHash,
+            text,
+            ...(await classifyAgainstPin(pin, source, text, usage)),
+          };
   }
   const fresh = last?.sha256 !== sha256;
   await writeSighting(ctx.redis, ctx.keys, sighting, fresh);
@@ -123,7 +127,7 @@ export async function readContract(ctx: ContractContext): Promise<ContractState 
       "the platform's description changed since it was pinned (ferry interface diff)",
     );
   }
-  return { pin, sighting, fresh };
+  return { pin, sighting };
 }
 
 /** What a run of `definition` records of the contract, and the breaking changes that refuse it. */
