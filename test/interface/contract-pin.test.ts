@@ -181,7 +181,7 @@ describe('ferry interface pull, diff, accept and the check before a run', () => 
     expect(sim.stats().requests).toBe(requests);
     const failed = await lastRun();
     expect(failed).toMatchObject({ status: 'failed', id: error.runId });
-    expect(failed?.reason).toMatch(/^FERRY_CONTRACT_BREAKING/);
+    expect(failed?.reason).toMatch(/^FERRY_CONTRACT_BREAKING: 1 breaking change\(s\).*\/required;/);
     expect(failed?.contract).toMatchObject({ changed: true, breaking: 1 });
     expect(await pendingContract(redis, keys)).toMatchObject({ breaking: 1, nonBreaking: 0 });
 
@@ -273,7 +273,9 @@ describe('ferry interface pull, diff, accept and the check before a run', () => 
     const done = await run(['run', 'cats', '--file', csv, '--wait']);
     expect(done.code, done.stderr).toBe(0);
     expect(sim.stats().requests).toBeGreaterThan(requests);
-    const contract = (await lastRun())?.contract;
+    expect(done.stdout).toContain("the platform's description changed since it was pinned: 1");
+    const recorded = await lastRun();
+    const contract = recorded?.contract;
     expect(contract).toMatchObject({ changed: true, breaking: 0, nonBreaking: 1 });
     expect(contract?.changes[0]).toMatchObject({
       kind: 'property_added',
@@ -287,6 +289,10 @@ describe('ferry interface pull, diff, accept and the check before a run', () => 
     try {
       const url = await app.listen({ host: '127.0.0.1', port: 0 });
       const auth = { authorization: 'Bearer op-t' };
+      const document = (await (
+        await fetch(`${url}/api/runs/${recorded!.id}`, { headers: auth })
+      ).json()) as { contract?: unknown };
+      expect(document.contract).toEqual(contract);
       const metrics = await (await fetch(`${url}/metrics`, { headers: auth })).text();
       expect(metrics).toContain('ferry_contract_changes{kind="breaking"} 0');
       expect(metrics).toContain('ferry_contract_changes{kind="non_breaking"} 1');

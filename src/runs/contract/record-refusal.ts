@@ -72,7 +72,11 @@ export async function refuseRun(
     seen: contract.sha256,
     breaking: contract.changes,
   };
-  const reason = `FERRY_CONTRACT_BREAKING: ${new ContractBreakingError(details).message}`;
+  // Short, as `ferry runs` and the overview show it; the changes are in the run's `contract`.
+  const first = contract.changes[0];
+  const reason =
+    `FERRY_CONTRACT_BREAKING: ${contract.changes.length} breaking change(s) to the platform's ` +
+    `description${first ? `, e.g. ${first.path}` : ''}; see \`ferry interface diff\``;
   await record(ctx.redis, ctx.keys, runId, run, reason, contract);
   const recorded = parseRun(await ctx.redis.hgetall(ctx.keys.run(runId)));
   if (recorded) await notify(ctx, run.pipeline, 'failed', runId, runSummary(recorded, 'failed'));
