@@ -1,6 +1,4 @@
-import { compareWithPin, type ContractComparison } from '../../orchestrate/index.js';
-import { connectDelivery } from '../../queue/index.js';
-import { deliveryKeys } from '../../runs/index.js';
+import type { ContractComparison } from '../../orchestrate/index.js';
 import { UsageError } from '../../errors/index.js';
 import { JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
@@ -33,6 +31,9 @@ export const interfaceDiffCommand: Command = {
     ...JSON_OPTION,
   },
   async run({ args, stdout, contractConfig, logger }) {
+    const { compareWithPin } = await import('../../orchestrate/index.js');
+    const { connectDelivery } = await import('../../queue/index.js');
+    const { deliveryKeys } = await import('../../runs/index.js');
     const config = await contractConfig();
     const source = contractSource(config, stringOption(args, 'to'));
     const diff: ContractComparison | undefined = await withRedis(

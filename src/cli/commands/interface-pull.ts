@@ -1,7 +1,3 @@
-import { pinContract } from '../../orchestrate/index.js';
-import { connectDelivery } from '../../queue/index.js';
-import { deliveryKeys } from '../../runs/index.js';
-import { recordAudit } from '../../serve/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { cliActor, contractSource, pinText } from '../contract-text.js';
 import { withRedis } from '../with-redis.js';
@@ -58,6 +54,10 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
       ...JSON_OPTION,
     },
     async run({ args, stdout, env, contractConfig, logger }) {
+      const { pinContract } = await import('../../orchestrate/index.js');
+      const { connectDelivery } = await import('../../queue/index.js');
+      const { deliveryKeys } = await import('../../runs/index.js');
+      const { recordAudit } = await import('../../serve/index.js');
       const config = await contractConfig();
       const source = contractSource(config, stringOption(args, 'openapi'));
       const by = cliActor(env);
