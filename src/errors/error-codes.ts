@@ -7,6 +7,7 @@
  */
 import type {
   ConfigDetails,
+  ContractDetails,
   DeadLetterCountDetails,
   ExportDetails,
   HttpDetails,
@@ -91,6 +92,7 @@ export const ERRORS = {
   FERRY_RUN_NOT_BLOCKED: declared<RunDetails>(409),
   // the platform's OpenAPI description (appended)
   FERRY_OPENAPI_INVALID: declared<OpenApiDetails>(500),
+  FERRY_CONTRACT_BREAKING: declared<ContractDetails>(409),
   // dead letters purged by a search (appended)
   FERRY_DEAD_LETTERS_CHANGED: declared<DeadLetterCountDetails>(409),
   // the console's own: the request went wrong, not a command

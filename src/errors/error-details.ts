@@ -59,6 +59,18 @@ export interface MassDeleteDetails {
   runId?: string;
 }
 
+/** A breaking change to the platform's description (FERRY_CONTRACT_BREAKING). */
+export interface ContractDetails {
+  pipeline: string;
+  /** The failed run that records the refusal. */
+  runId?: string;
+  /** sha256 of the pinned description and of the one read now. */
+  pinned: string;
+  seen: string;
+  /** The breaking changes that touch the run's operations, each named by its JSON pointer. */
+  breaking: { kind: string; operationId?: string; path: string; message: string }[];
+}
+
 export interface RunDetails {
   pipeline?: string;
   runId?: string;

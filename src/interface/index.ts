@@ -30,6 +30,13 @@ export {
   RateLimitedError,
 } from './errors.js';
 export { checkAuth } from './openapi/check-auth.js';
+export {
+  type ContractChange,
+  type ContractDiff,
+  type ContractUsage,
+  diffContract,
+  type OperationUsage,
+} from './openapi/contract-diff.js';
 export { withDescribedBindings } from './openapi/contract-bindings.js';
 export { describedBindings, itemsArrayOf } from './openapi/described-bindings.js';
 export {
@@ -38,7 +45,13 @@ export {
   type Schema,
 } from './openapi/described-operations.js';
 export { isSchemaObject, objectShape, typesOf } from './openapi/json-schema.js';
-export { type Description, loadDescription } from './openapi/load-description.js';
+export {
+  describe,
+  type Description,
+  loadDescription,
+  sha256Of,
+} from './openapi/load-description.js';
 export { type CatalogMatch, matchCatalog } from './openapi/match-catalog.js';
+export { readSource, type SourceValidators } from './openapi/read-source.js';
 export { hasRateLimitHeaders, readRateLimitHeaders } from './rate-limit-headers.js';
 export { resolveOperation } from './resolve-operation.js';

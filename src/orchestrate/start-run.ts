@@ -19,6 +19,7 @@ import {
   MassDeleteGuardError,
 } from '../pipeline/index.js';
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
+import { gateRun } from './check-contract.js';
 import {
   guardDataLoss,
   markResent,
@@ -49,6 +50,7 @@ import {
   startInterrupted,
   type InterruptedStart,
   type StartPhase,
+  type RunContract,
 } from '../runs/index.js';
 
 export interface StartRunOptions {
@@ -105,6 +107,7 @@ function runFields(
   definition: PipelineDefinition,
   plan: Plan,
   stages: StageInfo[],
+  contract: RunContract | undefined,
 ): Record<string, string | number> {
   const fields: Record<string, string | number> = {
     id: runId,
@@ -129,6 +132,7 @@ function runFields(
   if (options.startedBy) fields.startedBy = options.startedBy;
   if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
   if (options.lateSeconds !== undefined) fields.lateSeconds = options.lateSeconds;
+  if (contract) fields.contract = JSON.stringify(contract);
   for (const s of stages) fields[`pending:${s.index}`] = s.jobs;
   for (const [id, count] of Object.entries(plan.operations))
     fields[`op:${id}:planned`] = count.items;
@@ -201,9 +205,11 @@ interface PlannedRun {
  * stage lists as they come) and check the plan against a loss of Redis's data. When planning fails
  * nothing is kept and the pipeline is free again; a mass-delete guard stop is recorded as a run.
  */
-async function planRun(options: StartRunOptions): Promise<PlannedRun> {
+async function planRun(
+  options: StartRunOptions,
+  definition: PipelineDefinition,
+): Promise<PlannedRun> {
   const { config, redis } = options;
-  const definition = loadPipeline(options.pipeline, config);
   const keys = deliveryKeys(config.redis.prefix);
   const runId = newRunId(definition.name);
   const createdAt = Date.now();
@@ -281,7 +287,11 @@ interface RecordedRun {
  * transaction, after the lock was kept (a run whose lock lapsed while planning must not start);
  * then its stage lists are kept. A plan with nothing to send is recorded finished.
  */
-async function recordRun(options: StartRunOptions, run: PlannedRun): Promise<RecordedRun> {
+async function recordRun(
+  options: StartRunOptions,
+  run: PlannedRun,
+  contract: RunContract | undefined,
+): Promise<RecordedRun> {
   const { redis } = options;
   const { runId, definition, keys, lock, writer, plan } = run;
   const stages: StageInfo[] = plan.stages.map((s) => ({
@@ -290,7 +300,7 @@ async function recordRun(options: StartRunOptions, run: PlannedRun): Promise<Rec
     jobs: writer.totals.get(s.index)?.jobs ?? 0,
     requests: writer.totals.get(s.index)?.requests ?? 0,
   }));
-  const fields = runFields(runId, run.lane, options, definition, plan, stages);
+  const fields = runFields(runId, run.lane, options, definition, plan, stages, contract);
   const hasJobs = stages.some((s) => s.jobs > 0);
   const now = Date.now();
   if (!hasJobs) {
@@ -379,9 +389,24 @@ async function releaseRun(
   return { runId, plan, enqueued: true };
 }
 
-/** Starts a run: plan -> record -> release. */
+/**
+ * Starts a run: the contract's gate (a breaking change to the platform's description refuses it
+ * before anything is planned or sent) -> plan -> record -> release.
+ */
 export async function startRun(options: StartRunOptions): Promise<StartedRun> {
-  const planned = await planRun(options);
-  const recorded = await recordRun(options, planned);
+  const { config, redis, logger } = options;
+  const definition = loadPipeline(options.pipeline, config);
+  const keys = deliveryKeys(config.redis.prefix);
+  const contract = await gateRun({ config, redis, keys, logger }, definition, {
+    pipeline: definition.name,
+    lane: laneOf(config, definition.name, options.lane),
+    trigger: options.trigger ?? 'cli',
+    ...(options.startedBy ? { startedBy: options.startedBy } : {}),
+    ...(options.sourceName ? { file: options.sourceName } : {}),
+    ...(options.scheduledAt !== undefined ? { scheduledAt: options.scheduledAt } : {}),
+    ...(options.lateSeconds !== undefined ? { lateSeconds: options.lateSeconds } : {}),
+  });
+  const planned = await planRun(options, definition);
+  const recorded = await recordRun(options, planned, contract);
   return await releaseRun(options, planned, recorded);
 }

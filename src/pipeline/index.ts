@@ -3,6 +3,7 @@
  * planner. The layers above import what they use of it from here, never one of its modules
  * (.ci/check-imports.mjs); this file re-exports exactly those names.
  */
+export { installationUsage, pipelineUsage } from './contract/contract-usage.js';
 export { checkInterface, type InterfaceCheck } from './contract/interface-check.js';
 export { newPipeline } from './contract/new-pipeline.js';
 export { formatInstant } from './convert/format-date.js';

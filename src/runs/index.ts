@@ -15,6 +15,21 @@ export {
   deadLetterTable,
   deadLetterText,
 } from './dead-letters/dead-letter-views.js';
+export { ContractBreakingError } from './contract/contract-error.js';
+export {
+  type ContractPin,
+  type ContractSighting,
+  firstNotice,
+  pendingContract,
+  type PendingContract,
+  readPin,
+  readSighting,
+  type StoredChange,
+  type Validators,
+  writePin,
+  writeSighting,
+} from './contract/pin-store.js';
+export { type RefusedRun, refuseRun } from './contract/record-refusal.js';
 export type { DeadLetter, DeadLetterRequest } from './dead-letters/dead-letter.js';
 export { guardDataLoss, pendingDataLoss } from './epoch/data-loss-guard.js';
 export { type EpochWatcher, watchEpoch } from './epoch/epoch-watcher.js';
@@ -64,7 +79,12 @@ export {
 } from './metrics/metric-fields.js';
 export { startRequestMetrics } from './metrics/request-metrics.js';
 export { readThroughput, type ThroughputPoint } from './metrics/throughput.js';
-export { type NotifyContext, notifyRunBlocked, notifyRunEnded } from './notify/notify-run.js';
+export {
+  notifyContractChanged,
+  type NotifyContext,
+  notifyRunBlocked,
+  notifyRunEnded,
+} from './notify/notify-run.js';
 export { startNotifyWorker } from './notify/notify-worker.js';
 export { progressDisplay } from './progress.js';
 export { guardStopped } from './record-guard-stop.js';
@@ -87,6 +107,7 @@ export {
   isFinishedStatus,
   itemTotals,
   parseRun,
+  type RunContract,
   type RunRecord,
   type RunStatus,
   settledItems,

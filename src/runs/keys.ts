@@ -57,6 +57,10 @@ export interface DeliveryKeys {
   remotePickup(pipeline: string): string;
   /** The installation's figures for /metrics (metrics/metric-fields.ts). */
   readonly metrics: string;
+  /** The platform's description as accepted (`ferry interface pull`/`accept`): text, hash, source. */
+  readonly contractPin: string;
+  /** The description as last read before a run, and its changes to the pin (contract/pin-store.ts). */
+  readonly contractSeen: string;
   /** Operator actions in the console, newest first (JSON each). */
   readonly audit: string;
   /** One pipeline's run ids by start time. */
@@ -112,6 +116,8 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     sourceValidators: `${base}:schedules:validators`,
     remotePickup: (pipeline) => `${base}:schedules:pickup:${pipeline}`,
     metrics: `${base}:metrics`,
+    contractPin: `${base}:contract:pin`,
+    contractSeen: `${base}:contract:seen`,
     audit: `${base}:audit`,
     pipelineRunIndex: (pipeline) => `${base}:runs:${pipeline}`,
     throughput: (minute) => `${base}:throughput:${minute}`,

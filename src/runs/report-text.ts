@@ -16,6 +16,14 @@ export function reportText(report: RunReport): string {
         `${wanted.inState} entities in state (${ops.join(', ')}), e.g. ${keys.join(', ')}.`,
     );
   }
+  const contract = report.contract;
+  if (contract?.changed) {
+    lines.push(
+      contract.breaking > 0
+        ? `  refused before anything was sent: ${contract.breaking} breaking change(s) to the platform's description (\`ferry interface diff\`).`
+        : `  the platform's description changed since it was pinned: ${contract.nonBreaking} non-breaking change(s) (\`ferry interface diff\`, \`ferry interface accept\`).`,
+    );
+  }
   if (report.status === 'running') {
     lines.push('  enqueued; `ferry worker` delivers it, `ferry status` shows its progress.');
   }

@@ -86,6 +86,21 @@ export interface StageInfo {
   requests: number;
 }
 
+/**
+ * The platform's description as a run saw it against the pinned one (docs/INTERFACE.md, Pinning
+ * the description): the hashes, the counts, and the changes that let it go on or refused it.
+ */
+export interface RunContract {
+  /** sha256 of the description read before the run. */
+  sha256: string;
+  /** sha256 of the pinned description. */
+  pinned: string;
+  changed: boolean;
+  breaking: number;
+  nonBreaking: number;
+  changes: { kind: string; operationId?: string; path: string; message: string }[];
+}
+
 export interface RunRecord {
   id: string;
   pipeline: string;
@@ -125,6 +140,8 @@ export interface RunRecord {
   deletesAllowed?: { runId: string; by: string };
   /** For an export run: what it wrote. */
   export?: ExportSummary;
+  /** With a pinned description: how the one read before the run differed from it. */
+  contract?: RunContract;
 }
 
 /** Whether a run in this status is over: nothing of it is in flight, its pipeline is free. */
@@ -178,6 +195,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);
   if (fields.wantedDeletes) run.wantedDeletes = JSON.parse(fields.wantedDeletes) as WantedDeletes;
   if (fields.export) run.export = JSON.parse(fields.export) as ExportSummary;
+  if (fields.contract) run.contract = JSON.parse(fields.contract) as RunContract;
   return run;
 }
 

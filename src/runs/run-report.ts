@@ -66,6 +66,8 @@ export interface RunReport {
   deletesAllowed?: RunRecord['deletesAllowed'];
   /** For an export run: what it wrote (files, records, cursor). */
   export?: RunRecord['export'];
+  /** With a pinned description: how the one read before the run differed from it. */
+  contract?: RunRecord['contract'];
   files?: { json: string; csv: string };
 }
 
@@ -171,6 +173,7 @@ export async function buildRunReport(
   if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;
   if (run.deletesAllowed) report.deletesAllowed = run.deletesAllowed;
   if (run.export) report.export = run.export;
+  if (run.contract) report.contract = run.contract;
   if (run.finishedAt) {
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;

@@ -4,6 +4,7 @@ import type { FerryConfig } from '../config/index.js';
 import { isFerryError, type FerryError } from '../errors/index.js';
 import type { RedisClient } from '../redis/index.js';
 import {
+  ContractBreakingError,
   RunActiveError,
   type DeliveryKeys,
   recordSkippedRun,
@@ -71,8 +72,10 @@ export async function startOrSkip(
     return { runId: started.runId };
   } catch (error) {
     if (!isFerryError(error)) throw error;
-    // startRun recorded the guard's stop as a run of its own (guard_stopped).
-    const recorded = error instanceof MassDeleteGuardError && error.details.runId !== undefined;
+    // startRun recorded the guard's stop (guard_stopped) or the contract's refusal (failed) itself.
+    const recorded =
+      (error instanceof MassDeleteGuardError || error instanceof ContractBreakingError) &&
+      error.details.runId !== undefined;
     if (!recorded) await recordSkip(ctx, skipReason(error));
     return { refused: error };
   }

@@ -12,6 +12,7 @@ import {
   RATE_LIMITED_FIELD,
   SEP,
   parseRun,
+  pendingContract,
 } from '../runs/index.js';
 import { readRateLimit } from '../queue/index.js';
 import { readLastReconciliations } from '../reconcile/index.js';
@@ -196,6 +197,18 @@ export function installationMetrics(ctx: ServeContext): InstallationMetrics {
           this.set({ pipeline: last.pipeline, kind }, last[kind]);
         }
       }
+    },
+  });
+  new Gauge({
+    name: 'ferry_contract_changes',
+    help: "Changes of the platform's description to the pinned one not accepted yet, by kind (breaking, non_breaking); 0 without a pin or a change.",
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const pending = await pendingContract(ctx.redis, ctx.keys);
+      this.set({ kind: 'breaking' }, pending?.breaking ?? 0);
+      this.set({ kind: 'non_breaking' }, pending?.nonBreaking ?? 0);
     },
   });
   new Counter({

@@ -1,7 +1,8 @@
 /**
  * What the overview shows, read from Redis in a handful of round trips: each pipeline with its
  * last run and its run in progress, the queues by lane, the items delivered per minute over the
- * last hour, the dead letters by pipeline and the latest operator actions.
+ * last hour, the dead letters by pipeline, the latest operator actions, and a change of the
+ * platform's description to the pinned one not accepted yet.
  */
 import {
   readThroughput,
@@ -11,6 +12,8 @@ import {
   type RunRecord,
   indexedRunIds,
   readRunRecords,
+  pendingContract,
+  type PendingContract,
 } from '../runs/index.js';
 import { readAudit, type AuditEntry } from './audit.js';
 import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
@@ -35,16 +38,19 @@ export interface Overview {
   queues: QueueView[];
   throughput: ThroughputPoint[];
   audit: AuditEntry[];
+  /** The platform's description differs from the pinned one (`ferry interface diff`). */
+  contract?: PendingContract;
 }
 
 export async function readOverview(ctx: ServeContext): Promise<Overview> {
   const now = Date.now();
-  const [views, queues, throughput, audit, activeIds] = await Promise.all([
+  const [views, queues, throughput, audit, activeIds, contract] = await Promise.all([
     readPipelines(ctx),
     readQueues(ctx),
     readThroughput(ctx.redis, ctx.keys, now),
     readAudit(ctx.redis, ctx.keys, 5),
     ctx.redis.smembers(ctx.keys.activeRuns),
+    pendingContract(ctx.redis, ctx.keys),
   ]);
   // The last run that ended: the one in progress is shown beside it.
   const recent = await Promise.all(
@@ -71,5 +77,5 @@ export async function readOverview(ctx: ServeContext): Promise<Overview> {
     if (active) card.active = active;
     return card;
   });
-  return { now, pipelines, queues, throughput, audit };
+  return { now, pipelines, queues, throughput, audit, ...(contract ? { contract } : {}) };
 }

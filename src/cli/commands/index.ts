@@ -157,6 +157,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./interface-check.js')).interfaceCheckCommand,
   },
   {
+    name: 'interface pull',
+    summary: "Pin the platform's OpenAPI description in Redis: what runs are checked against.",
+    load: async () => (await import('./interface-pull.js')).interfacePullCommand,
+  },
+  {
+    name: 'interface diff',
+    summary: 'Show how the published description differs from the pinned one: breaking or not.',
+    load: async () => (await import('./interface-diff.js')).interfaceDiffCommand,
+  },
+  {
+    name: 'interface accept',
+    summary: 'Pin the description as published now, once its changes are understood (audited).',
+    load: async () => (await import('./interface-accept.js')).interfaceAcceptCommand,
+  },
+  {
     name: 'pipeline new',
     summary:
       "Write a pipeline for one described operation, mapping its properties to a sample file's columns.",

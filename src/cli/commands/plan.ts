@@ -44,7 +44,9 @@ export const planCommand: Command = {
     '',
     'Exit codes: 0 planned, every record accepted; 1 some records were rejected, or the mass-delete',
     'guard stopped the plan (allow it for one run with --allow-deletes N), or a lookup file holds a',
-    'repeated key or unreadable records; 2 bad usage or config, a missing lookup file or column.',
+    'repeated key or unreadable records; 2 bad usage or config, a missing lookup file or column, or',
+    "the platform's description changed since it was pinned in a way that breaks the pipeline",
+    '(FERRY_CONTRACT_BREAKING: see `ferry interface diff`).',
     '',
     'Examples:',
     '  ferry plan catalog --file examples/items.csv',
@@ -65,10 +67,12 @@ export const planCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, stderr, contractConfig, stopSignal }) {
+  async run({ args, stdout, stderr, contractConfig, logger, stopSignal }) {
     const { loadPipeline, boundHeapGrowth, planPipeline, planJson, planSummary, sourceSpecOf } =
       await import('../../pipeline/index.js');
     const { connectState } = await import('../../state/index.js');
+    const { checkPlanContract } = await import('../../orchestrate/index.js');
+    const { deliveryKeys } = await import('../../runs/index.js');
     const json = flag(args, 'json');
     const showItems = flag(args, 'show-items');
     const allow = allowDeletes(stringOption(args, 'allow-deletes'));
@@ -80,6 +84,8 @@ export const planCommand: Command = {
       () => connectState(config.redis),
       async (redis) => {
         boundHeapGrowth();
+        const keys = deliveryKeys(config.redis.prefix);
+        await checkPlanContract({ config, redis, keys, logger: logger() }, definition);
         try {
           const plan = await planPipeline({
             definition,

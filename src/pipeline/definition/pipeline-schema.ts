@@ -13,6 +13,7 @@ export const NOTIFY_EVENTS = [
   'dead_letters',
   'succeeded',
   'blocked',
+  'contract_changed',
 ] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 import { fieldSpecSchema } from './field-schema.js';

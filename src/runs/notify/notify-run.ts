@@ -2,7 +2,8 @@
  * What a run's ending tells the pipeline's webhooks (`notify: [{url, on}]`): `succeeded` (every
  * item delivered), `dead_letters` (some were dead-lettered), `failed` (cancelled, or a schedule's
  * tick refused by an error), `guard_stopped` (the mass-delete guard stopped it); and, while it
- * goes on, `blocked` (the platform refuses every request: worker/breaker.ts). The body is a
+ * goes on, `blocked` (the platform refuses every request: worker/breaker.ts); before it,
+ * `contract_changed` (the platform's description differs from the pinned one). The body is a
  * small summary, never a payload or a secret; each (run, event, webhook) is queued once.
  */
 import type { Logger } from 'pino';
@@ -11,7 +12,7 @@ import { isFerryError } from '../../errors/index.js';
 import { type NotifyEvent, loadPipeline } from '../../pipeline/index.js';
 import type { RedisClient } from '../../redis/index.js';
 import type { DeliveryKeys } from '../keys.js';
-import { itemTotals, type RunRecord } from '../run-record.js';
+import { itemTotals, type RunContract, type RunRecord } from '../run-record.js';
 import { openNotifyQueue } from './notify-queue.js';
 
 export interface NotifyContext {
@@ -108,4 +109,22 @@ export async function notifyRunBlocked(ctx: NotifyContext, run: RunRecord): Prom
   const at = (await ctx.redis.hget(ctx.keys.run(run.id), 'blockedAt')) ?? String(Date.now());
   const summary = { ...runSummary(run, 'blocked'), reason: run.blockedReason ?? '' };
   await notify(ctx, run.pipeline, 'blocked', `${run.id}-${at}`, summary);
+}
+
+/** Queues `contract_changed`: the description differs from the pin (once per pipeline and hash). */
+export async function notifyContractChanged(
+  ctx: NotifyContext,
+  pipeline: string,
+  contract: RunContract,
+): Promise<void> {
+  await notify(ctx, pipeline, 'contract_changed', `contract-${contract.sha256.slice(0, 16)}`, {
+    event: 'contract_changed',
+    pipeline,
+    pinned: contract.pinned,
+    sha256: contract.sha256,
+    breaking: contract.breaking,
+    nonBreaking: contract.nonBreaking,
+    changes: contract.changes.slice(0, 20),
+    command: 'ferry interface diff',
+  });
 }

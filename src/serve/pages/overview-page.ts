@@ -1,7 +1,8 @@
 /**
  * `/`: the state of the installation at a glance. Each pipeline with its last run (status, age,
  * items) and its run in progress, the queues by lane, the items delivered per minute over the
- * last hour, and the latest operator actions.
+ * last hour, the latest operator actions, and a change of the platform's description to the
+ * pinned one not accepted yet.
  */
 import {
   itemTotals,
@@ -65,6 +66,19 @@ function needsLook(card: PipelineCard): string[] {
   return why;
 }
 
+/** The platform's description changed since it was pinned: what it means and the command. */
+function contractNotice(o: Overview): SafeHtml | '' {
+  const c = o.contract;
+  if (!c) return '';
+  return html`<div class="notice ${c.breaking > 0 ? 'bad' : 'warn'}" id="contract-notice">
+    The platform's description changed since it was pinned (${c.pinned.slice(0, 12)} →
+    ${c.seen.slice(0, 12)}, seen ${ago(c.checkedAt, o.now)}): ${count(c.breaking)} breaking,
+    ${count(c.nonBreaking)} other change(s).
+    ${c.breaking > 0 ? 'Runs that use the changed operations are refused. ' : ''}See
+    <code>ferry interface diff</code>, then <code>ferry interface accept</code>.
+  </div>`;
+}
+
 function scheduleCell(card: PipelineCard, now: number): SafeHtml {
   const { schedule, nextRunAt, paused } = card.view;
   if (!schedule) return html`<span class="muted">on demand</span>`;
@@ -89,6 +103,7 @@ export function overviewBody(o: Overview): SafeHtml {
       As of ${new Date(o.now).toISOString().replace('T', ' ').slice(0, 19)} UTC · refreshes every
       few seconds.
     </p>
+    ${contractNotice(o)}
     ${
       failing.length > 0
         ? html`<div class="notice warn">

@@ -1,0 +1,3 @@
+import { pinCommand } from './interface-pull.js';
+
+export const interfaceAcceptCommand = pinCommand('accept');
