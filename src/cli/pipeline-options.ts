@@ -32,7 +32,8 @@ export async function sourceOf(
   // Loaded only now: the connectors weigh, and `--help` needs none of them.
   const { isRemoteAddress, remoteSpecOf } = await import('../../connectors/index.js');
   if (isRemoteAddress(file)) return remoteSpecOf(file, base);
-  return { file: resolve(file) };
+  // Read from the resolved path; shown (records, dead letters, reports) as given.
+  return { file: resolve(file), name: file };
 }
 
 export const LOOKUP_OPTION: Record<string, OptionSpec> = {

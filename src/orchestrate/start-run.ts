@@ -10,6 +10,7 @@ import type { FerryConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import {
   loadPipeline,
+  sourceFileName,
   planPipeline,
   type AllowDeletes,
   type PipelineDefinition,
@@ -100,6 +101,14 @@ function skippedByOperation(definition: PipelineDefinition, plan: Plan): Record<
   return out;
 }
 
+/**
+ * What the run's record calls its file, decided once here: the name it was given (an upload's),
+ * else the file as the operator wrote it (--file, the pipeline's source); never the server's path.
+ */
+function fileOf(options: StartRunOptions, definition: PipelineDefinition): string | undefined {
+  return options.sourceName ?? sourceFileName(definition, options.source);
+}
+
 function runFields(
   runId: string,
   lane: Lane,
@@ -128,7 +137,8 @@ function runFields(
     ),
     releasedStage: -1,
   };
-  if (options.sourceName) fields.file = options.sourceName;
+  const file = fileOf(options, definition);
+  if (file) fields.file = file;
   if (options.startedBy) fields.startedBy = options.startedBy;
   if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
   if (options.lateSeconds !== undefined) fields.lateSeconds = options.lateSeconds;
@@ -165,7 +175,6 @@ async function redisLost(
   const interrupted: InterruptedStart = {
     ...rest,
     phase,
-    ...(options.sourceName ? { file: options.sourceName } : {}),
     ...(options.startedBy ? { startedBy: options.startedBy } : {}),
   };
   const recorded = await recordRedisLost(
@@ -214,6 +223,7 @@ async function planRun(
   const runId = newRunId(definition.name);
   const createdAt = Date.now();
   const lane = laneOf(config, definition.name, options.lane);
+  const file = fileOf(options, definition);
   const lock = await lockPipeline(redis, keys, definition.name, runId);
   const writer = new StageWriter(redis, keys, runId);
   const lost: RedisLostRun = {
@@ -222,6 +232,7 @@ async function planRun(
     lane,
     trigger: options.trigger ?? 'cli',
     createdAt,
+    ...(file ? { file } : {}),
     stages: definition.stages.length,
     writer,
     lock,
@@ -253,7 +264,7 @@ async function planRun(
     await writer.discard(definition.stages.length);
     await lock.release();
     if (error instanceof MassDeleteGuardError) {
-      const { sourceName: file, startedBy, scheduledAt, lateSeconds } = options;
+      const { startedBy, scheduledAt, lateSeconds } = options;
       const run = { runId, pipeline: definition.name, lane, trigger: options.trigger ?? 'cli' };
       throw await guardStopped(
         { config, redis, keys, logger: options.logger },

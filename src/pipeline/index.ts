@@ -34,7 +34,7 @@ export { planPipeline, type PlanProgress } from './plan-pipeline.js';
 export { planJson, planSummary } from './plan-report.js';
 export { schemaFor } from './resource-schemas.js';
 export { rowErrorText } from './row-error-text.js';
-export { type SourceSpec, sourceSpecOf } from './source/read-records.js';
+export { type SourceSpec, sourceSpecOf, sourceFileName } from './source/read-records.js';
 export type {
   ChangeKind,
   DeliveryItem,

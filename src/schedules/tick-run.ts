@@ -63,7 +63,7 @@ export async function startOrSkip(
       redis: ctx.redis,
       logger: ctx.logger,
       pipeline: ctx.pipeline,
-      ...(file ? { source: { file } } : {}),
+      ...(file ? { source: { file, ...(sourceName ? { name: sourceName } : {}) } } : {}),
       ...(sourceName ? { sourceName } : {}),
       trigger: 'schedule',
       ...ctx.timing,

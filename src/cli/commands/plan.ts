@@ -19,7 +19,7 @@ import { withRedis } from '../with-redis.js';
 async function describeSource(spec: SourceSpec): Promise<string> {
   const { remoteWhere, urlName } = await import('../../../connectors/index.js');
   const { displayPath } = await import('../../pipeline/index.js');
-  if ('file' in spec) return displayPath(spec.file);
+  if ('file' in spec) return spec.name ?? displayPath(spec.file);
   if ('folder' in spec) return `${displayPath(spec.folder)}/${spec.pattern ?? '*'}`;
   if ('sftp' in spec || 's3' in spec) return remoteWhere(spec);
   if (!('url' in spec)) return 'stdin';

@@ -41,7 +41,8 @@ export function localPath(path: string, baseDir: string): string {
 export function sourceSpecOf(definition: PipelineDefinition, override?: SourceSpec): SourceSpec {
   if (override) return override;
   const s = definition.source;
-  if (s.file) return { file: localPath(s.file, definition.baseDir) };
+  // Records and messages name the file as the pipeline file writes it, not the server's path.
+  if (s.file) return { file: localPath(s.file, definition.baseDir), name: s.file };
   if (s.folder) {
     const folder = localPath(s.folder, definition.baseDir);
     return s.pattern ? { folder, pattern: s.pattern } : { folder };
@@ -52,6 +53,15 @@ export function sourceSpecOf(definition: PipelineDefinition, override?: SourceSp
   throw new UsageError(
     `Pipeline "${definition.name}" (${definition.file}) names no source: give one with --file.`,
   );
+}
+
+/** The run's file as an operator knows it (see sourceSpecOf), or undefined for other sources. */
+export function sourceFileName(
+  definition: PipelineDefinition,
+  override?: SourceSpec,
+): string | undefined {
+  const spec = sourceSpecOf(definition, override);
+  return 'file' in spec ? (spec.name ?? spec.file) : undefined;
 }
 
 export function readRecords(

@@ -46,6 +46,8 @@ export function deadLettersBody(
         placeholder="Operation, e.g. products.put"
         value="${search.operation ?? ''}"
       />
+      <!-- Kept when the search is sent again (a run page links here with ?run=); empty it to drop. -->
+      <input type="text" name="run" placeholder="Run id" value="${search.run ?? ''}" />
       <button type="submit">Search</button>
       <a class="button" href="/dead-letters/export.csv${query(search)}">Export CSV</a>
     </form>

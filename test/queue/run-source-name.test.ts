@@ -1,0 +1,68 @@
+/**
+ * What a run calls its source file: the path as the operator gave it (the pipeline file's
+ * `source.file`, or `--file` as typed), never the server's absolute path, and the file itself when
+ * a run is started with one but no display name (issue 20). The dead-letter search keeps `?run=`.
+ */
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { sourceOf } from '../../src/cli/pipeline-options.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
+import { loadPipeline, planPipeline } from '../../src/pipeline/index.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { deadLettersBody } from '../../src/serve/pages/dead-letters-page.js';
+import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
+
+const h = useDeliveryHarness('source-name', { seed: 3 });
+const STORES = resolve(PROJECT_ROOT, 'examples/stores.csv');
+
+async function recordedFile(prefix: string, source?: { file: string }): Promise<string | null> {
+  const config = testConfig(prefix, h.sim.url, resolve(h.dir, 'reports'));
+  const run = await startRun({
+    config,
+    redis: h.redis,
+    logger: quietLogger(),
+    pipeline: 'stores',
+    ...(source ? { source } : {}),
+  });
+  return h.redis.hget(deliveryKeys(prefix).run(run.runId), 'file');
+}
+
+describe('a run names its source as the operator knows it', () => {
+  it("the pipeline's own file as its pipeline file writes it, in the run and its items", async () => {
+    expect(await recordedFile(`${h.prefix}-own`)).toBe('examples/stores.csv');
+    const config = testConfig(`${h.prefix}-plan`, h.sim.url, resolve(h.dir, 'reports'));
+    const plan = await planPipeline({
+      definition: loadPipeline('stores', config),
+      redis: h.redis,
+      config,
+    });
+    const items = plan.stages.flatMap((s) => s.requests.flatMap((r) => r.items));
+    expect(items.length).toBe(8);
+    for (const item of items) expect(item.source?.file).toBe('examples/stores.csv');
+  });
+
+  it('a file given without a display name is named, not "the pipeline\'s own source"', async () => {
+    expect(await recordedFile(`${h.prefix}-given`, { file: STORES })).toBe(STORES);
+  });
+
+  it('--file: read from the resolved path, shown as typed', async () => {
+    expect(await sourceOf('examples/stores.csv')).toEqual({
+      file: STORES,
+      name: 'examples/stores.csv',
+    });
+  });
+});
+
+describe('the dead-letter search', () => {
+  it('keeps a run filter when the form is sent again', () => {
+    const body = deadLettersBody(
+      { entries: [], total: 0 },
+      { run: 'stores-abc' },
+      { name: 'ops', role: 'viewer' },
+      Date.now(),
+    ).text;
+    const form = body.slice(body.indexOf('<form'), body.indexOf('</form>'));
+    expect(form).toMatch(/<input type="text" name="run" [^>]*value="stores-abc"/);
+  });
+});
