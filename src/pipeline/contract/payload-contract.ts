@@ -36,8 +36,8 @@ function entityContract(entity: EntityDefinition, compiled: (ref?: OperationRef)
       // fields is part of a payload checked whole.
       const op = kind === 'patch' ? patch : kind === 'upsert' ? upsert : undefined;
       const violations = op?.contract.check(payload);
-      if (!violations) return;
-      const operationId = op?.ref.operation.id ?? '';
+      if (!op || !violations) return;
+      const operationId = op.ref.operation.id;
       for (const v of violations) {
         issues.push({
           field: sourceColumn(entity, v.pointer),
