@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planPipeline } from '../../src/pipeline/plan-pipeline.js';
 import type { Plan } from '../../src/pipeline/types.js';
+import { jsonArrayItems } from '../../src/base/json-array-items.js';
 import { narrowRequest } from '../../src/queue/request-body.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { configWith, definitionOf, tempDir } from './helpers.js';
@@ -124,5 +125,16 @@ describe('payloads against the described request schema', () => {
     expect(part.payloadsJson).toBe(
       '[{"adjustmentType":"percent","externalId":"C1","name":"Spring","value":12345678901234567.89}]',
     );
+  });
+
+  it('cuts array elements whose strings hold brackets, commas, quotes and backslashes', () => {
+    const elements = [
+      '{"a":"],[{,}\\"","b":[1,{"c":"\\\\"}]}',
+      '12345678901234567.89',
+      '"x,y"',
+      '[[],{}]',
+    ];
+    expect(jsonArrayItems(`[${elements.join(',')}]`)).toEqual(elements);
+    expect(jsonArrayItems(' [ ] ')).toEqual([]);
   });
 });
