@@ -4,7 +4,9 @@
  * file re-exports exactly those names.
  */
 export { canonicalJson } from './canonical-json.js';
+export { compareDecimals, isMultipleOf, JSON_NUMBER } from './decimal-digits.js';
 export { csvCell, toCsv } from './csv.js';
+export { jsonArrayItems } from './json-array-items.js';
 export { closestName, didYouMean } from './did-you-mean.js';
 export { hashParts } from './hash.js';
 export type { RowError, SourceRecord, SourceRef } from './records.js';

@@ -20,6 +20,8 @@ export interface RowError {
   file: string;
   line: number;
   field?: string;
+  /** The JSON pointer in the payload, when the payload broke the platform's request schema. */
+  path?: string;
   message: string;
   /** The record's key, when it was read before the record was rejected (for the entity trace). */
   key?: string;

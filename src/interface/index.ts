@@ -44,6 +44,7 @@ export {
   describedOperations,
   type Schema,
 } from './openapi/described-operations.js';
+export { createSchemaCompiler, type ItemContract } from './openapi/item-contract.js';
 export { isSchemaObject, objectShape, typesOf } from './openapi/json-schema.js';
 export {
   describe,

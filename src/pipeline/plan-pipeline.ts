@@ -9,6 +9,7 @@ import type { RedisClient } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
 import type { DetectContext } from './change-detection.js';
 import type { PipelineDefinition } from './definition/definition-types.js';
+import { withPayloadContract } from './contract/payload-contract.js';
 import { checkSchema } from './mapping/compile-entity.js';
 import type { FieldIssue } from './mapping/field-types.js';
 import { KeyRegistry, type GroupedEntity, type MappedEntity } from './mapping/key-registry.js';
@@ -76,6 +77,7 @@ function checkGroups(registry: KeyRegistry, errors: RowError[]): MappedEntity[][
     const issues: FieldIssue[] = [];
     if (group.payload) {
       checkSchema(group.entity.mapping, group.payload, issues, group.kind === 'patch');
+      if (issues.length === 0) group.entity.contract?.check(group.payload, group.kind, issues);
     }
     if (issues.length > 0) {
       const error = rowError(group.source, issues, group.key);
@@ -101,8 +103,12 @@ function operationCounts(
 
 export async function planPipeline(options: PlanOptions): Promise<Plan> {
   const { redis, onProgress, onRequest, signal } = options;
-  // File lookups are read first: a missing one stops the plan before a record is read.
-  const definition = await withLookupFiles(options.definition, options.lookupFiles, signal);
+  // File lookups and the platform's description are read first: a missing one stops the plan
+  // before a record is read.
+  const definition = await withPayloadContract(
+    await withLookupFiles(options.definition, options.lookupFiles, signal),
+    options.config,
+  );
   const prefix = options.prefix ?? options.config.redis.prefix;
   const retain = options.retainRequests ?? onRequest === undefined;
   const version = options.version ?? Date.now();
@@ -124,7 +130,7 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
     version,
     emit: (ref, item, json) => {
       if (item.kind === 'delete') deletes += 1;
-      builder.add(ref, item, json);
+      builder.add(ref, item, ref.json ? ref.json(item.payload) : json);
     },
     unchanged: new Map(),
     liveSeen: [],

@@ -6,7 +6,7 @@
  * them; a split or a dead letter does (payloadsOf).
  */
 import type { Binding, CallRequest } from '../interface/index.js';
-import { canonicalJson, hashParts } from '../base/index.js';
+import { canonicalJson, hashParts, jsonArrayItems } from '../base/index.js';
 import type { DeliveryItem, StateItem } from '../pipeline/index.js';
 import { stateItem, type JobRequest } from '../runs/index.js';
 
@@ -50,17 +50,17 @@ export function jobRequestOf(
   };
 }
 
-/** Some of a request's items, under the same idempotency key (what a dead letter records). */
+/**
+ * Some of a request's items, under the same idempotency key (what a dead letter records). Their
+ * payloads' JSON is cut out of the request's as it stands (numbers keep their digits).
+ */
 export function narrowRequest(parent: JobRequest, items: StateItem[]): JobRequest {
   if (items.length === parent.items.length) return parent;
-  const payloads = payloadsOf(parent);
-  const byKey = new Map(parent.items.map((item, i) => [item.key, payloads[i]]));
-  const kept = items.map((item) => byKey.get(item.key));
-  return {
-    ...parent,
-    items,
-    payloadsJson: parent.payloadsJson.startsWith('[') ? JSON.stringify(kept) : parent.payloadsJson,
-  };
+  if (!parent.payloadsJson.startsWith('[')) return { ...parent, items };
+  const texts = jsonArrayItems(parent.payloadsJson);
+  const byKey = new Map(parent.items.map((item, i) => [item.key, texts[i]]));
+  const kept = items.map((item) => byKey.get(item.key) ?? 'null');
+  return { ...parent, items, payloadsJson: `[${kept.join(',')}]` };
 }
 
 /**

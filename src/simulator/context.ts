@@ -35,6 +35,8 @@ export interface SimContext {
   readonly oauth: OAuthClient | undefined;
   /** Aborted when the simulator closes: pending latency waits end at once. */
   readonly closing: AbortSignal;
+  /** Logged requests keep their body text (`keepBodies`). */
+  readonly keepBodies: boolean;
   random: Random;
   faults: Faults;
   rejectKeys: ReadonlySet<string>;
@@ -67,6 +69,7 @@ export function createContext(options: SimulatorOptions, closing: AbortSignal): 
     idempotencyHeader: options.idempotencyHeader ?? 'Idempotency-Key',
     oauth: options.oauth,
     closing,
+    keepBodies: options.keepBodies === true,
     random: mulberry32(seed),
     faults,
     rejectKeys: new Set(faults.rejectKeys),

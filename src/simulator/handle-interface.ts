@@ -34,6 +34,8 @@ interface Exchange {
   draw: FaultDraw;
   key: string | null;
   items: number;
+  /** The body text, once read. */
+  body?: string;
 }
 
 async function waitLatency(ex: Exchange): Promise<boolean> {
@@ -56,6 +58,7 @@ function log(ex: Exchange, status: number): void {
     idempotencyKey: ex.key,
     status,
     items: ex.items,
+    ...(ex.ctx.keepBodies && ex.body !== undefined ? { body: ex.body } : {}),
   });
 }
 
@@ -130,6 +133,7 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     const limit = match?.binding.maxBytes ?? DEFAULT_MAX_BYTES;
     return finish(ex, errorResponse(413, 'PAYLOAD_TOO_LARGE', `the body exceeds ${limit} bytes`));
   }
+  ex.body = raw;
   if (!match) {
     ctx.stats.add('notFound');
     const message = `no operation ${req.method} ${url.pathname} in listing ${ctx.listing} (GET /openapi.json lists them)`;

@@ -38,6 +38,8 @@ export interface SimulatorOptions {
   oauth?: { clientId: string; clientSecret: string; expiresIn?: number };
   /** Binding overrides (as `interface.bindings` in Ferry's config): paths and size limits. */
   bindings?: Record<string, BindingConfig>;
+  /** Keep each logged request's body text in `requests()` (tests that read what was sent). */
+  keepBodies?: boolean;
   /** Idempotency answers kept (oldest dropped first). Default 50,000. */
   idempotencyCapacity?: number;
   /** Orders added per minute while the simulator runs, on top of the seeded set. Default 0. */
@@ -84,6 +86,8 @@ export interface RequestRecord {
   status: number;
   /** Items in the body (batch writes), 1 for other writes, 0 for reads. */
   items: number;
+  /** The body as received, byte for byte (only with the option `keepBodies`). */
+  body?: string;
 }
 
 export interface RunningSimulator {

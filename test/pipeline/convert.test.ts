@@ -2,11 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { booleanWords, parseBoolean } from '../../src/pipeline/convert/boolean.js';
 import { compileChecks } from '../../src/pipeline/convert/checks.js';
 import { compileDateFormat, parseDate } from '../../src/pipeline/convert/date.js';
-import {
-  compareDecimals,
-  defaultGroups,
-  parseDecimal,
-} from '../../src/pipeline/convert/decimal.js';
+import { compareDecimals } from '../../src/base/decimal-digits.js';
+import { defaultGroups, parseDecimal } from '../../src/pipeline/convert/decimal.js';
 import { parseInteger } from '../../src/pipeline/convert/integer.js';
 import { slugify } from '../../src/pipeline/convert/slug.js';
 

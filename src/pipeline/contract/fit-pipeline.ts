@@ -5,16 +5,15 @@
  * `ferry interface check` reports these; nothing here guesses at run time.
  */
 import {
-  type DescribedOperation,
   type Schema,
-  itemsArrayOf,
   isSchemaObject,
   objectShape,
   typesOf,
   type CatalogMatch,
 } from '../../interface/index.js';
 import type { FieldSpec } from '../definition/field-schema.js';
-import type { EntityDefinition, PipelineDefinition } from '../definition/definition-types.js';
+import type { PipelineDefinition } from '../definition/definition-types.js';
+import { itemSchemaOf } from './item-schema.js';
 
 export interface ContractProblem {
   code:
@@ -63,8 +62,10 @@ function typeProblem(produced: string, schema: Schema): string | undefined {
   if (allowed.includes(produced)) return undefined;
   if (produced === 'integer' && allowed.includes('number')) return undefined;
   if (produced === 'decimal') {
-    if (allowed.includes('string')) return undefined;
-    return `a decimal field is sent as a decimal string; the schema wants ${allowed.join(' or ')}`;
+    // Sent as a decimal string, or as a JSON number written from its digits where the schema
+    // wants a number (each value's digits are checked against the schema at plan time).
+    if (['string', 'number', 'integer'].some((t) => allowed.includes(t))) return undefined;
+    return `a decimal field is sent as a decimal string or number; the schema wants ${allowed.join(' or ')}`;
   }
   return `the mapping makes ${produced === 'string' ? 'a string' : `a ${produced}`}; the schema wants ${allowed.join(' or ')}`;
 }
@@ -125,25 +126,10 @@ function fitField(
   }
 }
 
-/** The schema of one item an entity's operation carries, or undefined with a problem. */
-function itemSchemaOf(
-  entity: EntityDefinition,
-  kind: string,
-  op: DescribedOperation,
-): Schema | undefined {
-  const ref = entity.operations[kind as keyof EntityDefinition['operations']];
-  if (!ref) return undefined;
-  if (ref.binding.body === 'items' || ref.operation.kind === 'delete') {
-    const body = itemsArrayOf(op.requestSchema);
-    return body && isSchemaObject(body.array.items) ? body.array.items : undefined;
-  }
-  return op.requestSchema;
-}
-
 export function fitPipeline(pipeline: PipelineDefinition, match: CatalogMatch): ContractProblem[] {
   const problems: ContractProblem[] = [];
   for (const entity of pipeline.entities) {
-    for (const [kind, ref] of Object.entries(entity.operations)) {
+    for (const ref of Object.values(entity.operations)) {
       const operationId = ref.operation.id;
       const report = (code: ContractProblem['code'], field: string | undefined, message: string) =>
         problems.push({
@@ -159,7 +145,7 @@ export function fitPipeline(pipeline: PipelineDefinition, match: CatalogMatch): 
         continue;
       }
       if (ref.operation.kind === 'delete' && ref.binding.deleteStyle === 'query') continue;
-      const item = itemSchemaOf(entity, kind, op);
+      const item = itemSchemaOf(ref, op);
       if (!item) {
         report(
           'BODY_NOT_UNDERSTOOD',

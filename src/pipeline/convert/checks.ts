@@ -1,4 +1,4 @@
-import { compareDecimals } from './decimal.js';
+import { compareDecimals } from '../../base/index.js';
 
 /** Per-field checks a pipeline may ask for (after conversion). */
 export interface FieldChecks {

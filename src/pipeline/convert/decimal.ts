@@ -100,18 +100,3 @@ export function parseDecimal(raw: string, format: DecimalFormat): DecimalResult 
   const sign = negative && !isZero ? '-' : '';
   return { value: fraction ? `${sign}${integer}.${fraction}` : `${sign}${integer}` };
 }
-
-/** A decimal string (as parseDecimal returns it) as a scaled BigInt, for exact comparison. */
-function scaled(value: string, scale: number): bigint {
-  const negative = value.startsWith('-');
-  const [int = '0', frac = ''] = (negative ? value.slice(1) : value).split('.');
-  const n = BigInt(int + frac.padEnd(scale, '0'));
-  return negative ? -n : n;
-}
-
-/** Compares two decimal strings exactly: negative, 0 or positive like a sort comparator. */
-export function compareDecimals(a: string, b: string): number {
-  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
-  const d = scaled(a, scale) - scaled(b, scale);
-  return d < 0n ? -1 : d > 0n ? 1 : 0;
-}

@@ -1,5 +1,6 @@
 import type { Binding, Operation } from '../../interface/index.js';
 import type { MappingPlan } from '../mapping/compile-entity.js';
+import type { FieldIssue } from '../mapping/field-types.js';
 import type { ChangeKind } from '../types.js';
 import type { LookupTable } from '../lookups/lookup-table.js';
 import type { EntityFile, FileLookupSpec, PipelineFile, SourceFile } from './pipeline-schema.js';
@@ -7,6 +8,17 @@ import type { EntityFile, FileLookupSpec, PipelineFile, SourceFile } from './pip
 export interface OperationRef {
   operation: Operation;
   binding: Binding;
+  /**
+   * The JSON this operation sends for a payload, where the platform's description makes it other
+   * than JSON.stringify's (decimal strings written as JSON numbers: payload-contract.ts).
+   */
+  json?: (payload: unknown) => string;
+}
+
+/** An entity's payloads against the platform's description (payload-contract.ts). */
+export interface EntityContract {
+  /** Pushes an issue per rule of the request schema of `kind`'s operation the payload breaks. */
+  check(payload: Record<string, unknown>, kind: ChangeKind, issues: FieldIssue[]): void;
 }
 
 /** One entity of a loaded pipeline, compiled and checked against the catalog. */
@@ -26,6 +38,8 @@ export interface EntityDefinition {
   patchChanged: boolean;
   /** The entity as written in the pipeline file (what `ferry interface check` fits to the schema). */
   spec: EntityFile;
+  /** Set when `interface.openapi` names the platform's description: its payloads are checked. */
+  contract?: EntityContract;
 }
 
 export interface PipelineDefinition {

@@ -9,6 +9,8 @@ export type Absent = typeof ABSENT;
 export interface FieldIssue {
   field: string;
   message: string;
+  /** The JSON pointer in the payload, for a rule of the platform's request schema. */
+  path?: string;
 }
 
 /**

@@ -25,6 +25,8 @@ export function rowError(source: SourceRef, issues: readonly FieldIssue[], key?:
     field: issues[0]?.field,
     message: shown.join('; ') + (more > 0 ? ` (and ${more} more)` : ''),
   };
+  const path = issues[0]?.path;
+  if (path !== undefined) error.path = path;
   if (key !== undefined) error.key = key;
   return error;
 }
@@ -87,7 +89,9 @@ export function mapRecord(
     let payload: Record<string, unknown> | undefined;
     if (kind !== 'delete') {
       own.length = 0;
-      payload = mapPayload(plan, key, fields, own, kind, entity.duplicates !== 'group');
+      const whole = entity.duplicates !== 'group'; // a group is checked once all its rows are in
+      payload = mapPayload(plan, key, fields, own, kind, whole);
+      if (whole && own.length === 0) entity.contract?.check(payload, kind, own);
       if (own.length > 0) {
         issues.push(...own);
         rejectedKey ??= key;

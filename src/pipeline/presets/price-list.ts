@@ -3,7 +3,8 @@
  * and the two things the presets do with them: parse an export's amount, keep the lowest amount
  * per currency when several variants of one product are merged.
  */
-import { compareDecimals, parseDecimal } from '../convert/decimal.js';
+import { compareDecimals } from '../../base/index.js';
+import { parseDecimal } from '../convert/decimal.js';
 
 export interface Price {
   amount: string;
