@@ -83,6 +83,7 @@ export { type RunRequestCounter, startRunRequestCounter } from './metrics/run-re
 export { readThroughput, type ThroughputPoint } from './metrics/throughput.js';
 export {
   notifyContractChanged,
+  notifyIfLate,
   type NotifyContext,
   notifyRunBlocked,
   notifyRunEnded,
