@@ -148,11 +148,11 @@ it('tells `late` once, as soon as the forecast passes the window, while the run 
   const config = setup();
   const logger = quietLogger();
   const keys = deliveryKeys(h.prefix);
-  // The window ends at the next minute at least 30 s away: 30 to 90 s from now, in UTC.
-  const end = Math.ceil((Date.now() + 30_000) / 60_000) * 60_000;
+  // The window ends at the next minute at least 45 s away: 45 to 105 s from now, in UTC.
+  const end = Math.ceil((Date.now() + 45_000) / 60_000) * 60_000;
   const endsAt = new Date(end).toISOString().slice(11, 16);
-  // ~430 requests at 4 a second at most: 110 s and more, past the window whatever the minute.
-  await generateItems(400, join(h.dir, 'many-items.csv'), 3);
+  // ~640 requests at 4 a second at most: 160 s and more, past the window whatever the minute.
+  await generateItems(600, join(h.dir, 'many-items.csv'), 3);
   writeCatalog('overnight', 'many-items.csv', {
     window: { endsAt, tz: 'UTC' },
     notify: [
