@@ -24,6 +24,7 @@ export {
 } from './definition/load-pipeline.js';
 export type { NotifyEvent } from './definition/pipeline-schema.js';
 export type { Pickup, Schedule } from './definition/schedule-schema.js';
+export { type DeliveryWindow, windowEnd } from './definition/window-schema.js';
 export { displayPath } from './display-path.js';
 export { type MassDeleteDetails, MassDeleteGuardError } from './errors.js';
 export { contentHash, fieldHashes } from './hashing.js';

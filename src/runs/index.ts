@@ -46,6 +46,7 @@ export {
   DeadLettersChangedError,
 } from './errors.js';
 export { finishRun, RETENTION_S } from './finish-run.js';
+export { forecastRun, forecastText, type RunForecast } from './forecast.js';
 export { followRun } from './follow-run.js';
 export {
   addToTally,
@@ -78,9 +79,11 @@ export {
   SEP,
 } from './metrics/metric-fields.js';
 export { startRequestMetrics } from './metrics/request-metrics.js';
+export { type RunRequestCounter, startRunRequestCounter } from './metrics/run-requests.js';
 export { readThroughput, type ThroughputPoint } from './metrics/throughput.js';
 export {
   notifyContractChanged,
+  notifyIfLate,
   type NotifyContext,
   notifyRunBlocked,
   notifyRunEnded,

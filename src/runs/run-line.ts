@@ -1,4 +1,5 @@
 /** A run as one line of a list: `ferry runs --json` and the console's `GET /api/runs` alike. */
+import { forecastRun, type RunForecast } from './forecast.js';
 import { itemCounts, type ItemCounts } from './run-report.js';
 import type { RunRecord } from './run-record.js';
 import { requestsInFlight, runStatusText } from './run-status-text.js';
@@ -28,9 +29,11 @@ export interface RunLine {
   /** settled = delivered + failed + stale + cancelled <= planned; unchanged apart. */
   items: ItemCounts;
   rejected: number;
+  /** A running run: requests left, the recent rate, when it ends (forecast.ts). */
+  forecast?: RunForecast;
 }
 
-export function lineOf(run: RunRecord): RunLine {
+export function lineOf(run: RunRecord, now: number): RunLine {
   const items = itemCounts(run);
   const line: RunLine = {
     runId: run.id,
@@ -53,6 +56,8 @@ export function lineOf(run: RunRecord): RunLine {
   if (run.status === 'blocked' && run.blockedReason) line.blockedReason = run.blockedReason;
   if (run.startedBy) line.startedBy = run.startedBy;
   if (run.lateSeconds) line.lateSeconds = run.lateSeconds;
+  const forecast = forecastRun(run, now);
+  if (forecast) line.forecast = forecast;
   if (run.finishedAt) {
     line.finishedAt = new Date(run.finishedAt).toISOString();
     line.seconds = (run.finishedAt - run.createdAt) / 1000;

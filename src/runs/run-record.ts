@@ -142,6 +142,16 @@ export interface RunRecord {
   export?: ExportSummary;
   /** With a pinned description: how the one read before the run differed from it. */
   contract?: RunContract;
+  /** Requests the workers sent for it: in all, since when, per recent 10 s (run-requests.ts). */
+  sent: SentRequests;
+}
+
+export interface SentRequests {
+  requests: number;
+  /** When the first was answered (epoch ms); absent before. */
+  since?: number;
+  /** Bucket n (epoch ms / REQUEST_BUCKET_MS) -> requests answered in it; only the recent ones. */
+  perBucket: Record<number, number>;
 }
 
 /** Whether a run in this status is over: nothing of it is in flight, its pipeline is free. */
@@ -157,7 +167,10 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (!fields.id) return undefined;
   const stages = JSON.parse(fields.stages ?? '[]') as StageInfo[];
   const operations: Record<string, OperationCounts> = {};
+  const sent: SentRequests = { requests: Number(fields.sent ?? 0), perBucket: {} };
+  if (fields.sentSince) sent.since = Number(fields.sentSince);
   for (const [field, value] of Object.entries(fields)) {
+    if (field.startsWith('rq:')) sent.perBucket[Number(field.slice(3))] = Number(value);
     const match = /^op:(.+):([a-z]+)$/.exec(field);
     if (!match) continue;
     const [, operationId, name] = match as unknown as [string, string, CountName];
@@ -181,6 +194,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     pending: stages.map((s) => Number(fields[`pending:${s.index}`] ?? 0)),
     operations,
     deadLetters: Number(fields.deadLetters ?? 0),
+    sent,
   };
   if (fields.file) run.file = fields.file;
   if (fields.sourcePath) run.sourcePath = fields.sourcePath;

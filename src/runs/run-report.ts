@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { RedisClient } from '../redis/index.js';
 import { type RowError, toCsv } from '../base/index.js';
+import { forecastRun, type RunForecast } from './forecast.js';
 import { requestsInFlight } from './run-status-text.js';
 import type { DeadLetter } from './dead-letters/dead-letter.js';
 import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';
@@ -54,6 +55,8 @@ export interface RunReport {
   blockedReason?: string;
   /** A cancelling run: requests still in flight (one per job a worker holds). */
   inFlight?: number;
+  /** A running run: requests left, the recent rate, when it ends (forecast.ts). */
+  forecast?: RunForecast;
   /** Records rejected while planning (at most the first ERRORS_KEPT). */
   errors: RowError[];
   rejected: number;
@@ -167,6 +170,8 @@ export async function buildRunReport(
   };
   if (run.blockedReason && run.status === 'blocked') report.blockedReason = run.blockedReason;
   if (run.status === 'cancelling') report.inFlight = requestsInFlight(run);
+  const forecast = forecastRun(run, Date.now());
+  if (forecast) report.forecast = forecast;
   if (run.file) report.file = run.file;
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;

@@ -32,7 +32,7 @@ export async function readRunPage(
     for (const run of await readRunRecords(ctx.redis, ctx.keys, page.ids)) {
       at += 1;
       if (!run || (options.status !== undefined && run.status !== options.status)) continue;
-      runs.push(lineOf(run));
+      runs.push(lineOf(run, Date.now()));
       if (runs.length === options.limit) break;
     }
     if (runs.length === options.limit || page.ids.length < PAGE) break;

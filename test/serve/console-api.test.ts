@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import type { FerryConfig } from '../../src/config/schema.js';
 import { main } from '../../src/cli/main.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
+import { REQUEST_BUCKET_MS } from '../../src/runs/metrics/run-requests.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
@@ -150,6 +151,85 @@ describe('the API', () => {
       status: 404,
       body: { error: { code: 'FERRY_NOT_FOUND' } },
     });
+  });
+
+  it('forecasts a running run: the API and its OpenAPI schema, ferry runs, the run page', async () => {
+    // A prefix of its own and no worker: the run waits, and its record says what the workers'
+    // counters would have written after 20 s of sending a request a second.
+    const prefix = uniquePrefix('console-forecast');
+    const config = consoleConfig(prefix);
+    const own = await startConsole(config, h.redis);
+    try {
+      const { runId: running } = await startRun({
+        config,
+        redis: h.redis,
+        logger: quietLogger(),
+        pipeline: 'catalog',
+        source: { file: join(PROJECT_ROOT, 'examples/items.csv') },
+      });
+      const keys = deliveryKeys(prefix);
+      const measuring = (await call(own.url, `/api/runs/${running}`, { token: VIEWER })).body;
+      const planned = (measuring as { stages: { requests: number }[] }).stages.reduce(
+        (n, s) => n + s.requests,
+        0,
+      );
+      expect(planned).toBeGreaterThan(20);
+      expect(measuring).toMatchObject({ forecast: { remainingRequests: planned } });
+      const now = Date.now();
+      const fields: Record<string, number> = { sent: 20, sentSince: now - 20_000 };
+      for (let t = now - 20_000; t < now; t += 1_000) {
+        const field = `rq:${Math.floor(t / REQUEST_BUCKET_MS)}`;
+        fields[field] = (fields[field] ?? 0) + 1;
+      }
+      await h.redis.hset(keys.run(running), fields);
+
+      const { body } = await call(own.url, `/api/runs/${running}`, { token: VIEWER });
+      const forecast = (body as { forecast: Record<string, unknown> }).forecast;
+      expect(forecast).toMatchObject({ remainingRequests: planned - 20 });
+      expect(forecast.requestsPerSecond).toBeGreaterThan(0.9);
+      expect(forecast.requestsPerSecond).toBeLessThanOrEqual(1);
+      const finish = (Date.parse(forecast.finishAt as string) - now) / 1000;
+      expect(finish).toBeGreaterThanOrEqual(planned - 20 - 1);
+      expect(finish).toBeLessThan((planned - 20) * 1.1 + 1);
+      // The document's other fields pass through the response schema.
+      expect(body).toMatchObject({ runId: running, status: 'running', errors: expect.any(Array) });
+      const list = (await call(own.url, '/api/runs', { token: VIEWER })).body as {
+        runs: { forecast?: unknown }[];
+      };
+      expect(list.runs[0]?.forecast).toMatchObject({ remainingRequests: planned - 20 });
+      const openapi = (await call(own.url, '/api/openapi.json', { token: VIEWER })).body as {
+        paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+      };
+      expect(openapi.paths['/api/runs/{runId}']?.get.responses['200']).toMatchObject({
+        content: {
+          'application/json': {
+            schema: {
+              properties: {
+                forecast: {
+                  properties: { remainingRequests: {}, requestsPerSecond: {}, finishAt: {} },
+                },
+              },
+            },
+          },
+        },
+      });
+
+      const out: string[] = [];
+      const stdout = { write: (s: string) => out.push(s) } as unknown as NodeJS.WriteStream;
+      const env = { ...process.env, FERRY_PREFIX: prefix, REDIS_URL: config.redis.url };
+      expect(await main(['runs'], { stdout, env })).toBe(0);
+      expect(out.join('')).toMatch(
+        new RegExp(`${planned - 20} requests left at (1|0\\.9\\d)/s, ends \\d{4}-\\d\\d-\\d\\dT`),
+      );
+      const page = await call(own.url, `/runs/${running}`, { token: VIEWER });
+      expect(page.text).toContain('<dt>Forecast</dt>');
+      expect(page.text).toMatch(
+        /requests left at (1|0\.9\d)\/s: ends <span title="[^"]+">in \d+ (s|min)<\/span>/,
+      );
+    } finally {
+      await own.app.close();
+      await deleteKeys(prefix);
+    }
   });
 
   it('cancels a run for an operator, writing who did it to the audit trail; 409 once over', async () => {

@@ -1,4 +1,4 @@
-import type { RunLine } from '../../runs/index.js';
+import type { RunForecast, RunLine } from '../../runs/index.js';
 import {
   flag,
   JSON_OPTION,
@@ -11,7 +11,8 @@ import { withRedis } from '../with-redis.js';
 
 const DEFAULT_LIMIT = 20;
 
-function table(lines: RunLine[]): string {
+/** `forecastText` is the runs layer's, passed in: this module loads no layer before run(). */
+function table(lines: RunLine[], forecastText: (forecast: RunForecast) => string): string {
   const rows = [
     [
       'RUN',
@@ -41,6 +42,9 @@ function table(lines: RunLine[]): string {
         l.blockedReason,
         l.reason,
         l.lateSeconds ? `started ${l.lateSeconds} s after its tick` : undefined,
+        l.forecast
+          ? `${forecastText(l.forecast)}${l.forecast.finishAt ? `, ends ${l.forecast.finishAt}` : ''}`
+          : undefined,
       ]
         .filter(Boolean)
         .join('; '),
@@ -73,10 +77,14 @@ export const runsCommand: Command = {
     'than planned; unchanged entities are not planned. A cancelled run shows "cancelling: N requests',
     'in flight" until they settle; a blocked run (the platform refuses every request) says why.',
     '',
+    'A running run forecasts its end under NOTE: the requests it has left, the rate it achieved over',
+    'the last minute and when that rate ends it ("measuring…" for its first seconds; docs/DELIVERY.md).',
+    '',
     'With --json: [{runId, pipeline, kind, trigger, startedBy?, status, statusText, blockedReason?,',
     'reason?, lateSeconds?, startedAt, finishedAt?, seconds?, plannedItems, deliveredItems,',
     'failedItems, items: {planned, settled, delivered, failed, stale, cancelled, unchanged},',
-    'rejected}]. Exit 0; 1 when Redis does not answer; 2 bad usage.',
+    'rejected, forecast?: {remainingRequests, requestsPerSecond?, finishAt?}}]. Exit 0; 1 when',
+    'Redis does not answer; 2 bad usage.',
     '',
     'Examples:',
     '  ferry runs --pipeline catalog --limit 7',
@@ -92,7 +100,7 @@ export const runsCommand: Command = {
   },
   async run({ args, stdout, config: getConfig }) {
     const { connectDelivery } = await import('../../queue/index.js');
-    const { deliveryKeys, recentRuns, lineOf } = await import('../../runs/index.js');
+    const { deliveryKeys, forecastText, recentRuns, lineOf } = await import('../../runs/index.js');
     const limit = positiveIntOption(args, 'limit') ?? DEFAULT_LIMIT;
     const pipeline = stringOption(args, 'pipeline');
     const config = getConfig();
@@ -103,9 +111,10 @@ export const runsCommand: Command = {
           limit,
           ...(pipeline !== undefined ? { pipeline } : {}),
         });
-        const lines = runs.map(lineOf);
+        const now = Date.now();
+        const lines = runs.map((run) => lineOf(run, now));
         if (flag(args, 'json')) writeJson(stdout, lines);
-        else stdout.write(lines.length > 0 ? `${table(lines)}\n` : 'No runs.\n');
+        else stdout.write(lines.length > 0 ? `${table(lines, forecastText)}\n` : 'No runs.\n');
         return 0;
       },
     );

@@ -50,6 +50,8 @@ export interface PipelineDefinition {
   mode: 'snapshot' | 'changes';
   source: SourceFile;
   schedule: PipelineFile['schedule'];
+  /** When its runs should be done (window-schema.ts). */
+  window: PipelineFile['window'];
   /** Relative source paths are tried against the working directory, then this directory. */
   baseDir: string;
   changeType: PipelineFile['changeType'];

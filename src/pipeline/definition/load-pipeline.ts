@@ -124,6 +124,7 @@ export function compilePipeline(
     ...(parsed.description ? { description: parsed.description } : {}),
     source: parsed.source,
     schedule: parsed.schedule,
+    window: parsed.window,
     baseDir,
     changeType: parsed.changeType,
     deletes: parsed.deletes,

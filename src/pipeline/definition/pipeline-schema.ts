@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { s3SourceSchema, sftpSourceSchema } from './remote-source-schema.js';
 import { scheduleSchema } from './schedule-schema.js';
+import { windowSchema } from './window-schema.js';
 
 /** What a webhook can be told of (docs/PIPELINES.md, Notifications). */
 export const NOTIFY_EVENTS = [
@@ -14,6 +15,7 @@ export const NOTIFY_EVENTS = [
   'succeeded',
   'blocked',
   'contract_changed',
+  'late',
 ] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 import { fieldSpecSchema } from './field-schema.js';
@@ -118,6 +120,8 @@ export const pipelineSchema = z
     source: sourceSchema,
     /** Run by the workers on this cron (src/schedules). */
     schedule: scheduleSchema.optional(),
+    /** When its runs should be done: a run forecast to end later notifies `late` (window-schema.ts). */
+    window: windowSchema.optional(),
     mode: z.enum(['snapshot', 'changes']),
     changeType: z
       .strictObject({

@@ -24,6 +24,12 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
+/** An IANA time zone, default UTC: a schedule's, a delivery window's (window-schema.ts). */
+export const timeZoneSchema = z
+  .string()
+  .refine(isTimeZone, { message: 'expected an IANA time zone, e.g. "Europe/Berlin" or "UTC"' })
+  .default('UTC');
+
 /**
  * Picking tonight's export out of a folder source (src/schedules/pickup.ts): which file, once it
  * stopped growing, and where it goes after its run.
@@ -46,10 +52,7 @@ export const scheduleSchema = z.strictObject({
     message:
       'expected a cron pattern of 5 fields (minute hour day month weekday) or 6 with seconds first, e.g. "0 2 * * *"',
   }),
-  tz: z
-    .string()
-    .refine(isTimeZone, { message: 'expected an IANA time zone, e.g. "Europe/Berlin" or "UTC"' })
-    .default('UTC'),
+  tz: timeZoneSchema,
   /** With a folder source: take tonight's export out of the folder, once (see pickupSchema). */
   pickup: pickupSchema.optional(),
 });

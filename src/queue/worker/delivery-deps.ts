@@ -4,7 +4,7 @@ import type { FerryConfig } from '../../config/index.js';
 import type { Binding, InterfaceClient } from '../../interface/index.js';
 import type { Logger } from '../../logging/index.js';
 import type { StateStore } from '../../state/index.js';
-import type { DeadLetterStore, DeliveryKeys } from '../../runs/index.js';
+import type { DeadLetterStore, DeliveryKeys, RunRequestCounter } from '../../runs/index.js';
 import type { DeliveryQueues } from '../queues.js';
 import type { Breaker } from './breaker.js';
 import type { RateGate } from './rate-gate.js';
@@ -20,6 +20,8 @@ export interface DeliveryDeps {
   dlq: DeadLetterStore;
   queues: DeliveryQueues;
   logger: Logger;
+  /** Counts each run's requests answered, for its forecast. */
+  sent: RunRequestCounter;
   /** The pipelines' breaker for platform-wide refusals. */
   breaker: Breaker;
   /** Called in the process whose refusal blocked a run's delivery (notifies `blocked`). */

@@ -28,6 +28,7 @@ import {
   watchEpoch,
   finishRun,
   startRequestMetrics,
+  startRunRequestCounter,
   notifyRunBlocked,
   notifyRunEnded,
   parseRun,
@@ -78,6 +79,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     bulkShare: delivery.bulkShare,
   });
   const requestMetrics = startRequestMetrics(redis, keys.metrics);
+  const sent = startRunRequestCounter(redis, keys);
   const stopping = new AbortController();
   const deps: DeliveryDeps = {
     redis,
@@ -95,6 +97,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     dlq: createDeadLetterStore(redis, keys),
     queues: openQueues(redis, keys),
     logger,
+    sent,
     breaker: createBreaker(redis, keys, delivery.breaker),
     onBlocked: async (runId) => {
       const run = parseRun(await redis.hgetall(keys.run(runId)));
@@ -185,6 +188,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       if (!drained) stopping.abort();
       await deps.client.close(!drained);
       await requestMetrics.close();
+      await sent.close();
       await deps.queues.close();
       await redis.quit();
       return drained;

@@ -118,6 +118,7 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
       continue;
     }
     const result = await sendRequest(request, s.ctx);
+    s.deps.sent.count(s.data.runId);
     for (const item of result.confirmed) {
       out.confirmed.push({ operationId: request.operationId, item });
     }

@@ -5,8 +5,9 @@
  *   flight (runs/cancel-run.ts), whoever asked for the cancel and whether they still wait;
  * - a blocked pipeline gets a probe every `delivery.breaker.probeSeconds` (breaker.ts);
  * - a job BullMQ failed without the worker settling it (it stalled too often because its workers
- *   kept dying, or kept throwing) is dead-lettered with what it still carried, and settled.
- * Both are idempotent, so several supervisors may race.
+ *   kept dying, or kept throwing) is dead-lettered with what it still carried, and settled;
+ * - a running run forecast to end after its pipeline's window notifies `late` (once).
+ * All are idempotent, so several supervisors may race.
  */
 import type { Job } from 'bullmq';
 import { buildDeadLetter } from '../dlq/build-dead-letter.js';
@@ -17,6 +18,7 @@ import {
   type Tally,
   LANES,
   type Lane,
+  notifyIfLate,
   parseRun,
   runJobId,
 } from '../../runs/index.js';
@@ -107,8 +109,16 @@ async function deadLetterFailedJob(
   await job.remove().catch(() => undefined); // another supervisor may have removed it
 }
 
+async function notifyLateRuns(deps: DeliveryDeps): Promise<void> {
+  const { config, redis, keys, logger } = deps;
+  for (const runId of await redis.smembers(keys.activeRuns)) {
+    await notifyIfLate({ config, redis, keys, logger }, runId, Date.now());
+  }
+}
+
 export async function superviseOnce(deps: DeliveryDeps): Promise<void> {
   await releaseDueStages(deps);
+  await notifyLateRuns(deps);
   for (const lane of LANES) {
     const failed = await deps.queues[lane].getFailed(0, FAILED_BATCH - 1);
     for (const job of failed) await deadLetterFailedJob(deps, lane, job);

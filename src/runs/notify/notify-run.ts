@@ -2,17 +2,24 @@
  * What a run's ending tells the pipeline's webhooks (`notify: [{url, on}]`): `succeeded` (every
  * item delivered), `dead_letters` (some were dead-lettered), `failed` (cancelled, or a schedule's
  * tick refused by an error), `guard_stopped` (the mass-delete guard stopped it); and, while it
- * goes on, `blocked` (the platform refuses every request: worker/breaker.ts); before it,
- * `contract_changed` (the platform's description differs from the pinned one). The body is a
- * small summary, never a payload or a secret; each (run, event, webhook) is queued once.
+ * goes on, `blocked` (the platform refuses every request: worker/breaker.ts) and `late` (its
+ * forecast ends after the pipeline's `window`); before it, `contract_changed` (the platform's
+ * description differs from the pinned one). The body is a small summary, never a payload or a
+ * secret; each (run, event, webhook) is queued once.
  */
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../../config/index.js';
 import { isFerryError } from '../../errors/index.js';
-import { type NotifyEvent, loadPipeline } from '../../pipeline/index.js';
+import {
+  loadPipeline,
+  type NotifyEvent,
+  type PipelineDefinition,
+  windowEnd,
+} from '../../pipeline/index.js';
 import type { RedisClient } from '../../redis/index.js';
 import type { DeliveryKeys } from '../keys.js';
-import { itemTotals, type RunContract, type RunRecord } from '../run-record.js';
+import { forecastRun } from '../forecast.js';
+import { itemTotals, parseRun, type RunContract, type RunRecord } from '../run-record.js';
 import { openNotifyQueue } from './notify-queue.js';
 
 export interface NotifyContext {
@@ -57,6 +64,16 @@ export function runSummary(run: RunRecord, event: NotifyEvent): Record<string, u
   };
 }
 
+/** The pipeline's definition; none for a file that does not load (that says so elsewhere). */
+function loaded(ctx: NotifyContext, pipeline: string): PipelineDefinition | undefined {
+  try {
+    return loadPipeline(pipeline, ctx.config);
+  } catch (error) {
+    if (!isFerryError(error)) throw error;
+    return undefined;
+  }
+}
+
 /** Queues the webhooks of `pipeline` that asked for `event`, with `body`; `id` makes it once. */
 export async function notify(
   ctx: NotifyContext,
@@ -65,13 +82,7 @@ export async function notify(
   id: string,
   body: Record<string, unknown>,
 ): Promise<number> {
-  let hooks;
-  try {
-    hooks = loadPipeline(pipeline, ctx.config).notify.filter((h) => h.on.includes(event));
-  } catch (error) {
-    if (!isFerryError(error)) throw error;
-    return 0; // a pipeline file that does not load says so elsewhere; it has no webhooks now
-  }
+  const hooks = (loaded(ctx, pipeline)?.notify ?? []).filter((h) => h.on.includes(event));
   if (hooks.length === 0) return 0;
   const queue = openNotifyQueue(ctx.redis, ctx.keys);
   try {
@@ -127,4 +138,46 @@ export async function notifyContractChanged(
     changes: contract.changes.slice(0, 20),
     command: 'ferry interface diff',
   });
+}
+
+/**
+ * Queues `late` for a running sync run whose forecast ends after its pipeline's window, as soon
+ * as it does, once per run (the run's `lateAt` field is claimed first; every worker's
+ * housekeeping asks every few seconds). A run with no rate measured yet is not judged; one that
+ * answered nothing over the last minute (no finish in sight) is late. True when it was queued.
+ */
+export async function notifyIfLate(
+  ctx: NotifyContext,
+  runId: string,
+  now: number,
+): Promise<boolean> {
+  const key = ctx.keys.run(runId);
+  const [pipeline, kind, status, lateAt] = await ctx.redis.hmget(
+    key,
+    'pipeline',
+    'kind',
+    'status',
+    'lateAt',
+  );
+  const notSync = kind === 'replay' || kind === 'export';
+  if (!pipeline || notSync || status !== 'running' || lateAt) return false;
+  const window = loaded(ctx, pipeline)?.window;
+  if (!window) return false;
+  const run = parseRun(await ctx.redis.hgetall(key));
+  const forecast = run && forecastRun(run, now);
+  if (!run || forecast?.requestsPerSecond === undefined) return false;
+  const end = windowEnd(window, run.createdAt);
+  if (forecast.finishAt !== undefined && Date.parse(forecast.finishAt) <= end) return false;
+  if ((await ctx.redis.hsetnx(key, 'lateAt', now)) === 0) return false;
+  const summary = {
+    ...runSummary(run, 'late'),
+    forecast,
+    window: { ...window, end: new Date(end).toISOString() },
+  };
+  await notify(ctx, pipeline, 'late', runId, summary);
+  ctx.logger.warn(
+    { runId, pipeline, finishAt: forecast.finishAt, windowEnd: summary.window.end },
+    "the run is forecast to end after its pipeline's window",
+  );
+  return true;
 }

@@ -1,13 +1,15 @@
 /**
- * `/runs/{runId}`: one run. Its status and origin, progress while it runs (with a cancel for an
- * operator), items per operation, stages, a chart of items delivered over time, the rows the
- * source got wrong (file:line:field), its dead letters, and its report to download.
+ * `/runs/{runId}`: one run. Its status and origin, progress and forecast while it runs (with a
+ * cancel for an operator), items per operation, stages, a chart of items delivered over time, the
+ * rows the source got wrong (file:line:field), its dead letters, and its report to download.
  */
 import type { FastifyInstance } from 'fastify';
 import {
   buildRunReport,
   failuresCsv,
+  forecastText,
   readRunTimeline,
+  type RunForecast,
   type RunReport,
   runStatusText,
   type TimelinePoint,
@@ -71,6 +73,7 @@ export function runBody(
           stale${t.cancelled ? `, ${count(t.cancelled)} cancelled` : ''}; ${count(t.unchanged)}
           unchanged (not planned)
         </dd>
+        ${report.forecast ? forecastRow(report.forecast, now) : ''}
       </dl>
       ${
         running && operator
@@ -228,6 +231,14 @@ export function runBody(
         >Rejected rows and dead letters (CSV)</a
       >
     </p>`;
+}
+
+/** A running run's forecast: requests left, the rate, when it ends (docs/DELIVERY.md). */
+function forecastRow(forecast: RunForecast, now: number): SafeHtml {
+  return html`<dt>Forecast</dt>
+    <dd data-forecast>
+      ${forecastText(forecast)}${forecast.finishAt ? html`: ends ${when(forecast.finishAt, now)}` : ''}
+    </dd>`;
 }
 
 /** A run whose delivery the breaker paused: why, what Ferry does meanwhile, and the resume. */

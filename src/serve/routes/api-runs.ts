@@ -18,6 +18,35 @@ import type { ServeContext } from '../serve-context.js';
 /** How long a cancel waits for the run's jobs in flight before answering "cancelling". */
 const CANCEL_WAIT_MS = 10_000;
 
+/**
+ * The run documents' `forecast`, described for the OpenAPI document (their other fields are
+ * those of `ferry run --json` and `ferry runs --json`, passed through as they are).
+ */
+const forecastSchema = {
+  type: 'object',
+  description:
+    "A running run's forecast (docs/DELIVERY.md, Forecast); absent when it is not running.",
+  required: ['remainingRequests'],
+  properties: {
+    remainingRequests: { type: 'integer', description: 'Requests planned and not sent yet.' },
+    requestsPerSecond: {
+      type: 'number',
+      description: 'Requests answered per second over the last minute; absent while measuring.',
+    },
+    finishAt: {
+      type: 'string',
+      format: 'date-time',
+      description:
+        'Now + remainingRequests / requestsPerSecond; absent while measuring, or when nothing was answered over the last minute.',
+    },
+  },
+} as const;
+const runDocumentSchema = {
+  type: 'object',
+  additionalProperties: true,
+  properties: { forecast: forecastSchema },
+} as const;
+
 export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
   app.get<{ Querystring: { pipeline?: string; limit?: number; cursor?: string } }>(
     '/api/runs',
@@ -29,6 +58,13 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
             pipeline: { type: 'string' },
             limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
             cursor: { type: 'string', pattern: '^[0-9]+$' },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: true,
+            properties: { runs: { type: 'array', items: runDocumentSchema } },
           },
         },
       },
@@ -43,6 +79,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
 
   app.get<{ Params: { runId: string } }>(
     '/api/runs/:runId',
+    { schema: { response: { 200: runDocumentSchema } } },
     async (request) => await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId),
   );
 
