@@ -22,9 +22,10 @@ export const undoCommand: Command = {
   description: [
     'Undoes a finished run from its before-images (docs/DELIVERY.md): every entity it changed gets',
     'back the payload Ferry had delivered before, what it created is deleted, what it deleted is',
-    'created again. The undo is a run of its own through the queue (with idempotency keys; its',
-    'record names the run it undoes), which the value guards do not stop: asking for it is the',
-    'approval. It can be undone in turn. Before-images are kept undo.retentionDays (default 14).',
+    "created again, with what goes out with its creation (sendWithNew: a product's prices). The",
+    'undo is a run of its own through the queue (with idempotency keys; its record names the run',
+    'it undoes), which the value guards do not stop: asking for it is the approval. It can be',
+    'undone in turn. Before-images are kept undo.retentionDays (default 14).',
     '',
     'An entity a later run changed again is skipped and named (undoing it would throw away the',
     'later change); --force undoes it too. An entity the run created whose resource has no delete',

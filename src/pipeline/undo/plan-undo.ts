@@ -1,9 +1,10 @@
 /**
- * The inverse of a delivered run, from its before-images (src/state/before-images): an entity
- * it changed gets its previous payload back, one it created is deleted, one it deleted is created
- * again with the payload it had. An entity changed again since (state holds another version than
- * the run's) is skipped and named, unless forced. The result is a Plan like planPipeline's, built
- * by the same request builder (batches, idempotency keys), for a run of its own.
+ * The inverse of a delivered run, from its before-images (src/state/before-images): an entity it
+ * changed gets its previous payload back, one it created is deleted, one it deleted is created
+ * again with the payload it had, and the entities sent with it (`sendWithNew`) with theirs. An
+ * entity changed again since (state holds another version than the run's) is skipped and named,
+ * unless forced. The result is a Plan like planPipeline's, built by the same request builder
+ * (batches, idempotency keys), for a run of its own.
  */
 import type { FerryConfig } from '../../config/index.js';
 import type { RedisClient } from '../../redis/index.js';
@@ -73,6 +74,66 @@ function inverseOf(entity: EntityDefinition, image: BeforeImage): Inverse | stri
   return { ref, kind: 'delete', payload: deletePayload(ref, image.key) };
 }
 
+/** An undo item: the inverse (or a follower's last payload) of one entity, as the planner's. */
+function undoItem(
+  entity: EntityDefinition,
+  key: string,
+  inverse: Inverse,
+  version: number,
+  baseVersion: number,
+): { item: DeliveryItem; json: string } {
+  const json = JSON.stringify(inverse.payload);
+  const item: DeliveryItem = {
+    resource: entity.resource,
+    key,
+    kind: inverse.kind,
+    payload: inverse.payload,
+    hash: inverse.kind === 'delete' ? '' : contentHash(json),
+    version,
+    baseVersion,
+  };
+  if (inverse.kind === 'upsert' && entity.patchChanged) {
+    item.fieldHashes = fieldHashes(inverse.payload);
+  }
+  return { item, json };
+}
+
+/**
+ * The entities sent with a re-created one (`sendWithNew`: a product's prices go with the product,
+ * and went with its deletion on the platform): each goes out again with the payload Ferry last
+ * delivered for it, when the run did not change it itself (its own before-image decides then)
+ * and state holds it live. Assumes the follower's key is its target's, as one record maps both.
+ */
+async function sendFollowers(
+  ctx: { definition: PipelineDefinition; redis: RedisClient; config: FerryConfig },
+  recreated: ReadonlyMap<number, ReadonlySet<string>>,
+  touched: ReadonlyMap<string, ReadonlySet<string>>,
+  add: (entity: EntityDefinition, key: string, inverse: Inverse, baseVersion: number) => void,
+): Promise<void> {
+  const { definition, redis, config } = ctx;
+  const prefix = config.redis.prefix;
+  const history = createPayloadHistory(redis, prefix, config.undo.retentionDays);
+  const store = createStateStore(redis, prefix);
+  for (const follower of definition.entities) {
+    const targetKeys =
+      follower.sendWithNew === undefined ? undefined : recreated.get(follower.sendWithNew);
+    const ref = follower.operations.upsert ?? follower.operations.patch;
+    if (!targetKeys || !ref) continue;
+    const own = touched.get(follower.resource);
+    const keys = [...targetKeys].filter((k) => !own?.has(k));
+    if (keys.length === 0) continue;
+    const states = await store.readEncoded(definition.name, follower.resource, keys);
+    const kept = await history.lastDelivered(definition.name, follower.resource, keys);
+    keys.forEach((key, i) => {
+      const state = states[i] ?? null;
+      const payload = kept[i]?.payload;
+      if (state === null || stateDeleted(state) || payload === undefined) return;
+      const inverse: Inverse = { ref, kind: 'upsert', payload: payload as Record<string, unknown> };
+      add(follower, key, inverse, stateVersion(state));
+    });
+  }
+}
+
 export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
   const { definition, redis, config, run } = options;
   const prefix = config.redis.prefix;
@@ -92,8 +153,17 @@ export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
   });
   const byResource = new Map(definition.entities.map((e) => [e.resource, e]));
   const skipped: UndoSkip[] = [];
+  /** Per resource, the keys the run changed (their before-images decide them). */
+  const touched = new Map<string, Set<string>>();
+  /** Per entity index, the keys the undo creates again. */
+  const recreated = new Map<number, Set<string>>();
   let images = 0;
   let deletes = 0;
+  const add = (entity: EntityDefinition, key: string, inverse: Inverse, baseVersion: number) => {
+    const { item, json } = undoItem(entity, key, inverse, version, baseVersion);
+    if (inverse.kind === 'delete') deletes += 1;
+    builder.add(inverse.ref, item, json);
+  };
   for await (const batch of history.beforeImages(definition.name, run.id)) {
     images += batch.length;
     const groups = new Map<string, BeforeImage[]>();
@@ -101,6 +171,9 @@ export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
       const list = groups.get(image.resource);
       if (list) list.push(image);
       else groups.set(image.resource, [image]);
+      let keys = touched.get(image.resource);
+      if (!keys) touched.set(image.resource, (keys = new Set()));
+      keys.add(image.key);
     }
     for (const [resource, list] of groups) {
       const states = await store.readEncoded(
@@ -118,10 +191,8 @@ export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
         const state = states[i] ?? null;
         const now = state === null ? 0 : stateVersion(state);
         if (now !== run.version && !options.force) {
-          {
-            skip(`changed again by a later run (version ${now}); --force undoes it anyway`);
-            continue;
-          }
+          skip(`changed again by a later run (version ${now}); --force undoes it anyway`);
+          continue;
         }
         const inverse = inverseOf(entity, image);
         if (typeof inverse === 'string') {
@@ -129,29 +200,19 @@ export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
           continue;
         }
         if (inverse.kind === 'delete' && state !== null && stateDeleted(state)) {
-          {
-            skip('deleted already');
-            continue;
-          }
+          skip('deleted already');
+          continue;
         }
-        const json = JSON.stringify(inverse.payload);
-        const item: DeliveryItem = {
-          resource,
-          key: image.key,
-          kind: inverse.kind,
-          payload: inverse.payload,
-          hash: inverse.kind === 'delete' ? '' : contentHash(json),
-          version,
-          baseVersion: now,
-        };
-        if (inverse.kind === 'upsert' && entity.patchChanged) {
-          item.fieldHashes = fieldHashes(inverse.payload);
+        if (image.kind === 'delete') {
+          let keys = recreated.get(entity.index);
+          if (!keys) recreated.set(entity.index, (keys = new Set()));
+          keys.add(image.key);
         }
-        if (inverse.kind === 'delete') deletes += 1;
-        builder.add(inverse.ref, item, json);
+        add(entity, image.key, inverse, now);
       }
     }
   }
+  await sendFollowers({ definition, redis, config }, recreated, touched, add);
   builder.finish();
   const operations: Record<string, OperationCount> = {};
   for (const id of definition.stages.flat()) {
