@@ -73,6 +73,23 @@ afterAll(async () => {
   await worker.close();
 });
 
+it('counts a price dropped to 0 as moved beyond the factor', async () => {
+  const zero = rows(1).map((r, i) => (i === 0 ? r.replace(';10,00;', ';0,00;') : r));
+  const plan = await planPipeline({
+    definition: loadPipeline('catalog', config),
+    sourceOverride: { file: itemsFile('zero.csv', zero) },
+    redis: h.redis,
+    config,
+    lastRows: 30,
+  });
+  const byGuard = Object.fromEntries(plan.guards!.results.map((r) => [r.guard, r]));
+  expect(byGuard.valueChange).toMatchObject({ tripped: true, count: 1 });
+  expect(byGuard.valueChange!.samples).toEqual([
+    { resource: 'prices', key: 'P001', field: 'prices.0.amount', old: '10.00', new: '0.00' },
+  ]);
+  expect(byGuard.changedShare).toMatchObject({ tripped: false, count: 1 });
+});
+
 it('stops prices multiplied by 100 before a single request, with old and new values', async () => {
   const before = h.sim.stats().requests;
   const error = (await start(poisoned).catch((e: unknown) => e)) as ValueGuardError;

@@ -59,12 +59,15 @@ function numeric(value: unknown): number | undefined {
 
 /**
  * Whether `to` is more than `factor` times `from`, or less than its 1/factor (a ratio, not money).
- * Only positive numbers are compared: a factor says nothing of a move to 0 or across it.
+ * A positive value that drops to 0 has moved beyond any factor: the platform takes a price of 0
+ * and sells for nothing. Below 0, or from 0 or below, no ratio says anything: a negative price is
+ * for the platform's validation to refuse (a dead letter), so it is not compared.
  */
 function movedBeyond(from: unknown, to: unknown, factor: number): boolean {
   const a = numeric(from);
   const b = numeric(to);
-  if (a === undefined || b === undefined || a <= 0 || b <= 0) return false;
+  if (a === undefined || b === undefined || a <= 0 || b < 0) return false;
+  if (b === 0) return true;
   const ratio = b / a;
   return ratio > factor || ratio < 1 / factor;
 }
