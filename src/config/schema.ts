@@ -200,6 +200,14 @@ export const configSchema = z.strictObject({
       redisTimeoutMs: z.number().int().positive().max(60_000).default(5_000),
       /** Failed or not, logins one client address may try per minute. */
       loginAttemptsPerMinute: z.number().int().positive().default(10),
+      /** Allowing a guard-stopped run needs another operator than the one who started it. */
+      fourEyes: z.boolean().default(false),
+    })
+    .prefault({}),
+  undo: z
+    .strictObject({
+      /** Days a run's before-images are kept: how long `ferry undo RUN` can restore it. */
+      retentionDays: z.number().positive().max(366).default(14),
     })
     .prefault({}),
   notifications: z

@@ -23,6 +23,7 @@ import type {
   StateLostDetails,
   TransformDetails,
   UploadDetails,
+  ValueGuardDetails,
 } from './error-details.js';
 
 /** A code's declaration: its HTTP status, and (as a type only) the shape of its details. */
@@ -95,6 +96,11 @@ export const ERRORS = {
   FERRY_CONTRACT_BREAKING: declared<ContractDetails>(409),
   // dead letters purged by a search (appended)
   FERRY_DEAD_LETTERS_CHANGED: declared<DeadLetterCountDetails>(409),
+  // value guards and undo (appended)
+  FERRY_VALUE_GUARD: declared<ValueGuardDetails>(409),
+  FERRY_GUARD_ALLOW: declared<RunDetails>(409),
+  FERRY_FOUR_EYES: declared<RunDetails>(403),
+  FERRY_UNDO: declared<RunDetails>(409),
   // the console's own: the request went wrong, not a command
   FERRY_UNAUTHORIZED: declared<NoDetails>(401),
   FERRY_FORBIDDEN: declared<NoDetails>(403),

@@ -71,6 +71,13 @@ export interface ContractDetails {
   breaking: { kind: string; operationId?: string; path: string; message: string }[];
 }
 
+/** What the value guards found (src/pipeline/guards/guard-report.ts has the results' shape). */
+export interface ValueGuardDetails {
+  pipeline: string;
+  guards: { tripped: boolean; planDigest: string; results: readonly object[] };
+  runId?: string;
+}
+
 export interface RunDetails {
   pipeline?: string;
   runId?: string;

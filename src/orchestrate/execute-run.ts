@@ -26,6 +26,7 @@ import {
   type RunRecord,
   buildRunReport,
   type RunReport,
+  type AllowGuard,
 } from '../runs/index.js';
 import { startRun } from './start-run.js';
 
@@ -36,6 +37,8 @@ export interface ExecuteRunOptions {
   source?: SourceSpec;
   sourceName?: string;
   allowDeletes?: AllowDeletes;
+  /** Sends the plan a run the value guards stopped, once (guards/allow-guard.ts). */
+  allowGuard?: AllowGuard;
   /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
   resendAll?: boolean;
   /** Lookup name -> a file to read instead (`--lookup NAME=PATH`). */
@@ -109,6 +112,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
       ...(options.source ? { source: options.source } : {}),
       ...(options.sourceName ? { sourceName: options.sourceName } : {}),
       ...(options.allowDeletes !== undefined ? { allowDeletes: options.allowDeletes } : {}),
+      ...(options.allowGuard ? { allowGuard: options.allowGuard } : {}),
       ...(options.resendAll ? { resendAll: true } : {}),
       ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
       ...(options.lane ? { lane: options.lane } : {}),

@@ -2,7 +2,7 @@
  * Starting a run, in three steps: plan (lock the pipeline, plan it, the planned requests going into
  * jobs and the jobs into the run's stage lists as they come) -> record the run -> release its
  * first stage with jobs to the lane's queue. The rest is the workers' (settle-job.ts releases the
- * next stage when one settles). When planning fails (the mass-delete guard, bad input) nothing
+ * next stage when one settles). When planning fails (a guard, bad input) nothing
  * was enqueued and the pipeline is free again.
  */
 import { type RedisClient, isRedisConnectionError } from '../redis/index.js';
@@ -15,9 +15,11 @@ import {
   type AllowDeletes,
   type PipelineDefinition,
   type PlanProgress,
+  type RequestSink,
   type SourceSpec,
   type Plan,
   MassDeleteGuardError,
+  ValueGuardError,
 } from '../pipeline/index.js';
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
 import { gateRun } from './check-contract.js';
@@ -40,6 +42,11 @@ import {
   type Trigger,
   notifyRunEnded,
   guardStopped,
+  valueGuardStopped,
+  type GuardStoppedRun,
+  claimAllowance,
+  type AllowGuard,
+  lastSyncRows,
   countRunEnd,
   itemsField,
   lastSuccessField,
@@ -64,6 +71,18 @@ export interface StartRunOptions {
   /** Shown in the report: the file given with --file. */
   sourceName?: string;
   allowDeletes?: AllowDeletes;
+  /** Another plan than the pipeline's source (an undo), and the run it answers. */
+  planned?: {
+    plan: (
+      definition: PipelineDefinition,
+      version: number,
+      onRequest: RequestSink,
+    ) => Promise<Plan>;
+    /** Recorded on the run: the run it undoes. */
+    undoOf: string;
+  };
+  /** Sends the plan a run the value guards stopped, once, when this plan is exactly that one. */
+  allowGuard?: AllowGuard;
   /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
   resendAll?: boolean;
   /** Lookup name -> a file to read instead (`--lookup NAME=PATH`). */
@@ -140,6 +159,8 @@ function runFields(
   const file = fileOf(options, definition);
   if (file) fields.file = file;
   if (options.startedBy) fields.startedBy = options.startedBy;
+  if (options.allowGuard) fields.allowedFrom = options.allowGuard.stoppedRunId;
+  if (options.planned) fields.undoOf = options.planned.undoOf;
   if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
   if (options.lateSeconds !== undefined) fields.lateSeconds = options.lateSeconds;
   if (contract) fields.contract = JSON.stringify(contract);
@@ -194,6 +215,24 @@ async function redisLost(
   return startInterrupted(options.config.redis.url, interrupted, recorded, cause);
 }
 
+/** The run a guard stopped, as recorded. */
+function stoppedRun(
+  options: StartRunOptions,
+  file: string | undefined,
+  run: Pick<GuardStoppedRun, 'runId' | 'pipeline' | 'lane' | 'createdAt'>,
+): GuardStoppedRun {
+  const { startedBy, scheduledAt, lateSeconds } = options;
+  return {
+    ...run,
+    trigger: options.trigger ?? 'cli',
+    ...(file ? { file } : {}),
+    ...(options.source && 'file' in options.source ? { sourcePath: options.source.file } : {}),
+    ...(startedBy ? { startedBy } : {}),
+    ...(scheduledAt !== undefined ? { scheduledAt } : {}),
+    ...(lateSeconds !== undefined ? { lateSeconds } : {}),
+  };
+}
+
 /** A run planned: its pipeline locked, its requests in the run's stage lists, not recorded yet. */
 interface PlannedRun {
   runId: string;
@@ -212,7 +251,7 @@ interface PlannedRun {
 /**
  * Plan: lock the pipeline, plan its input (the requests going into jobs, the jobs into the run's
  * stage lists as they come) and check the plan against a loss of Redis's data. When planning fails
- * nothing is kept and the pipeline is free again; a mass-delete guard stop is recorded as a run.
+ * nothing is kept and the pipeline is free again; a guard stop (mass-delete or value) is recorded as a run.
  */
 async function planRun(
   options: StartRunOptions,
@@ -238,23 +277,44 @@ async function planRun(
     lock,
     keys,
   };
+  let plannedRows = 0;
   try {
     const version = await nextVersion(redis, keys, definition.name);
     const bundler = new JobBundler(config.delivery.bundleSize, (job) => writer.push(job));
-    const plan = await planPipeline({
-      definition,
-      ...(options.source ? { sourceOverride: options.source } : {}),
-      ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
-      redis,
-      prefix: config.redis.prefix,
-      config,
-      version,
-      allowDeletes: options.allowDeletes ?? false,
-      onRequest: (stage, request) => bundler.add(stage, request),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const onRequest: RequestSink = (stage, request) => bundler.add(stage, request);
+    const plan = options.planned
+      ? await options.planned.plan(definition, version, onRequest)
+      : await planPipeline({
+          definition,
+          ...(options.source ? { sourceOverride: options.source } : {}),
+          ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
+          redis,
+          prefix: config.redis.prefix,
+          config,
+          version,
+          allowDeletes: options.allowDeletes ?? false,
+          ...(definition.guards?.rows
+            ? { lastRows: await lastSyncRows(redis, keys, definition.name) }
+            : {}),
+          onRequest,
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
     bundler.finish();
+    plannedRows = plan.rows;
+    if (plan.guards?.tripped) {
+      if (!options.allowGuard) {
+        throw new ValueGuardError({ pipeline: definition.name, guards: plan.guards });
+      }
+      await claimAllowance(
+        redis,
+        keys,
+        options.allowGuard,
+        definition.name,
+        plan.guards.planDigest,
+        runId,
+      );
+    }
     await writer.flush();
     const requests = [...writer.totals.values()].reduce((n, t) => n + t.requests, 0);
     const loss = await guardDataLoss(redis, keys, plan, requests, options.resendAll ?? false);
@@ -263,24 +323,17 @@ async function planRun(
     if (isRedisConnectionError(error)) throw await redisLost(options, lost, 'planning', error);
     await writer.discard(definition.stages.length);
     await lock.release();
-    if (error instanceof MassDeleteGuardError) {
-      const { startedBy, scheduledAt, lateSeconds } = options;
-      const run = { runId, pipeline: definition.name, lane, trigger: options.trigger ?? 'cli' };
-      throw await guardStopped(
-        { config, redis, keys, logger: options.logger },
-        {
-          ...run,
-          createdAt,
-          ...(file ? { file } : {}),
-          ...(options.source && 'file' in options.source
-            ? { sourcePath: options.source.file }
-            : {}),
-          ...(startedBy ? { startedBy } : {}),
-          ...(scheduledAt !== undefined ? { scheduledAt } : {}),
-          ...(lateSeconds !== undefined ? { lateSeconds } : {}),
-        },
-        error,
-      );
+    if (error instanceof MassDeleteGuardError || error instanceof ValueGuardError) {
+      const stop = stoppedRun(options, file, {
+        runId,
+        pipeline: definition.name,
+        lane,
+        createdAt,
+      });
+      const ctx = { config, redis, keys, logger: options.logger };
+      throw error instanceof MassDeleteGuardError
+        ? await guardStopped(ctx, stop, error)
+        : await valueGuardStopped(ctx, stop, plannedRows, error);
     }
     throw error;
   }

@@ -27,15 +27,18 @@ export type { Pickup, Schedule } from './definition/schedule-schema.js';
 export { type DeliveryWindow, windowEnd } from './definition/window-schema.js';
 export { displayPath } from './display-path.js';
 export { type MassDeleteDetails, MassDeleteGuardError } from './errors.js';
+export { ValueGuardError } from './guards/guard-error.js';
+export { guardReason, type GuardReport, type GuardResult } from './guards/guard-report.js';
 export { contentHash, fieldHashes } from './hashing.js';
 export { boundHeapGrowth } from './heap-tuning.js';
 export { ABSENT, type FieldIssue } from './mapping/field-types.js';
 export type { AllowDeletes } from './plan-deletes.js';
-export { planPipeline, type PlanProgress } from './plan-pipeline.js';
+export { planPipeline, type PlanProgress, type RequestSink } from './plan-pipeline.js';
 export { planJson, planSummary } from './plan-report.js';
 export { schemaFor } from './resource-schemas.js';
 export { rowErrorText } from './row-error-text.js';
 export { type SourceSpec, sourceSpecOf, sourceFileName } from './source/read-records.js';
+export { planUndo, type UndoSkip } from './undo/plan-undo.js';
 export type {
   ChangeKind,
   DeliveryItem,

@@ -20,6 +20,8 @@ import { plansByInput, RecordBatches } from './planner/record-batches.js';
 import { StateBatches } from './planner/state-batches.js';
 import { readRecords, type SourceSpec } from './source/read-records.js';
 import { createStateStore } from '../state/index.js';
+import { GuardWatcher } from './guards/value-guards.js';
+import { createPayloadHistory } from '../state/index.js';
 import type { OperationCount, Plan, PlanStage } from './types.js';
 import type { RowError } from '../base/index.js';
 
@@ -52,6 +54,8 @@ export interface PlanOptions {
   version?: number;
   /** Lets this run delete more than the guard allows: true, or at most this many. */
   allowDeletes?: AllowDeletes;
+  /** Rows of the pipeline's last sync run, for the value guard `rows` (none: not checked). */
+  lastRows?: number;
   onProgress?: (progress: PlanProgress) => void;
   /**
    * Receives every request as soon as it is complete. The plan may still fail after (the mass-
@@ -125,11 +129,20 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
     onRequest?.(stage, request);
   });
   let deletes = 0;
+  const guards = definition.guards
+    ? new GuardWatcher(
+        definition.guards,
+        definition.name,
+        createPayloadHistory(redis, prefix, options.config.undo.retentionDays),
+        store,
+      )
+    : undefined;
   const ctx: DetectContext = {
     mode: definition.mode,
     version,
     emit: (ref, item, json) => {
       if (item.kind === 'delete') deletes += 1;
+      guards?.observe(item);
       builder.add(ref, item, ref.json ? ref.json(item.payload) : json);
     },
     unchanged: new Map(),
@@ -177,9 +190,11 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
   checkGuard(definition, scan, rows, options.allowDeletes);
   emitDeletes(scan, version, ctx.emit);
   builder.finish();
+  const guardReport = await guards?.finish(rows, options.lastRows);
   onProgress?.({ phase: 'done', rows, errors: errors.length });
 
   return {
+    ...(guardReport ? { guards: guardReport } : {}),
     pipeline: definition.name,
     version,
     rows,

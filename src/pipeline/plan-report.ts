@@ -3,6 +3,7 @@
  * summary for a terminal.
  */
 import { displayPath } from './display-path.js';
+import { guardReason, type GuardResult } from './guards/guard-report.js';
 import { rowErrorText } from './row-error-text.js';
 import type { Plan } from './types.js';
 import type { RowError } from '../base/index.js';
@@ -23,6 +24,12 @@ export interface PlanJson {
   errors: { file: string; line: number; field?: string; message: string; key?: string }[];
   unchanged: Record<string, number>;
   version: number;
+  /** The value guards' findings: stopped (a guard tripped), and per guard, counts and samples. */
+  guards?: {
+    tripped: boolean;
+    planDigest: string;
+    results: (GuardResult & { reason?: string })[];
+  };
   items?: PlanItemView[];
 }
 
@@ -56,6 +63,12 @@ export function planJson(plan: Plan, showItems: boolean): PlanJson {
     unchanged: plan.unchanged,
     version: plan.version,
   };
+  if (plan.guards) {
+    json.guards = {
+      ...plan.guards,
+      results: plan.guards.results.map((r) => (r.tripped ? { ...r, reason: guardReason(r) } : r)),
+    };
+  }
   if (showItems) json.items = planItems(plan);
   return json;
 }
@@ -88,6 +101,12 @@ export function planSummary(plan: Plan, source: string, maxErrors = 20): string 
   const unchanged = Object.entries(plan.unchanged);
   if (unchanged.length > 0) {
     lines.push(`  unchanged: ${unchanged.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  }
+  for (const r of plan.guards?.results.filter((g) => g.tripped) ?? []) {
+    lines.push('', `Stopped by ${guardReason(r)}. For example:`);
+    for (const x of r.samples.slice(0, 5)) {
+      lines.push(`  ${x.resource} ${x.key}: ${JSON.stringify(x.old)} -> ${JSON.stringify(x.new)}`);
+    }
   }
   if (plan.errors.length > 0) {
     lines.push('', `Rejected records (${plan.errors.length}):`);

@@ -5,6 +5,7 @@
  */
 import type { RowError } from '../base/index.js';
 import type { StateItem } from '../state/index.js';
+import type { GuardReport } from './guards/guard-report.js';
 
 export type { ChangeKind, EntityState, StateItem } from '../state/index.js';
 
@@ -60,4 +61,6 @@ export interface Plan {
   deletes: number;
   /** Entities unchanged since the last committed state, per resource. */
   unchanged: Record<string, number>;
+  /** What the pipeline's value guards found (none configured: absent). */
+  guards?: GuardReport;
 }

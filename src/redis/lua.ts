@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './connection.js';
 
-type Arg = string | number;
+/** A script's argument: binary values (compressed payloads) go as Buffers. */
+type Arg = string | number | Buffer;
 
 export interface LuaScript<
   K extends string = string,

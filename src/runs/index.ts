@@ -90,7 +90,10 @@ export {
 } from './notify/notify-run.js';
 export { startNotifyWorker } from './notify/notify-worker.js';
 export { progressDisplay } from './progress.js';
-export { guardStopped } from './record-guard-stop.js';
+export { type AllowGuard, claimAllowance, loadStoppedRun } from './guards/allow-guard.js';
+export { FourEyesError, GuardAllowError } from './guards/guard-errors.js';
+export { lastSyncRows } from './last-rows.js';
+export { guardStopped, type GuardStoppedRun, valueGuardStopped } from './record-guard-stop.js';
 export {
   type InterruptedStart,
   recordRedisLost,

@@ -3,7 +3,7 @@
  * it wanted (counts per operation, a sample of keys), so `ferry runs`, `GET /api/runs/{id}` and
  * the console show what an operator is asked to allow. Nothing of it was sent.
  */
-import { MassDeleteGuardError, type MassDeleteDetails } from '../pipeline/index.js';
+import { MassDeleteGuardError, ValueGuardError } from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys, Lane } from './keys.js';
 import { countRunEnd } from './metrics/metric-fields.js';
@@ -32,11 +32,10 @@ async function recordGuardStop(
   redis: RedisClient,
   keys: DeliveryKeys,
   run: GuardStoppedRun,
-  details: MassDeleteDetails,
+  rows: number,
   reason: string,
+  found: Record<string, string>,
 ): Promise<void> {
-  const { deletes, inState, maxShare, rows, minRows, operations, sample } = details;
-  const wanted: WantedDeletes = { deletes, inState, maxShare, rows, minRows, operations, sample };
   const now = Date.now();
   const fields: Record<string, string | number> = {
     id: run.runId,
@@ -52,7 +51,7 @@ async function recordGuardStop(
     createdAt: run.createdAt,
     finishedAt: now,
     stages: '[]',
-    wantedDeletes: JSON.stringify(wanted),
+    ...found,
   };
   if (run.startedBy) fields.startedBy = run.startedBy;
   if (run.file) fields.file = run.file;
@@ -65,6 +64,23 @@ async function recordGuardStop(
   await indexRun(multi, keys, { id: run.runId, pipeline: run.pipeline }, now).exec();
 }
 
+/** Tells the pipeline's webhooks of a guard stop, with what the guard adds to the event. */
+async function notifyStopped(
+  ctx: NotifyContext,
+  run: GuardStoppedRun,
+  message: string,
+  more: Record<string, unknown>,
+): Promise<void> {
+  await notify(ctx, run.pipeline, 'guard_stopped', run.runId, {
+    event: 'guard_stopped',
+    pipeline: run.pipeline,
+    runId: run.runId,
+    trigger: run.trigger,
+    message,
+    ...more,
+  });
+}
+
 /**
  * Records the run the guard stopped and tells the pipeline's webhooks (guard_stopped); returns
  * the guard's error naming the recorded run, for the caller to throw.
@@ -75,15 +91,36 @@ export async function guardStopped(
   error: MassDeleteGuardError,
 ): Promise<MassDeleteGuardError> {
   const details = error.details;
-  await recordGuardStop(ctx.redis, ctx.keys, run, details, error.message);
-  await notify(ctx, run.pipeline, 'guard_stopped', run.runId, {
-    event: 'guard_stopped',
-    pipeline: run.pipeline,
-    runId: run.runId,
-    trigger: run.trigger,
-    message: error.message,
+  const { deletes, inState, maxShare, rows, minRows, operations, sample } = details;
+  const wanted: WantedDeletes = { deletes, inState, maxShare, rows, minRows, operations, sample };
+  await recordGuardStop(ctx.redis, ctx.keys, run, rows, error.message, {
+    wantedDeletes: JSON.stringify(wanted),
+  });
+  await notifyStopped(ctx, run, error.message, {
     deletes: details.deletes,
     operations: details.operations,
   });
   return new MassDeleteGuardError({ ...details, runId: run.runId });
+}
+
+/**
+ * Records the run the value guards stopped (what they found, samples included, and the digest of
+ * the plan an allow-once is bound to) and tells the pipeline's webhooks (guard_stopped); returns
+ * the guards' error naming the recorded run.
+ */
+export async function valueGuardStopped(
+  ctx: NotifyContext,
+  run: GuardStoppedRun,
+  rows: number,
+  error: ValueGuardError,
+): Promise<ValueGuardError> {
+  const guards = error.report;
+  const stopped = new ValueGuardError({ pipeline: run.pipeline, guards, runId: run.runId });
+  await recordGuardStop(ctx.redis, ctx.keys, run, rows, stopped.message, {
+    guards: JSON.stringify(guards),
+  });
+  await notifyStopped(ctx, run, stopped.message, {
+    guards: guards.results.filter((r) => r.tripped).map((r) => r.guard),
+  });
+  return stopped;
 }

@@ -1,5 +1,5 @@
 /** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
-import { rowErrorText } from '../pipeline/index.js';
+import { guardReason, rowErrorText } from '../pipeline/index.js';
 import { itemTotals } from './run-record.js';
 import type { RunReport } from './run-report.js';
 
@@ -23,6 +23,13 @@ export function reportText(report: RunReport): string {
         ? `  refused before anything was sent: ${contract.breaking} breaking change(s) to the platform's description (\`ferry interface diff\`).`
         : `  the platform's description changed since it was pinned: ${contract.nonBreaking} non-breaking change(s) (\`ferry interface diff\`, \`ferry interface accept\`).`,
     );
+  }
+  for (const r of report.guards?.results.filter((g) => g.tripped) ?? []) {
+    const samples = r.samples
+      .slice(0, SHOWN)
+      .map((s) => `${s.key} ${JSON.stringify(s.old)} -> ${JSON.stringify(s.new)}`);
+    lines.push(`  stopped by ${guardReason(r)}; nothing sent.`);
+    if (samples.length > 0) lines.push(`    e.g. ${samples.join(', ')}`);
   }
   if (report.status === 'running') {
     lines.push('  enqueued; `ferry worker` delivers it, `ferry status` shows its progress.');

@@ -2,7 +2,7 @@
  * A run as kept in Redis: one hash per run (`<prefix>:{q}:run:<id>`). Counts are hash fields that
  * workers increment as jobs settle (`op:<operationId>:<count>`), so a run's progress is one HGETALL.
  */
-import type { MassDeleteDetails } from '../pipeline/index.js';
+import type { GuardReport, MassDeleteDetails } from '../pipeline/index.js';
 import type { Lane } from './keys.js';
 
 /**
@@ -142,6 +142,12 @@ export interface RunRecord {
   export?: ExportSummary;
   /** With a pinned description: how the one read before the run differed from it. */
   contract?: RunContract;
+  /** For a run the value guards stopped: what they found (src/pipeline/guards). */
+  guards?: GuardReport;
+  /** For such a run: the run an operator allowed its plan in, and who. */
+  guardAllowed?: { runId: string; by: string };
+  /** For a run of an allowed plan: the stopped run it was allowed from. */
+  allowedFrom?: string;
   /** Requests the workers sent for it: in all, since when, per recent 10 s (run-requests.ts). */
   sent: SentRequests;
 }
@@ -210,6 +216,11 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (fields.wantedDeletes) run.wantedDeletes = JSON.parse(fields.wantedDeletes) as WantedDeletes;
   if (fields.export) run.export = JSON.parse(fields.export) as ExportSummary;
   if (fields.contract) run.contract = JSON.parse(fields.contract) as RunContract;
+  if (fields.guards) run.guards = JSON.parse(fields.guards) as GuardReport;
+  if (fields.guardAllowedRunId) {
+    run.guardAllowed = { runId: fields.guardAllowedRunId, by: fields.guardAllowedBy ?? '' };
+  }
+  if (fields.allowedFrom) run.allowedFrom = fields.allowedFrom;
   return run;
 }
 

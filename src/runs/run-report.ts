@@ -71,6 +71,10 @@ export interface RunReport {
   export?: RunRecord['export'];
   /** With a pinned description: how the one read before the run differed from it. */
   contract?: RunRecord['contract'];
+  /** For a run the value guards stopped: what they found, with samples of old and new values. */
+  guards?: RunRecord['guards'];
+  guardAllowed?: RunRecord['guardAllowed'];
+  allowedFrom?: RunRecord['allowedFrom'];
   files?: { json: string; csv: string };
 }
 
@@ -179,6 +183,9 @@ export async function buildRunReport(
   if (run.deletesAllowed) report.deletesAllowed = run.deletesAllowed;
   if (run.export) report.export = run.export;
   if (run.contract) report.contract = run.contract;
+  if (run.guards) report.guards = run.guards;
+  if (run.guardAllowed) report.guardAllowed = run.guardAllowed;
+  if (run.allowedFrom) report.allowedFrom = run.allowedFrom;
   if (run.finishedAt) {
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;

@@ -37,6 +37,8 @@ import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { pipelineRoutes } from './routes/api-pipelines.js';
 import { queueRoutes } from './routes/api-queues.js';
+import { guardRoutes } from './routes/api-guards.js';
+import { undoRoutes } from './routes/api-undo.js';
 import { runRoutes } from './routes/api-runs.js';
 import { auditRoutes } from './routes/api-audit.js';
 import { deadLetterRoutes } from './routes/api-dead-letters.js';
@@ -168,6 +170,8 @@ export async function buildServer(options: {
     metricsRoutes(scope, ctx);
     pipelineRoutes(scope, ctx);
     runRoutes(scope, ctx);
+    guardRoutes(scope, ctx);
+    undoRoutes(scope, ctx);
     queueRoutes(scope, ctx);
     auditRoutes(scope, ctx);
     deadLetterRoutes(scope, ctx);

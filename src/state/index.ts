@@ -14,4 +14,11 @@ export {
   stateVersion,
 } from './state-format.js';
 export { createStateStore, type StateStore } from './state-store.js';
+export {
+  type BeforeImage,
+  createPayloadHistory,
+  type DeliveredItem,
+  type PayloadHistory,
+} from './before-images/payload-history.js';
+export type { KeptPayload } from './before-images/payload-codec.js';
 export type { ChangeKind, EntityState, StateItem } from './types.js';

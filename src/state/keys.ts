@@ -23,3 +23,25 @@ export function liveCountKey(prefix: string, pipeline: string, resource: string)
 export function originKey(prefix: string, pipeline: string, resource: string): string {
   return `${prefix}:state-origin:{${pipeline}}:${resource}`;
 }
+
+/**
+ * The payload history (before-images/payload-history.ts), with state's hash tag so one script
+ * touches both hashes on a cluster. `<prefix>:payload:{<pipeline>}:<resource>`: key -> the payload
+ * Ferry last delivered for it (before-images/payload-codec.ts); never expires, like state.
+ */
+export function payloadKey(prefix: string, pipeline: string, resource: string): string {
+  return `${prefix}:payload:{${pipeline}}:${resource}`;
+}
+
+/**
+ * A run's before-images: `<prefix>:undo:{<pipeline>}:<runId>`, `<resource>\n<key>` (beforeImageField)
+ * -> `<kind>|<baseVersion>|` then the payload the entity had before the run's change, or nothing
+ * when Ferry kept none. Expires `undo.retentionDays` after the run's last commit.
+ */
+export function beforeImagesKey(prefix: string, pipeline: string, runId: string): string {
+  return `${prefix}:undo:{${pipeline}}:${runId}`;
+}
+
+export function beforeImageField(resource: string, key: string): string {
+  return `${resource}\n${key}`;
+}

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { Agent, FormData, request } from 'undici';
+import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { FerryConfig } from '../../src/config/schema.js';
@@ -29,13 +29,8 @@ const ITEMS = readFileSync(join(PROJECT_ROOT, 'examples/items.csv'));
 
 const h = useDeliveryHarness('imports', { seed: 31 });
 const prefixes: string[] = [];
-// undici's own Agent, not the global dispatcher: on Node 24 the global slot can hold Node's
-// bundled undici, which does not take this undici's FormData and leaves the request hanging
-// without a body (nodejs/undici#5520).
-const agent = new Agent();
 afterAll(async () => {
   for (const p of prefixes) await deleteKeys(p);
-  await agent.close();
 });
 
 /** A console (and a worker) of its own prefix, so each test starts with no state. */
@@ -70,7 +65,6 @@ async function post(
     method,
     headers: { authorization: `Bearer ${token}`, ...headers },
     body,
-    dispatcher: agent,
   });
   return {
     status: res.statusCode,

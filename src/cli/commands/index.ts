@@ -43,6 +43,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./cancel.js')).cancelCommand,
   },
   {
+    name: 'undo',
+    summary: 'Undo a finished run from its before-images, as a run of its own (--dry-run first).',
+    load: async () => (await import('./undo.js')).undoCommand,
+  },
+  {
     name: 'resume',
     summary:
       'Let a run whose delivery is blocked (the platform refused everyone) send again at once.',

@@ -37,16 +37,20 @@ export const planCommand: Command = {
     'the items and requests, the deletes, and the rejected records with their lines. A plan reads',
     'state and never changes it; nothing is sent.',
     'With --json: {pipeline, rows, operations: {id: {items, requests}}, deletes, errors: [{file,',
-    'line, field, path?, message}], unchanged, version, items?: [{operationId, pathParams,',
-    'payload}]}; `path` is the JSON pointer in the payload when it broke the request schema of',
-    'the description (interface.openapi).',
+    'line, field, path?, message}], unchanged, version, guards?: {tripped, planDigest, results:',
+    '[{guard, fields?, tripped, count, of, limit, samples: [{resource, key, field, old, new}],',
+    'reason?}]}, items?: [{operationId, pathParams, payload}]}; `path` is the JSON pointer in the',
+    'payload when it broke the request schema of the description (interface.openapi). `guards` is',
+    'there when the pipeline has value guards (docs/PIPELINES.md): old values are what Ferry last',
+    'delivered.',
     '',
     'File lookups (docs/PIPELINES.md) are read first; --lookup NAME=PATH reads another file for one',
     'plan. A lookup file that is missing stops the plan before anything else (exit 2).',
     '',
     'Exit codes: 0 planned, every record accepted; 1 some records were rejected, or the mass-delete',
     'guard stopped the plan (allow it for one run with --allow-deletes N), or a lookup file holds a',
-    'repeated key or unreadable records; 2 bad usage or config, a missing lookup file or column, or',
+    'repeated key or unreadable records, or a value guard would stop the run; 2 bad usage or config,',
+    'a missing lookup file or column, or',
     "the platform's description changed since it was pinned in a way that breaks the pipeline",
     '(FERRY_CONTRACT_BREAKING: see `ferry interface diff`).',
     '',
@@ -74,7 +78,7 @@ export const planCommand: Command = {
       await import('../../pipeline/index.js');
     const { connectState } = await import('../../state/index.js');
     const { checkPlanContract } = await import('../../orchestrate/index.js');
-    const { deliveryKeys } = await import('../../runs/index.js');
+    const { deliveryKeys, lastSyncRows } = await import('../../runs/index.js');
     const json = flag(args, 'json');
     const showItems = flag(args, 'show-items');
     const allow = allowDeletes(stringOption(args, 'allow-deletes'));
@@ -97,6 +101,15 @@ export const planCommand: Command = {
             prefix: config.redis.prefix,
             config,
             allowDeletes: allow,
+            ...(definition.guards?.rows
+              ? {
+                  lastRows: await lastSyncRows(
+                    redis,
+                    deliveryKeys(config.redis.prefix),
+                    definition.name,
+                  ),
+                }
+              : {}),
             retainRequests: showItems,
             signal: stopSignal,
             onProgress: ({ phase, rows, errors }) => {
@@ -113,7 +126,7 @@ export const planCommand: Command = {
                 stdout.write(`${JSON.stringify(item)}\n`);
             }
           }
-          return plan.errors.length > 0 ? 1 : 0;
+          return plan.errors.length > 0 || plan.guards?.tripped ? 1 : 0;
         } catch (error) {
           if (!stopSignal.aborted) throw error;
           stderr.write('ferry plan: stopped before the end of the input; nothing was planned.\n');

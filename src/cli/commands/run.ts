@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { UsageError } from '../../errors/index.js';
 import type { Lane } from '../../runs/index.js';
 import {
@@ -27,7 +28,7 @@ function laneOption(text: string | undefined, lanes: readonly Lane[]): Lane | un
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run <pipeline> [--file F] [--lookup NAME=PATH]... [--wait [--no-local-worker]] [--json] [--allow-deletes N|all] [--resend-all]',
+    'run <pipeline> [--file F] [--lookup NAME=PATH]... [--wait [--no-local-worker]] [--json] [--allow-deletes N|all] [--allow-guard RUN] [--resend-all]',
   description: [
     'Plans the pipeline (as `ferry plan`), puts its requests on the delivery queue of its lane and',
     'releases its stages in order (stage n+1 once stage n has settled). One run per pipeline at a',
@@ -54,6 +55,12 @@ export const runCommand: Command = {
     'stops before sending (FERRY_STATE_LOST), saying how much that is, until --resend-all is given',
     'once.',
     '',
+    'A run the value guards stopped (status guard_stopped: prices moved too far, fields emptied,',
+    'too few rows; its samples show old and new values) sends nothing. If the export is right,',
+    '--allow-guard RUN sends exactly the plan run RUN stopped, once: the same file against the same',
+    'state (a different plan is refused, FERRY_GUARD_ALLOW). With serve.fourEyes the CLI cannot',
+    'allow (it has no operator name): an operator other than the starter allows it in the console.',
+    '',
     'Examples:',
     '  ferry run catalog --file examples/items.csv --wait',
     '  ferry run stores --wait --json',
@@ -70,6 +77,11 @@ export const runCommand: Command = {
       type: 'string',
       placeholder: 'N|all',
       description: 'Let this run delete up to N entities (or all) past the mass-delete guard.',
+    },
+    'allow-guard': {
+      type: 'string',
+      placeholder: 'RUN',
+      description: 'Send the plan the value guards stopped in run RUN, once.',
     },
     'resend-all': {
       type: 'boolean',
@@ -99,6 +111,7 @@ export const runCommand: Command = {
         : undefined;
     const source = await sourceOf(file, base);
     const wait = flag(args, 'wait');
+    const allowGuard = stringOption(args, 'allow-guard');
     if (flag(args, 'no-local-worker') && !wait) {
       throw new UsageError('--no-local-worker goes with --wait.');
     }
@@ -108,6 +121,17 @@ export const runCommand: Command = {
       pipeline: args.positionals[0] as string,
       ...(source ? { source, sourceName: file } : {}),
       allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
+      ...(allowGuard
+        ? {
+            allowGuard: {
+              stoppedRunId: allowGuard,
+              by: `cli:${userInfo().username}`,
+              fourEyes: config().serve.fourEyes,
+              // The console's audit log; fastify and the rest of it load only here.
+              audit: (await import('../../serve/index.js')).recordAudit,
+            },
+          }
+        : {}),
       lookupFiles: lookupFiles(stringList(args, 'lookup')),
       resendAll: flag(args, 'resend-all'),
       ...(laneOption(stringOption(args, 'lane'), LANES)

@@ -56,6 +56,8 @@ export interface PipelineDefinition {
   baseDir: string;
   changeType: PipelineFile['changeType'];
   deletes: PipelineFile['deletes'];
+  /** Value guards (none: not checked). */
+  guards?: PipelineFile['guards'];
   entities: EntityDefinition[];
   /** Operation ids per stage, in delivery order. */
   stages: string[][];

@@ -128,6 +128,7 @@ export function compilePipeline(
     baseDir,
     changeType: parsed.changeType,
     deletes: parsed.deletes,
+    ...(parsed.guards ? { guards: parsed.guards } : {}),
     entities,
     stages: compileStages(parsed.stages, entities, ctx),
     notify: parsed.notify,

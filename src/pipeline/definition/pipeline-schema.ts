@@ -2,6 +2,7 @@
  * The pipeline file (config/pipelines/NAME.yaml), validated with strict objects: an unknown or
  * mistyped key fails at start with its dotted path. docs/PIPELINES.md describes every key.
  */
+import { guardsSchema } from '../guards/guard-schema.js';
 import { z } from 'zod';
 import { s3SourceSchema, sftpSourceSchema } from './remote-source-schema.js';
 import { scheduleSchema } from './schedule-schema.js';
@@ -138,6 +139,8 @@ export const pipelineSchema = z
         minRows: z.number().int().nonnegative().default(0),
       })
       .prefault({}),
+    /** Value guards checked on the plan before anything is sent (guards/guard-schema.ts). */
+    guards: guardsSchema,
     /** Inline tables (value -> value), or tables read from a file (lookups/lookup-file.ts). */
     lookups: z
       .record(z.string(), z.union([fileLookupSchema, z.record(z.string(), z.string())]))

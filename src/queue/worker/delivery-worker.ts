@@ -16,7 +16,7 @@ import { Worker } from 'bullmq';
 import type { FerryConfig } from '../../config/index.js';
 import { resolveBindings, createInterfaceClient, backoffDelay } from '../../interface/index.js';
 import type { Logger } from '../../logging/index.js';
-import { createStateStore } from '../../state/index.js';
+import { createPayloadHistory, createStateStore } from '../../state/index.js';
 import {
   createDeadLetterStore,
   DeliveryDeferredError,
@@ -94,6 +94,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     bindings: resolveBindings(config.interface.bindings),
     gate,
     state: createStateStore(redis, config.redis.prefix),
+    history: createPayloadHistory(redis, config.redis.prefix, config.undo.retentionDays),
     dlq: createDeadLetterStore(redis, keys),
     queues: openQueues(redis, keys),
     logger,

@@ -30,6 +30,7 @@ import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';
+import { recordHistory } from './record-history.js';
 import type { Deferral, Held, Refusal } from './outcomes.js';
 import { sendRequest, type SendContext } from './send-request.js';
 import { settleAndRelease } from './settle-and-release.js';
@@ -40,7 +41,7 @@ const DEFER_AFTER = 3;
 const BLOCKED_RECHECK_MS = 2_000;
 
 interface Outcomes {
-  confirmed: { operationId: string; item: StateItem }[];
+  confirmed: { operationId: string; item: StateItem; request: JobRequest }[];
   refused: Refusal[];
   deferred: Deferral[];
   held: Held[];
@@ -120,7 +121,7 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
     const result = await sendRequest(request, s.ctx);
     s.deps.sent.count(s.data.runId);
     for (const item of result.confirmed) {
-      out.confirmed.push({ operationId: request.operationId, item });
+      out.confirmed.push({ operationId: request.operationId, item, request });
     }
     out.refused.push(...result.refused);
     out.deferred.push(...result.deferred);
@@ -146,6 +147,8 @@ async function commitConfirmed(
   );
   for (const item of committed) addToTally(tally, opOf.get(item) ?? '', 'delivered', 1);
   for (const item of stale) addToTally(tally, opOf.get(item) ?? '', 'stale', 1);
+  const requestOf = new Map(confirmed.map((c) => [c.item, c.request]));
+  await recordHistory(deps.history, data.pipeline, data.runId, committed, requestOf);
 }
 
 /**

@@ -15,11 +15,15 @@ import {
   type TimelinePoint,
 } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
+import type { UndoResult } from '../../orchestrate/index.js';
+import { undoPreview } from '../undo-preview.js';
 import type { Principal } from '../tokens.js';
 import { chart } from './chart.js';
 import { badge, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { fileRoute, LIVE_MS, pageRoute, sendPage, strings } from './page-route.js';
+import { undoSection } from './undo-section.js';
+import { valueGuardSection } from './value-guard-section.js';
 
 /** Row errors shown on the page; the failures CSV has them all. */
 const ERRORS_SHOWN = 200;
@@ -33,6 +37,8 @@ export function runBody(
   timeline: TimelinePoint[],
   principal: Principal,
   now: number,
+  /** For an operator, on a finished run: what undoing it would send. */
+  undo?: UndoResult,
 ): SafeHtml {
   const t = report.items;
   const running =
@@ -45,7 +51,7 @@ export function runBody(
     <h1>${report.runId} ${badge(report.status, runStatusText(report.status, report.inFlight))}</h1>
     ${report.status === 'blocked' ? blockedSection(report, principal) : ''}
     ${report.status === 'cancelled' && t.cancelled > 0 ? html`<div class="notice warn">Cancelled: ${count(t.cancelled)} planned item(s) were not sent. The pipeline's next run plans them again.</div>` : ''}
-    ${report.wantedDeletes ? guardSection(report, principal) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
+    ${report.wantedDeletes ? guardSection(report, principal) : report.guards ? valueGuardSection(report, principal) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
     <div class="card" data-action-scope>
       <dl class="kv">
         <dt>Pipeline</dt>
@@ -224,6 +230,7 @@ export function runBody(
             </table>
             ${deadLetters > report.deadLetters.length ? html`<p><a href="/dead-letters?run=${report.runId}">All ${count(deadLetters)} dead letters of this run</a> (to search, replay or export).</p>` : ''}`
     }
+    ${undo ? undoSection(undo) : ''}
     <h2>Report</h2>
     <p class="bar">
       <a class="button" href="${base}/report.json" download>Report (JSON)</a>
@@ -343,10 +350,11 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
       });
       // A blocked run goes on by itself once a probe passes: the page follows it.
       const running = ['running', 'cancelling', 'blocked'].includes(report.status);
+      const undo = await undoPreview(ctx, request.principal!, report);
       return sendPage(
         reply,
         { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },
-        runBody(report, deadLetters, timeline, request.principal!, Date.now()),
+        runBody(report, deadLetters, timeline, request.principal!, Date.now(), undo),
       );
     },
   );

@@ -1,0 +1,75 @@
+import type { UndoResult } from '../../orchestrate/index.js';
+import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+
+function resultText(r: UndoResult, dryRun: boolean): string {
+  const ops = Object.entries(r.operations).map(([id, c]) => `${c.items} ${id}`);
+  const lines = [
+    dryRun
+      ? `Undoing run ${r.runId} would send: ${ops.join(', ') || 'nothing'}. Nothing was sent; drop --dry-run to undo it.`
+      : `Undo of run ${r.runId} is run ${r.undoRunId}: ${ops.join(', ') || 'nothing to send'}. ` +
+        '`ferry runs` follows it; `ferry undo` of that run undoes the undo.',
+  ];
+  if (r.skipped.length > 0) {
+    lines.push(`Skipped ${r.skipped.length}:`);
+    for (const s of r.skipped) lines.push(`  ${s.resource} ${s.key}: ${s.reason}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const undoCommand: Command = {
+  name: 'undo',
+  usage: 'undo <runId> [--dry-run] [--force] [--json]',
+  description: [
+    'Undoes a finished run from its before-images (docs/DELIVERY.md): every entity it changed gets',
+    'back the payload Ferry had delivered before, what it created is deleted, what it deleted is',
+    "created again, with what goes out with its creation (sendWithNew: a product's prices). The",
+    'undo is a run of its own through the queue (with idempotency keys; its record names the run',
+    'it undoes), which the value guards do not stop: asking for it is the approval. It can be',
+    'undone in turn. Before-images are kept undo.retentionDays (default 14).',
+    '',
+    'An entity a later run changed again is skipped and named (undoing it would throw away the',
+    'later change); --force undoes it too. An entity the run created whose resource has no delete',
+    'operation, or one delivered before Ferry kept payloads, is skipped with its reason.',
+    '',
+    '--dry-run shows what would be sent and sends nothing: do it first.',
+    '',
+    'With --json: {runId, undoRunId?, operations: {id: {items}}, skipped: [{resource, key,',
+    'reason}]}. Exit codes: 0 undo started (or a dry run); 1 another run of the pipeline is',
+    'active; 2 bad usage, no such run, a run still going, or no before-images left (FERRY_UNDO).',
+    '',
+    'Examples:',
+    '  ferry undo catalog-20261124T021500Z-1a2b --dry-run',
+    '  ferry undo catalog-20261124T021500Z-1a2b --json',
+  ].join('\n'),
+  options: {
+    'dry-run': { type: 'boolean', description: 'Show what the undo would send; send nothing.' },
+    force: { type: 'boolean', description: 'Undo entities a later run changed again too.' },
+    ...JSON_OPTION,
+  },
+  positionals: [1, 1],
+  async run({ args, stdout, config: getConfig, logger }) {
+    const { connectDelivery } = await import('../../queue/index.js');
+    const { undoRun } = await import('../../orchestrate/index.js');
+    const config = getConfig();
+    const redis = await connectDelivery(
+      config.redis,
+      'undoing a run needs its before-images, kept in Redis',
+    );
+    const dryRun = flag(args, 'dry-run');
+    try {
+      const result = await undoRun({
+        config,
+        redis,
+        logger: logger(),
+        runId: args.positionals[0] as string,
+        dryRun,
+        force: flag(args, 'force'),
+      });
+      if (flag(args, 'json')) writeJson(stdout, result);
+      else stdout.write(resultText(result, dryRun));
+      return 0;
+    } finally {
+      redis.disconnect();
+    }
+  },
+};

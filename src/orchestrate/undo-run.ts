@@ -1,0 +1,101 @@
+/**
+ * `ferry undo RUN` and the console's undo: plans the inverse of a finished run from its
+ * before-images (src/pipeline/undo) and, unless a dry run, starts it as a run of its own
+ * through the queue (its record says `undoOf`; asking for it is the approval, so the value guards
+ * do not stop it). An undo is a run like the others: it can be undone in turn.
+ */
+import type { FerryConfig } from '../config/index.js';
+import { FerryError } from '../errors/index.js';
+import type { Logger } from '../logging/index.js';
+import { loadPipeline, planUndo, type UndoSkip } from '../pipeline/index.js';
+import type { RedisClient } from '../redis/index.js';
+import { deliveryKeys, isFinished, NotFoundError, parseRun, type Trigger } from '../runs/index.js';
+import { startRun } from './start-run.js';
+
+/** A run that cannot be undone: still going, an export, or without before-images. Exit code 2. */
+export class UndoError extends FerryError<'FERRY_UNDO'> {
+  readonly code = 'FERRY_UNDO';
+  override readonly exitCode = 2;
+}
+
+export interface UndoOptions {
+  config: FerryConfig;
+  redis: RedisClient;
+  logger: Logger;
+  runId: string;
+  dryRun?: boolean;
+  force?: boolean;
+  trigger?: Trigger;
+  startedBy?: string;
+}
+
+/** What `ferry undo --json` answers (docs/DELIVERY.md, Undo). */
+export interface UndoResult {
+  runId: string;
+  undoRunId?: string;
+  operations: Record<string, { items: number }>;
+  skipped: UndoSkip[];
+}
+
+export async function undoRun(options: UndoOptions): Promise<UndoResult> {
+  const { config, redis, runId } = options;
+  const keys = deliveryKeys(config.redis.prefix);
+  const run = parseRun(await redis.hgetall(keys.run(runId)));
+  if (!run) throw new NotFoundError('run', runId, '`ferry runs` lists the recent runs.');
+  if (run.kind === 'export') {
+    throw new UndoError(`Run ${runId} is an export: it wrote files and changed nothing to undo.`, {
+      runId,
+    });
+  }
+  if (!isFinished(run)) {
+    throw new UndoError(
+      `Run ${runId} is ${run.status}: wait for it to end (or \`ferry cancel ${runId}\`), then undo it.`,
+      { runId, status: run.status },
+    );
+  }
+  const definition = loadPipeline(run.pipeline, config);
+  let skipped: UndoSkip[] = [];
+  let images = 0;
+  const plan = async (version: number, onRequest?: Parameters<typeof planUndo>[0]['onRequest']) => {
+    const undo = await planUndo({
+      definition,
+      redis,
+      config,
+      run: { id: run.id, version: run.version },
+      version,
+      ...(options.force ? { force: true } : {}),
+      ...(onRequest ? { onRequest } : {}),
+    });
+    skipped = undo.skipped;
+    images = undo.images;
+    if (images === 0) {
+      throw new UndoError(
+        `Run ${runId} has no before-images: it delivered nothing, or they expired ` +
+          `(undo.retentionDays is ${config.undo.retentionDays}).`,
+        { runId },
+      );
+    }
+    return undo.plan;
+  };
+  const counts = (operations: Record<string, { items: number }>) =>
+    Object.fromEntries(Object.entries(operations).map(([id, c]) => [id, { items: c.items }]));
+  if (options.dryRun) {
+    const planned = await plan(run.version + 1);
+    return { runId, operations: counts(planned.operations), skipped };
+  }
+  const started = await startRun({
+    config,
+    redis,
+    logger: options.logger,
+    pipeline: run.pipeline,
+    trigger: options.trigger ?? 'cli',
+    ...(options.startedBy ? { startedBy: options.startedBy } : {}),
+    planned: { undoOf: runId, plan: (_definition, version, onRequest) => plan(version, onRequest) },
+  });
+  return {
+    runId,
+    undoRunId: started.runId,
+    operations: counts(started.plan.operations),
+    skipped,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * A run the value guards stopped, on its page: each guard that tripped with its counts, the
+ * samples (old value, what Ferry last delivered, and the new one), each key linked to its trace,
+ * and for an operator the button that sends exactly this plan once.
+ */
+import { guardReason, type GuardResult } from '../../pipeline/index.js';
+import type { RunReport } from '../../runs/index.js';
+import type { Principal } from '../tokens.js';
+import { count } from './format.js';
+import { html, type SafeHtml } from './html.js';
+
+function shown(value: unknown): string {
+  return value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function guardTable(pipeline: string, r: GuardResult): SafeHtml {
+  return html`<h3>${guardReason(r)}</h3>
+    <table>
+      <thead>
+        <tr>
+          <th>Key</th>
+          <th>Field</th>
+          <th>Delivered</th>
+          <th>Tonight</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${r.samples.map(
+          (s) =>
+            html`<tr>
+              <td>
+                <a
+                  class="mono"
+                  href="/entities?pipeline=${pipeline}&key=${encodeURIComponent(s.key)}"
+                  >${s.key}</a
+                >
+                <span class="muted">${s.resource}</span>
+              </td>
+              <td class="mono">${s.field}</td>
+              <td class="mono num">${shown(s.old)}</td>
+              <td class="mono num">${shown(s.new)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    ${r.count > r.samples.length ? html`<p class="muted">${count(r.samples.length)} of ${count(r.count)} shown.</p>` : ''}`;
+}
+
+export function valueGuardSection(report: RunReport, principal: Principal): SafeHtml {
+  const tripped = report.guards!.results.filter((r) => r.tripped);
+  const allowed = report.guardAllowed;
+  return html`<div class="notice bad" data-action-scope data-guards>
+    <p>
+      <b>Stopped by the value guards before sending anything.</b> ${count(report.rows)} rows were
+      read. Compare tonight's values with what Ferry delivered; if the export is right, allow this
+      very plan once; if it is broken, fix it and run again.
+    </p>
+    ${tripped.map((r) => guardTable(report.pipeline, r))}
+    ${
+      allowed
+        ? html`<p>
+            Allowed once by ${allowed.by}:
+            <a href="/runs/${allowed.runId}">run ${allowed.runId}</a>.
+          </p>`
+        : principal.role === 'operator'
+          ? html`<p class="bar">
+              <button
+                class="danger"
+                data-post="/api/runs/${report.runId}/allow-guard"
+                data-then="run"
+                data-confirm="Run ${report.pipeline} again now and send exactly this plan? If the export or state changed, it is refused."
+              >
+                Allow this plan once and run again
+              </button>
+            </p>`
+          : html`<p>An operator can allow this plan once from this page.</p>`
+    }
+  </div>`;
+}

@@ -1,0 +1,45 @@
+/**
+ * POST /api/runs/{runId}/allow-guard (operator): runs the pipeline again on the stopped run's
+ * source and sends exactly the plan the value guards stopped, once (src/runs/guards/allow-guard.ts).
+ * With serve.fourEyes the operator must not be the one who started the stopped run (403
+ * FERRY_FOUR_EYES). Audited when the allowance is used.
+ */
+import type { FastifyInstance } from 'fastify';
+import { loadStoppedRun, type AllowGuard } from '../../runs/index.js';
+import { startRun } from '../../orchestrate/index.js';
+import { recordAudit } from '../audit.js';
+import type { ServeContext } from '../serve-context.js';
+
+export function guardRoutes(app: FastifyInstance, ctx: ServeContext): void {
+  app.post<{ Params: { runId: string } }>(
+    '/api/runs/:runId/allow-guard',
+    { config: { access: 'operator' } },
+    async (request, reply) => {
+      const actor = request.principal!.name;
+      const allow: AllowGuard = {
+        stoppedRunId: request.params.runId,
+        by: actor,
+        fourEyes: ctx.config.serve.fourEyes,
+        audit: recordAudit,
+      };
+      // Refused before planning when it cannot be allowed (four eyes, used, not a guard stop).
+      const stopped = await loadStoppedRun(ctx.redis, ctx.keys, allow);
+      const started = await startRun({
+        config: ctx.config,
+        redis: ctx.redis,
+        logger: ctx.logger,
+        pipeline: stopped.pipeline,
+        ...(stopped.sourcePath ? { source: { file: stopped.sourcePath } } : {}),
+        ...(stopped.file ? { sourceName: stopped.file } : {}),
+        allowGuard: allow,
+        trigger: 'http',
+        startedBy: actor,
+      });
+      const status = await ctx.redis.hget(ctx.keys.run(started.runId), 'status');
+      return reply
+        .code(202)
+        .header('location', `/api/runs/${started.runId}`)
+        .send({ runId: started.runId, status, allowedFrom: stopped.id });
+    },
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * The payload history: what Ferry last delivered for each entity, and for each delivered change
+ * the payload the entity had before it (its before-image), kept `undo.retentionDays` per run.
+ * The value guards read the first (old values), `ferry undo` the second. Written by delivery for
+ * the items the platform confirmed, after their state commit (the only writer, like state's).
+ */
+import { runScript, type RedisClient } from '../../redis/index.js';
+import type { StateItem } from '../types.js';
+import { beforeImageField, beforeImagesKey, payloadKey } from '../keys.js';
+import { RECORD_BEFORE_IMAGES } from '../scripts/record-before-images.js';
+import { decodePayload, encodePayload, type KeptPayload } from './payload-codec.js';
+
+const READ_CHUNK = 2_000;
+const WRITE_CHUNK = 500;
+const SCAN_COUNT = 1_000;
+
+/** A confirmed item and the payload it carried. */
+export interface DeliveredItem {
+  item: StateItem;
+  payload: unknown;
+}
+
+/** A run's change as its before-image tells it. */
+export interface BeforeImage {
+  resource: string;
+  key: string;
+  /** What the run did to the entity. */
+  kind: StateItem['kind'];
+  /** The version state held when the run planned it (0: never delivered). */
+  baseVersion: number;
+  /** What Ferry had delivered before; undefined when it kept none. */
+  before?: KeptPayload;
+}
+
+export interface PayloadHistory {
+  /** Records the confirmed items of a run (after their state commit). */
+  record(pipeline: string, runId: string, delivered: readonly DeliveredItem[]): Promise<void>;
+  /** The payload last delivered for each key, index for index (undefined: none kept). */
+  lastDelivered(
+    pipeline: string,
+    resource: string,
+    keys: readonly string[],
+  ): Promise<(KeptPayload | undefined)[]>;
+  /** A run's before-images; none once they expired. */
+  beforeImages(pipeline: string, runId: string): AsyncIterable<BeforeImage[]>;
+  /** Seconds before a run's before-images expire (-2: none kept or expired). */
+  ttl(pipeline: string, runId: string): Promise<number>;
+}
+
+const KIND_LETTER = { upsert: 'u', patch: 'p', delete: 'd' } as const;
+const LETTER_KIND: Record<string, StateItem['kind']> = { u: 'upsert', p: 'patch', d: 'delete' };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The whole payload after a change. A patch carries only the changed fields (a removed field
+ * makes the planner send the whole entity instead), so it is the previous payload with them.
+ */
+function payloadAfter(item: DeliveredItem, previous: KeptPayload | undefined): unknown {
+  if (item.item.kind !== 'patch') return item.payload;
+  const before = previous?.payload;
+  if (!isObject(before) || !isObject(item.payload)) return undefined;
+  return { ...before, ...item.payload };
+}
+
+function decodeBeforeImage(field: string, value: Buffer): BeforeImage {
+  const nl = field.indexOf('\n');
+  const first = value.indexOf(0x7c);
+  const second = value.indexOf(0x7c, first + 1);
+  const rest = value.subarray(second + 1);
+  const image: BeforeImage = {
+    resource: field.slice(0, nl),
+    key: field.slice(nl + 1),
+    kind: LETTER_KIND[value.subarray(0, first).toString('latin1')] ?? 'upsert',
+    baseVersion: Number(value.subarray(first + 1, second).toString('latin1')),
+  };
+  if (rest.length > 0) image.before = decodePayload(rest);
+  return image;
+}
+
+export function createPayloadHistory(
+  redis: RedisClient,
+  prefix: string,
+  retentionDays: number,
+): PayloadHistory {
+  const ttlSeconds = Math.round(retentionDays * 86_400);
+
+  const history: PayloadHistory = {
+    async lastDelivered(pipeline, resource, keys) {
+      const out: (KeptPayload | undefined)[] = [];
+      for (let i = 0; i < keys.length; i += READ_CHUNK) {
+        const values = await redis.hmgetBuffer(
+          payloadKey(prefix, pipeline, resource),
+          ...keys.slice(i, i + READ_CHUNK),
+        );
+        for (const v of values) out.push(v ? decodePayload(v) : undefined);
+      }
+      return out;
+    },
+
+    async record(pipeline, runId, delivered) {
+      const byResource = new Map<string, DeliveredItem[]>();
+      for (const d of delivered) {
+        const list = byResource.get(d.item.resource);
+        if (list) list.push(d);
+        else byResource.set(d.item.resource, [d]);
+      }
+      const imagesKey = beforeImagesKey(prefix, pipeline, runId);
+      for (const [resource, list] of byResource) {
+        for (let i = 0; i < list.length; i += WRITE_CHUNK) {
+          const chunk = list.slice(i, i + WRITE_CHUNK);
+          const patches = chunk.filter((d) => d.item.kind === 'patch');
+          const previous = new Map<string, KeptPayload | undefined>();
+          if (patches.length > 0) {
+            const keys = patches.map((d) => d.item.key);
+            const kept = await history.lastDelivered(pipeline, resource, keys);
+            keys.forEach((k, j) => previous.set(k, kept[j]));
+          }
+          const args: (string | Buffer)[] = [];
+          for (const d of chunk) {
+            const { key, kind, version, baseVersion } = d.item;
+            const after = kind === 'delete' ? undefined : payloadAfter(d, previous.get(key));
+            const value =
+              kind !== 'delete' && after === undefined ? '' : encodePayload(version, after);
+            args.push(
+              key,
+              String(version),
+              value,
+              beforeImageField(resource, key),
+              `${KIND_LETTER[kind]}|${baseVersion}|`,
+            );
+          }
+          await runScript(
+            redis,
+            RECORD_BEFORE_IMAGES,
+            { payloads: payloadKey(prefix, pipeline, resource), beforeImages: imagesKey },
+            { ttlSeconds, items: args },
+          );
+        }
+      }
+    },
+
+    async *beforeImages(pipeline, runId) {
+      const key = beforeImagesKey(prefix, pipeline, runId);
+      let cursor = '0';
+      do {
+        const [next, flat] = await redis.hscanBuffer(key, cursor, 'COUNT', SCAN_COUNT);
+        cursor = next.toString();
+        const batch: BeforeImage[] = [];
+        for (let i = 0; i < flat.length; i += 2) {
+          batch.push(
+            decodeBeforeImage((flat[i] as Buffer).toString('utf8'), flat[i + 1] as Buffer),
+          );
+        }
+        if (batch.length > 0) yield batch;
+      } while (cursor !== '0');
+    },
+
+    async ttl(pipeline, runId) {
+      return redis.ttl(beforeImagesKey(prefix, pipeline, runId));
+    },
+  };
+  return history;
+}
