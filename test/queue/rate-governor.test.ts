@@ -182,9 +182,14 @@ describe('lanes inside the gate', () => {
       expect(waits[0]).toBeLessThan(1_100);
       expect(Math.max(...waits.slice(1))).toBeLessThan(1_100);
       expect(done - asked).toBeLessThan(4_000);
-      const during = bulkGrants.filter((t) => t >= asked + 1_000 && t < done);
-      const seconds = (done - asked - 1_000) / 1000;
-      if (seconds >= 1) expect(during.length / seconds).toBeLessThanOrEqual(17);
+      // The gate's window slides: each bulk grant given while interactive asked (from 100 ms on,
+      // once the gate knows) had at most bulk's 16 grants in the second up to it, where bulk alone
+      // takes 20. The timestamps are taken after the gate answered, late by up to a few tens of
+      // ms on a busy machine: counted over the 900 ms up to each grant, with one grant to spare.
+      const during = bulkGrants.filter((t) => t >= asked + 100 && t < done);
+      const upTo = during.map((t) => bulkGrants.filter((u) => u > t - 900 && u <= t).length);
+      expect(during.length).toBeGreaterThan(0);
+      expect(Math.max(...upTo)).toBeLessThanOrEqual(17);
     } finally {
       stop = true;
       bulk.close();
