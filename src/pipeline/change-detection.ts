@@ -184,6 +184,8 @@ export function detectRecord(
   // A product counted unchanged goes after all: it carries its price.
   if (rider.release(ctx.emit, states[productAt as number] ?? null, ctx.version)) {
     const resource = product.entity.resource;
-    ctx.unchanged.set(resource, (ctx.unchanged.get(resource) ?? 1) - 1);
+    const left = (ctx.unchanged.get(resource) ?? 1) - 1;
+    if (left > 0) ctx.unchanged.set(resource, left);
+    else ctx.unchanged.delete(resource);
   }
 }

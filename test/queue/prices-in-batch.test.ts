@@ -13,6 +13,9 @@ import { loadDescription } from '../../src/interface/openapi/load-description.js
 import { startRun } from '../../src/orchestrate/start-run.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
+import { loadRun } from '../../src/runs/run-report.js';
+import { planSummary } from '../../src/pipeline/plan-report.js';
+import type { Plan } from '../../src/pipeline/types.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
@@ -35,8 +38,8 @@ function items(name: string, from: number, cents: number): string {
   return file;
 }
 
-/** Runs the catalog on `file` to its end; its plan's requests and items per operation. */
-async function run(config: FerryConfig, file: string) {
+/** Runs the catalog on `file` to its end; its plan. */
+async function run(config: FerryConfig, file: string): Promise<Plan> {
   const keys = deliveryKeys(config.redis.prefix);
   const started = await startRun({
     config,
@@ -45,7 +48,7 @@ async function run(config: FerryConfig, file: string) {
     pipeline: 'catalog',
     source: { file },
   });
-  if (!started.enqueued) return started.plan.operations;
+  if (!started.enqueued) return started.plan;
   const worker = await startDeliveryWorker({ config, logger: quietLogger() });
   try {
     const done = await followRun(h.redis, keys, started.runId, () => undefined);
@@ -53,11 +56,12 @@ async function run(config: FerryConfig, file: string) {
   } finally {
     await worker.close();
   }
-  return started.plan.operations;
+  expect((await loadRun(h.redis, keys, started.runId)).prices).toEqual(started.plan.prices);
+  return started.plan;
 }
 
-const requests = (ops: Record<string, { requests: number }>): number =>
-  Object.values(ops).reduce((n, c) => n + c.requests, 0);
+const requests = (plan: Plan): number =>
+  Object.values(plan.operations).reduce((n, c) => n + c.requests, 0);
 
 /** The simulator's prices of items from..from+ITEMS, as `amount currency` per key. */
 function simPrices(from: number): string[] {
@@ -80,24 +84,35 @@ describe('prices in product batches', () => {
     expect(config.interface.bindings['products.put']?.pricesInBatch).toBe(true);
 
     const first = await run(config, items('a.csv', 1000, 10_000));
-    expect(first['products.prices.patch']).toBeUndefined();
+    expect(first.operations['products.prices.patch']).toBeUndefined();
+    expect(first.prices).toEqual({ changed: ITEMS, requests: 3 });
     expect(simPrices(1000)).toEqual(expected(10_000));
 
     const changed = await run(config, items('b.csv', 1000, 20_000));
     // Only the prices changed: each product goes again, its price inside, 100 to a request.
-    expect(changed).toEqual({ 'products.put': { items: ITEMS, requests: 3 } });
+    expect(changed.operations).toEqual({ 'products.put': { items: ITEMS, requests: 3 } });
     expect(requests(changed) / ITEMS).toBeLessThanOrEqual(0.02);
+    expect(changed.prices).toEqual({ changed: ITEMS, requests: 3 });
+    expect(changed.unchanged).toEqual({ categories: 1 });
+    expect(planSummary(changed, 'b.csv')).toContain(
+      'prices: 300 changed prices in 3 requests (0.010 per changed price)',
+    );
     expect(simPrices(1000)).toEqual(expected(20_000));
 
-    expect(await run(config, items('c.csv', 1000, 20_000))).toEqual({});
+    const again = await run(config, items('c.csv', 1000, 20_000));
+    expect(again.operations).toEqual({});
+    expect(again.prices).toBeUndefined();
   });
 
   it('without a description each changed price is a request of its own, as before', async () => {
     const config = testConfig(`${h.prefix}-none`, h.sim.url, join(h.dir, 'reports'));
     await run(config, items('d.csv', 5000, 10_000));
     const changed = await run(config, items('e.csv', 5000, 30_000));
-    expect(changed).toEqual({ 'products.prices.patch': { items: ITEMS, requests: ITEMS } });
+    expect(changed.operations).toEqual({
+      'products.prices.patch': { items: ITEMS, requests: ITEMS },
+    });
+    expect(changed.prices).toEqual({ changed: ITEMS, requests: ITEMS });
     expect(simPrices(5000)).toEqual(expected(30_000));
-    expect(await run(config, items('f.csv', 5000, 30_000))).toEqual({});
+    expect((await run(config, items('f.csv', 5000, 30_000))).operations).toEqual({});
   });
 });
