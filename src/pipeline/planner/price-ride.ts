@@ -33,8 +33,8 @@ export function findRide(entities: readonly MappedEntity[]): number | undefined 
   for (let j = 0; j < entities.length; j++) {
     const m = entities[j] as MappedEntity;
     const ops = m.entity.operations;
-    if (m.key !== key || ops.upsert?.operation.resource !== 'products') continue;
-    if (ops.upsert.binding.pricesInBatch || ops.patch?.binding.pricesInBatch) {
+    if (m.key !== key || (ops.upsert ?? ops.patch)?.operation.resource !== 'products') continue;
+    if (ops.upsert?.binding.pricesInBatch || ops.patch?.binding.pricesInBatch) {
       return j;
     }
   }
@@ -88,24 +88,29 @@ export class PriceRide {
     version: number,
   ): { ref: OperationRef; item: DeliveryItem } | undefined {
     if (planned?.ref.binding.pricesInBatch) return planned;
-    const upsert = this.product.entity.operations.upsert as OperationRef;
-    if (!upsert.binding.pricesInBatch) return undefined;
     const m = this.product;
-    const payload = m.payload as Record<string, unknown>;
-    if (planned) return { ref: upsert, item: { ...planned.item, kind: 'upsert', payload } };
+    const { upsert, patch } = m.entity.operations;
+    const full = m.payload as Record<string, unknown>;
+    if (upsert?.binding.pricesInBatch) {
+      // Planned as a patch its binding cannot carry prices in: the full upsert carries them.
+      if (planned) return { ref: upsert, item: { ...planned.item, kind: 'upsert', payload: full } };
+    } else if (planned || !patch?.binding.pricesInBatch) return undefined;
     if (productState === null) return undefined; // a new product is planned: never here
+    // Unchanged: its full upsert, or where only the PATCH takes prices, a patch of its key alone.
+    const kind = upsert?.binding.pricesInBatch ? 'upsert' : 'patch';
+    const ref = (kind === 'upsert' ? upsert : patch) as OperationRef;
     const item: DeliveryItem = {
       resource: m.entity.resource,
       key: m.key,
-      kind: 'upsert',
-      payload,
-      hash: contentHash(JSON.stringify(payload)),
+      kind,
+      payload: kind === 'upsert' ? full : { [ref.binding.keyField]: m.key },
+      hash: contentHash(JSON.stringify(full)),
       version,
       baseVersion: stateVersion(productState),
       source: m.source,
     };
-    if (m.entity.patchChanged) item.fieldHashes = fieldHashes(payload);
+    if (m.entity.patchChanged) item.fieldHashes = fieldHashes(full);
     if (m.input !== undefined) item.input = m.input;
-    return { ref: upsert, item };
+    return { ref, item };
   }
 }
