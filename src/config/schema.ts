@@ -46,6 +46,11 @@ export const bindingSchema = z.strictObject({
   envelope: z.string().min(1).optional(),
   /** Override the path (keeps `{param}` placeholders). */
   path: z.string().startsWith('/').optional(),
+  /**
+   * products.put / products.patch: each item may carry the product's `prices`, so a price change
+   * travels in the product batch instead of a products.prices.patch request of its own.
+   */
+  pricesInBatch: z.boolean().optional(),
 });
 export type BindingConfig = z.infer<typeof bindingSchema>;
 

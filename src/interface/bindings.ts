@@ -26,6 +26,8 @@ export interface Binding {
   readonly keyField: string;
   /** A collection body wrapped in an object: the property that holds the items' array. */
   readonly envelope: string | undefined;
+  /** products.put / products.patch: items may carry `prices` (the planner then batches prices). */
+  readonly pricesInBatch: boolean;
 }
 
 /** Where a binding's setting came from (`ferry interface check` shows it). */
@@ -38,6 +40,7 @@ export const BINDING_SETTINGS = [
   'deleteQueryParam',
   'keyField',
   'envelope',
+  'pricesInBatch',
 ] as const;
 export type BindingSetting = (typeof BINDING_SETTINGS)[number];
 
@@ -57,6 +60,7 @@ function defaultBinding(operation: Operation): Binding {
     deleteQueryParam: 'externalId',
     keyField: 'externalId',
     envelope: undefined,
+    pricesInBatch: false,
   };
 }
 
@@ -84,6 +88,7 @@ export function resolveBindings(
     const base = defaultBinding(operation);
     const o = overrides[operation.id] ?? {};
     const deleteStyle = o.deleteStyle ?? base.deleteStyle;
+    const batchable = operation.kind === 'upsert' || operation.kind === 'patch';
     bindings.set(operation.id, {
       ...base,
       path: o.path ?? base.path,
@@ -93,6 +98,7 @@ export function resolveBindings(
       deleteQueryParam: o.deleteQueryParam ?? base.deleteQueryParam,
       keyField: o.keyField ?? base.keyField,
       envelope: base.body === 'items' ? o.envelope : undefined,
+      pricesInBatch: operation.resource === 'products' && batchable && o.pricesInBatch === true,
       body: operation.kind === 'delete' && deleteStyle === 'query' ? 'none' : base.body,
     });
   }

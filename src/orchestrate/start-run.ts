@@ -164,6 +164,7 @@ function runFields(
   if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
   if (options.lateSeconds !== undefined) fields.lateSeconds = options.lateSeconds;
   if (contract) fields.contract = JSON.stringify(contract);
+  if (plan.prices) fields.prices = JSON.stringify(plan.prices);
   for (const s of stages) fields[`pending:${s.index}`] = s.jobs;
   for (const [id, count] of Object.entries(plan.operations))
     fields[`op:${id}:planned`] = count.items;

@@ -9,6 +9,7 @@ import type { EntityDefinition, OperationRef } from './definition/definition-typ
 import { contentHash, fieldHashes } from './hashing.js';
 import type { MappedEntity } from './mapping/key-registry.js';
 import { stateDeleted, stateFieldHashes, stateHashIs, stateVersion } from '../state/index.js';
+import { findRide, PriceRide } from './planner/price-ride.js';
 import type { DeliveryItem } from './types.js';
 
 /** Receives each planned item with its operation and the canonical JSON of its payload. */
@@ -165,14 +166,26 @@ export function detectRecord(
   states: readonly (string | null)[],
   ctx: DetectContext,
 ): void {
+  const productAt = ctx.mode === 'snapshot' ? findRide(entities) : undefined;
+  const product = productAt === undefined ? undefined : (entities[productAt] as MappedEntity);
+  const rider = product && new PriceRide(product);
+  const run = rider ? { ...ctx, emit: rider.hold } : ctx;
   let created = 0; // bit i: entity i of this record is created
   for (let j = 0; j < entities.length; j++) {
     const m = entities[j] as MappedEntity;
     const state = states[j] ?? null;
     const isCreated =
       ctx.mode === 'snapshot'
-        ? detectSnapshot(m, state, created, ctx)
-        : detectChange(m, state, created, ctx);
+        ? detectSnapshot(m, state, created, run)
+        : detectChange(m, state, created, run);
     if (isCreated) created |= 1 << m.entity.index;
+  }
+  if (!rider || !product) return;
+  // A product counted unchanged goes after all: it carries its price.
+  if (rider.release(ctx.emit, states[productAt as number] ?? null, ctx.version)) {
+    const resource = product.entity.resource;
+    const left = (ctx.unchanged.get(resource) ?? 1) - 1;
+    if (left > 0) ctx.unchanged.set(resource, left);
+    else ctx.unchanged.delete(resource);
   }
 }

@@ -34,7 +34,7 @@ export { boundHeapGrowth } from './heap-tuning.js';
 export { ABSENT, type FieldIssue } from './mapping/field-types.js';
 export type { AllowDeletes } from './plan-deletes.js';
 export { planPipeline, type PlanProgress, type RequestSink } from './plan-pipeline.js';
-export { planJson, planSummary } from './plan-report.js';
+export { planJson, planSummary, pricesLine } from './plan-report.js';
 export { schemaFor } from './resource-schemas.js';
 export { rowErrorText } from './row-error-text.js';
 export { type SourceSpec, sourceSpecOf, sourceFileName } from './source/read-records.js';
@@ -44,6 +44,7 @@ export type {
   DeliveryItem,
   DeliveryRequest,
   OperationCount,
+  PriceCount,
   Plan,
   StateItem,
 } from './types.js';

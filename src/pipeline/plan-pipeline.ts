@@ -203,5 +203,6 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
     errors,
     deletes,
     unchanged: Object.fromEntries(ctx.unchanged),
+    ...(builder.prices.changed > 0 ? { prices: builder.prices } : {}),
   };
 }

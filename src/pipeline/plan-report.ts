@@ -30,6 +30,7 @@ export interface PlanJson {
     planDigest: string;
     results: (GuardResult & { reason?: string })[];
   };
+  prices?: Plan['prices'];
   items?: PlanItemView[];
 }
 
@@ -69,6 +70,7 @@ export function planJson(plan: Plan, showItems: boolean): PlanJson {
       results: plan.guards.results.map((r) => (r.tripped ? { ...r, reason: guardReason(r) } : r)),
     };
   }
+  if (plan.prices) json.prices = plan.prices;
   if (showItems) json.items = planItems(plan);
   return json;
 }
@@ -79,6 +81,12 @@ function plural(n: number, word: string): string {
 
 export function errorLine(e: RowError): string {
   return `  ${rowErrorText(e, displayPath(e.file))}`;
+}
+
+/** Changed prices and the requests per changed price (1 each, far less in product batches). */
+export function pricesLine(prices: NonNullable<Plan['prices']>): string {
+  const per = (prices.requests / prices.changed).toFixed(3);
+  return `prices: ${plural(prices.changed, 'changed price')} in ${plural(prices.requests, 'request')} (${per} per changed price)`;
 }
 
 /** A summary for people: operations per stage with counts, then the first rejected records. */
@@ -98,6 +106,7 @@ export function planSummary(plan: Plan, source: string, maxErrors = 20): string 
     }
   }
   if (Object.keys(plan.operations).length === 0) lines.push('  nothing to send: no changes');
+  if (plan.prices) lines.push(`  ${pricesLine(plan.prices)}`);
   const unchanged = Object.entries(plan.unchanged);
   if (unchanged.length > 0) {
     lines.push(`  unchanged: ${unchanged.map(([r, n]) => `${r} ${n}`).join(', ')}`);

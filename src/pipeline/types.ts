@@ -63,4 +63,14 @@ export interface Plan {
   unchanged: Record<string, number>;
   /** What the pipeline's value guards found (none configured: absent). */
   guards?: GuardReport;
+  /**
+   * Changed prices and the requests that carry them (products.prices.patch, or product batches
+   * with prices inside: bindings' pricesInBatch); absent when no price changed.
+   */
+  prices?: PriceCount;
+}
+
+export interface PriceCount {
+  changed: number;
+  requests: number;
 }

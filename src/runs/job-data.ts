@@ -68,6 +68,7 @@ export function stateItem(item: StateItem & { payload?: unknown }): StateItem {
   if (item.fieldHashes) out.fieldHashes = item.fieldHashes;
   if (item.input !== undefined) out.input = item.input;
   if (item.source) out.source = item.source;
+  if (item.also) out.also = item.also.map(stateItem);
   return out;
 }
 

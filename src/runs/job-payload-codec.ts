@@ -6,7 +6,8 @@
  *
  * The head is a JSON array, `[3, operations, resources, files, requests, replayOf?]`: each request
  * `[operation, pathParams, idempotencyKey, items]`, each item
- * `[resource, key, kind, hash, version, baseVersion, input, file, line, fieldHashes?]`, with
+ * `[resource, key, kind, hash, version, baseVersion, input, file, line, fieldHashes?, also?]`
+ * (also: the entries committed with it, items alike), with
  * operations, resources and files as indexes into the head's lists and null for what an item
  * lacks. Arrays rather than objects: a bundle's head is 60% smaller (100,000 rows kept 93 MB of
  * payloads in Redis with objects) and quicker to parse.
@@ -26,7 +27,8 @@ type StoredItem = [
   input: string | null,
   file: number | null,
   line: number | null,
-  fieldHashes?: Record<string, string>,
+  fieldHashes?: Record<string, string> | null,
+  also?: StoredItem[],
 ];
 type StoredRequest = [
   operation: number,
@@ -53,22 +55,24 @@ export function encodeJobPayload(payload: JobPayload): string {
   const operations: string[] = [];
   const resources: string[] = [];
   const files: string[] = [];
+  const encodeItem = (i: StateItem): StoredItem => {
+    const item: StoredItem = [
+      indexIn(resources, i.resource),
+      i.key,
+      i.kind,
+      i.hash,
+      i.version,
+      i.baseVersion,
+      i.input ?? null,
+      i.source ? indexIn(files, i.source.file) : null,
+      i.source ? i.source.line : null,
+    ];
+    if (i.fieldHashes || i.also) item.push(i.fieldHashes ?? null);
+    if (i.also) item.push(i.also.map(encodeItem));
+    return item;
+  };
   const requests = payload.requests.map((r): StoredRequest => {
-    const items = r.items.map((i): StoredItem => {
-      const item: StoredItem = [
-        indexIn(resources, i.resource),
-        i.key,
-        i.kind,
-        i.hash,
-        i.version,
-        i.baseVersion,
-        i.input ?? null,
-        i.source ? indexIn(files, i.source.file) : null,
-        i.source ? i.source.line : null,
-      ];
-      if (i.fieldHashes) item.push(i.fieldHashes);
-      return item;
-    });
+    const items = r.items.map(encodeItem);
     return [indexIn(operations, r.operationId), r.pathParams, r.idempotencyKey, items];
   });
   const head: StoredHead = [FORMAT, operations, resources, files, requests];
@@ -79,7 +83,8 @@ export function encodeJobPayload(payload: JobPayload): string {
 }
 
 function decodeItem(stored: StoredItem, resources: string[], files: string[]): StateItem {
-  const [resource, key, kind, hash, version, baseVersion, input, file, line, fieldHashes] = stored;
+  const [resource, key, kind, hash, version, baseVersion, input, file, line, fieldHashes, also] =
+    stored;
   const item: StateItem = {
     resource: resources[resource] ?? '',
     key,
@@ -91,6 +96,7 @@ function decodeItem(stored: StoredItem, resources: string[], files: string[]): S
   if (fieldHashes) item.fieldHashes = fieldHashes;
   if (input !== null) item.input = input;
   if (file !== null && line !== null) item.source = { file: files[file] ?? '', line };
+  if (also) item.also = also.map((a) => decodeItem(a, resources, files));
   return item;
 }
 

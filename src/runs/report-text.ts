@@ -1,5 +1,5 @@
 /** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
-import { guardReason, rowErrorText } from '../pipeline/index.js';
+import { guardReason, pricesLine, rowErrorText } from '../pipeline/index.js';
 import { itemTotals } from './run-record.js';
 import type { RunReport } from './run-report.js';
 
@@ -31,6 +31,7 @@ export function reportText(report: RunReport): string {
     lines.push(`  stopped by ${guardReason(r)}; nothing sent.`);
     if (samples.length > 0) lines.push(`    e.g. ${samples.join(', ')}`);
   }
+  if (report.prices) lines.push(`  ${pricesLine(report.prices)}`);
   if (report.status === 'running') {
     lines.push('  enqueued; `ferry worker` delivers it, `ferry status` shows its progress.');
   }

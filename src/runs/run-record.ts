@@ -2,7 +2,7 @@
  * A run as kept in Redis: one hash per run (`<prefix>:{q}:run:<id>`). Counts are hash fields that
  * workers increment as jobs settle (`op:<operationId>:<count>`), so a run's progress is one HGETALL.
  */
-import type { GuardReport, MassDeleteDetails } from '../pipeline/index.js';
+import type { GuardReport, MassDeleteDetails, PriceCount } from '../pipeline/index.js';
 import type { Lane } from './keys.js';
 
 /**
@@ -142,6 +142,8 @@ export interface RunRecord {
   export?: ExportSummary;
   /** With a pinned description: how the one read before the run differed from it. */
   contract?: RunContract;
+  /** Changed prices and the requests that carry them, as planned (Plan.prices). */
+  prices?: PriceCount;
   /** For a run the value guards stopped: what they found (src/pipeline/guards). */
   guards?: GuardReport;
   /** For such a run: the run an operator allowed its plan in, and who. */
@@ -221,6 +223,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     run.guardAllowed = { runId: fields.guardAllowedRunId, by: fields.guardAllowedBy ?? '' };
   }
   if (fields.allowedFrom) run.allowedFrom = fields.allowedFrom;
+  if (fields.prices) run.prices = JSON.parse(fields.prices) as PriceCount;
   return run;
 }
 

@@ -75,6 +75,8 @@ export interface RunReport {
   guards?: RunRecord['guards'];
   guardAllowed?: RunRecord['guardAllowed'];
   allowedFrom?: RunRecord['allowedFrom'];
+  /** Changed prices and the requests that carry them, as planned. */
+  prices?: RunRecord['prices'];
   files?: { json: string; csv: string };
 }
 
@@ -186,6 +188,7 @@ export async function buildRunReport(
   if (run.guards) report.guards = run.guards;
   if (run.guardAllowed) report.guardAllowed = run.guardAllowed;
   if (run.allowedFrom) report.allowedFrom = run.allowedFrom;
+  if (run.prices) report.prices = run.prices;
   if (run.finishedAt) {
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;

@@ -34,19 +34,19 @@ function applyItem(
   }
   const problem = fieldProblem(resource, item);
   if (problem) return { externalId: key, status: 422, error: problem };
-  if (kind === 'upsert') {
-    state.put(resource, key, item);
-    return { externalId: key, status: 200 };
-  }
-  const existing = state.get(resource, key);
-  if (!existing) {
+  if (kind === 'patch' && !state.get(resource, key)) {
     return {
       externalId: key,
       status: 404,
       error: { code: 'NOT_FOUND', message: `no ${resource} item "${key}" to patch` },
     };
   }
-  state.put(resource, key, { ...existing, ...item });
+  const existing = kind === 'patch' ? state.get(resource, key) : undefined;
+  state.put(resource, key, existing ? { ...existing, ...item } : item);
+  // Prices in a product item (its description allows them) are the product's prices, as if patched.
+  if (resource === 'products' && item.prices !== undefined) {
+    state.put('prices', key, { productId: key, prices: item.prices });
+  }
   return { externalId: key, status: 200 };
 }
 

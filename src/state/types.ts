@@ -29,4 +29,9 @@ export interface StateItem {
   /** The committed version when planned (part of the idempotency key). 0: never committed. */
   baseVersion: number;
   source?: SourceRef;
+  /**
+   * Entries committed along with this one when it is confirmed: a product's prices that rode in its
+   * batch item (bindings' pricesInBatch). The request's payload is this item's alone.
+   */
+  also?: StateItem[];
 }

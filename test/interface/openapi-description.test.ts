@@ -20,6 +20,7 @@ import { startSimulator, type RunningSimulator } from '../../src/simulator/start
 const fixture = (name: string) => resolve(PROJECT_ROOT, 'test/fixtures/openapi', name);
 const ENVELOPE = fixture('envelope-apikey-3.1.yaml');
 const NULLABLE = fixture('nullable-bearer-3.0.json');
+const PRICES = fixture('prices-in-batch-3.0.yaml');
 
 async function refusal(source: string): Promise<OpenApiError> {
   const error = await loadDescription(source).then(
@@ -177,6 +178,22 @@ describe('bindings from the description', () => {
     expect(bindings.get('categories.put')).toMatchObject({ body: 'items', envelope: 'categories' });
     expect(bindings.get('products.delete')).toMatchObject({ body: 'none', maxItems: 40 });
     expect(bindings.get('stores.put')).toMatchObject({ maxItems: 100, envelope: undefined });
+  });
+
+  it('lets products items carry prices where the item schema has them (pricesInBatch)', async () => {
+    const described = describedBindings(
+      matchCatalog(describedOperations((await loadDescription(PRICES)).doc)),
+    );
+    expect(described['products.put']).toEqual({ maxItems: 100, pricesInBatch: true });
+    expect(described['categories.put']).toEqual({ maxItems: 100 });
+    expect(resolveBindings({}, described).get('products.put')?.pricesInBatch).toBe(true);
+    // Config overrides it as any setting; the ENVELOPE fixture's products have no prices.
+    const off = { 'products.put': { pricesInBatch: false } };
+    expect(resolveBindings(off, described).get('products.put')?.pricesInBatch).toBe(false);
+    const envelope = describedBindings(
+      matchCatalog(describedOperations((await loadDescription(ENVELOPE)).doc)),
+    );
+    expect(resolveBindings({}, envelope).get('products.put')?.pricesInBatch).toBe(false);
   });
 
   it('the config still overrides, setting by setting, and each origin is told', async () => {

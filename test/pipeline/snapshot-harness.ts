@@ -140,7 +140,10 @@ export function useSnapshotHarness(label: string): SnapshotHarness {
       });
     },
     async commitAll(p) {
-      const items = p.stages.flatMap((s) => s.requests.flatMap((r) => r.items));
+      // An item's riding entries (a price in its product's item) are committed with it.
+      const items = p.stages.flatMap((s) =>
+        s.requests.flatMap((r) => r.items.flatMap((i) => [i, ...(i.also ?? [])])),
+      );
       const result = await createStateStore(redis, prefix).commit(p.pipeline, items);
       expect(result.stale).toEqual([]);
     },

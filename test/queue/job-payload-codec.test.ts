@@ -35,6 +35,32 @@ const products = [
 ];
 
 describe('job payloads as stored', () => {
+  it('keeps the entries committed along with an item (a price riding in its product)', () => {
+    const riding = { ...item('009', undefined), resource: 'prices', fieldHashes: { prices: 'p' } };
+    const carrier = { ...item('009', { externalId: '009', prices: [] }), also: [riding] };
+    const request = jobRequestOf(
+      bindings.get('products.put')!,
+      { operationId: 'products.put', pathParams: {}, idempotencyKey: 'k3' },
+      [carrier],
+    );
+    const back = decodeJobPayload(encodeJobPayload({ requests: [request] }));
+    const [decoded] = back.requests[0]!.items;
+    expect(decoded?.fieldHashes).toBeUndefined();
+    expect(decoded?.also).toEqual([
+      {
+        resource: 'prices',
+        key: '009',
+        kind: 'upsert',
+        hash: 'h-009',
+        version: 3,
+        baseVersion: 1,
+        input: 'fingerprint16chr',
+        source: { file: 'items.csv', line: 7 },
+        fieldHashes: { prices: 'p' },
+      },
+    ]);
+  });
+
   it('round-trip requests, items and payloads, one line of payloads per request', () => {
     const put = jobRequestOf(
       bindings.get('products.put')!,

@@ -1,6 +1,7 @@
 /**
  * Bindings as a description states them (docs/INTERFACE.md, The platform's OpenAPI description):
  * body shape (a JSON array, or an object whose one array property holds the items), maxItems,
+ * whether products' items carry `prices`,
  * delete by body or by a repeated array query parameter, and the path (the description's own
  * template, its parameters renamed to the catalog's, position for position: names never reach the
  * URL). Only what the description says is returned; defaults and config fill in the rest.
@@ -10,7 +11,7 @@ import { OPERATIONS } from '../catalog.js';
 import type { DescribedOperation, Schema } from './described-operations.js';
 import type { CatalogMatch } from './match-catalog.js';
 
-import { isSchemaObject as isObject, typesOf } from './json-schema.js';
+import { isSchemaObject as isObject, objectShape, typesOf } from './json-schema.js';
 
 /** The items' array schema of a collection body and the envelope property that holds it, if any. */
 export function itemsArrayOf(
@@ -25,6 +26,11 @@ export function itemsArrayOf(
   if (arrays.length !== 1) return undefined;
   const [name, array] = arrays[0] as [string, Schema];
   return { array, envelope: name };
+}
+
+/** Whether a collection's item schema has a `prices` property (a product's prices ride along). */
+function carriesPrices(array: Schema): boolean {
+  return isObject(array.items) && 'prices' in objectShape(array.items).properties;
 }
 
 /** The array query parameter a body-less DELETE takes its keys by. */
@@ -60,6 +66,9 @@ export function describedBindings(match: CatalogMatch): Record<string, BindingCo
           binding.maxItems = body.array.maxItems;
         }
         if (operation.kind === 'delete') binding.deleteStyle = 'body';
+        else if (operation.resource === 'products' && carriesPrices(body.array)) {
+          binding.pricesInBatch = true;
+        }
       } else if (operation.kind === 'delete' && !op.requestSchema) {
         const param = deleteQueryParam(op);
         if (param) {

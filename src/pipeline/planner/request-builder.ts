@@ -4,8 +4,9 @@
  * entity for operations addressed by a path parameter. Each request gets its idempotency key.
  */
 import type { OperationRef } from '../definition/definition-types.js';
-import type { DeliveryItem, DeliveryRequest, OperationCount } from '../types.js';
+import type { DeliveryItem, DeliveryRequest, OperationCount, PriceCount } from '../types.js';
 import { idempotencyKey } from './idempotency-key.js';
+import { PRICES_OPERATION } from './price-ride.js';
 
 /** Receives each request as soon as it is complete, with its stage index. */
 export type RequestSink = (stage: number, request: DeliveryRequest) => void;
@@ -20,6 +21,8 @@ interface Batch {
 export class RequestBuilder {
   private readonly batches = new Map<string, Batch>();
   readonly counts = new Map<string, OperationCount>();
+  /** Changed prices, in requests of their own or riding in product items (item.also). */
+  readonly prices: PriceCount = { changed: 0, requests: 0 };
 
   constructor(
     private readonly pipeline: string,
@@ -33,6 +36,8 @@ export class RequestBuilder {
     const count = this.counts.get(id) ?? { items: 0, requests: 0 };
     count.items += 1;
     this.counts.set(id, count);
+    if (id === PRICES_OPERATION) this.prices.changed += 1;
+    else if (item.also) this.prices.changed += item.also.length;
     const { binding } = ref;
     if (binding.body === 'object') {
       this.emit(ref, [item], json);
@@ -104,6 +109,7 @@ export class RequestBuilder {
     };
     if (query) request.query = query;
     (this.counts.get(operation.id) as OperationCount).requests += 1;
+    if (operation.id === PRICES_OPERATION || items.some((i) => i.also)) this.prices.requests += 1;
     this.sink(this.stageOf.get(operation.id) ?? 0, request);
   }
 }

@@ -140,13 +140,21 @@ async function commitConfirmed(
 ): Promise<void> {
   if (confirmed.length === 0) return;
   const opOf = new Map(confirmed.map((c) => [c.item, c.operationId]));
+  // Entries that rode along (item.also) are committed with their item but counted with it.
   const { committed, stale } = await deps.state.commit(
     data.pipeline,
-    confirmed.map((c) => c.item),
+    confirmed.flatMap((c) => (c.item.also ? [c.item, ...c.item.also] : [c.item])),
     data.runId,
   );
-  for (const item of committed) addToTally(tally, opOf.get(item) ?? '', 'delivered', 1);
-  for (const item of stale) addToTally(tally, opOf.get(item) ?? '', 'stale', 1);
+  for (const item of committed) {
+    const op = opOf.get(item);
+    if (op !== undefined) addToTally(tally, op, 'delivered', 1);
+  }
+  for (const item of stale) {
+    const op = opOf.get(item);
+    if (op !== undefined) addToTally(tally, op, 'stale', 1);
+  }
+  // A riding entry has no request of its own: its item's payload (with the prices) is recorded.
   const requestOf = new Map(confirmed.map((c) => [c.item, c.request]));
   await recordHistory(deps.history, data.pipeline, data.runId, committed, requestOf);
 }
