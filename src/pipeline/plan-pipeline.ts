@@ -16,6 +16,7 @@ import { KeyRegistry, type GroupedEntity, type MappedEntity } from './mapping/ke
 import { mapRecord, rowError } from './mapping/record-mapper.js';
 import { checkGuard, emitDeletes, scanDeletes, type AllowDeletes } from './plan-deletes.js';
 import { RequestBuilder, type RequestSink } from './planner/request-builder.js';
+import { refusalCounts } from './planner/refusal-counts.js';
 import { plansByInput, RecordBatches } from './planner/record-batches.js';
 import { StateBatches } from './planner/state-batches.js';
 import { readRecords, type SourceSpec } from './source/read-records.js';
@@ -124,10 +125,15 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
     requests: [],
   }));
   const stageOf = new Map(definition.stages.flatMap((ids, i) => ids.map((id) => [id, i] as const)));
-  const builder = new RequestBuilder(definition.name, stageOf, (stage, request) => {
-    if (retain) stages[stage]?.requests.push(request);
-    onRequest?.(stage, request);
-  });
+  const builder = new RequestBuilder(
+    definition.name,
+    stageOf,
+    (stage, request) => {
+      if (retain) stages[stage]?.requests.push(request);
+      onRequest?.(stage, request);
+    },
+    await refusalCounts(redis, prefix, definition),
+  );
   let deletes = 0;
   const guards = definition.guards
     ? new GuardWatcher(

@@ -14,6 +14,7 @@ export {
   stateVersion,
 } from './state-format.js';
 export { createStateStore, type StateStore } from './state-store.js';
+export { createRefusalLog, type RefusalCount, type RefusalLog } from './refusals.js';
 export {
   type BeforeImage,
   createPayloadHistory,

@@ -45,3 +45,13 @@ export function beforeImagesKey(prefix: string, pipeline: string, runId: string)
 export function beforeImageField(resource: string, key: string): string {
   return `${resource}\n${key}`;
 }
+
+/**
+ * How often the platform refused a change of an entity (refusals.ts):
+ * `<prefix>:state-refused:{<pipeline>}:<resource>`, key -> `<base version>|<refusals>`, the
+ * refusals of changes planned on that committed version. One field per entity ever refused; never
+ * expires, like state.
+ */
+export function refusedKey(prefix: string, pipeline: string, resource: string): string {
+  return `${prefix}:state-refused:{${pipeline}}:${resource}`;
+}

@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { configSchema, type FerryConfig } from '../../src/config/schema.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
+import { followRun } from '../../src/runs/follow-run.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import type { RunRecord } from '../../src/runs/run-record.js';
 import { createLogger, type Logger } from '../../src/logging/logger.js';
 import type { SimulatorOptions } from '../../src/simulator/types.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
@@ -133,4 +137,20 @@ export function expectAllDeliveredOnce(
     expect(counts.delivered, id).toBe(counts.planned);
   }
   expect(sim.stats().duplicates).toBe(0);
+}
+
+/** Runs the catalog pipeline on `file` (a worker must run) and follows the run to its end. */
+export async function runCatalog(
+  redis: Redis,
+  config: FerryConfig,
+  file: string,
+): Promise<RunRecord> {
+  const { runId } = await startRun({
+    config,
+    redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    source: { file },
+  });
+  return followRun(redis, deliveryKeys(config.redis.prefix), runId, () => undefined);
 }

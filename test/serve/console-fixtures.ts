@@ -6,12 +6,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FerryConfig } from '../../src/config/schema.js';
 import type { FastifyInstance } from 'fastify';
-import { deliveryKeys } from '../../src/runs/keys.js';
-import { followRun } from '../../src/runs/follow-run.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
 import type { RedisClient } from '../../src/redis/connection.js';
 import { buildServer } from '../../src/serve/server.js';
-import { quietLogger, testConfig, type DeliveryHarness } from '../queue/delivery-fixtures.js';
+import {
+  quietLogger,
+  runCatalog,
+  testConfig,
+  type DeliveryHarness,
+} from '../queue/delivery-fixtures.js';
 
 export const VIEWER = 'viewer-token-0123456789';
 export const OPERATOR = 'operator-token-0123456789';
@@ -59,15 +61,7 @@ export async function deliverItems(
   rows: readonly string[],
 ): Promise<string> {
   const file = writeItems(join(h.dir, 'items.csv'), rows);
-  const { runId } = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
-  await followRun(h.redis, deliveryKeys(config.redis.prefix), runId, () => undefined);
-  return runId;
+  return (await runCatalog(h.redis, config, file)).id;
 }
 
 /** The console of this config on a free port; closed by the caller. */

@@ -4,6 +4,7 @@
  * entity for operations addressed by a path parameter. Each request gets its idempotency key.
  */
 import type { OperationRef } from '../definition/definition-types.js';
+import type { RefusalCount } from '../../state/index.js';
 import type { DeliveryItem, DeliveryRequest, OperationCount, PriceCount } from '../types.js';
 import { idempotencyKey } from './idempotency-key.js';
 import { PRICES_OPERATION } from './price-ride.js';
@@ -28,6 +29,8 @@ export class RequestBuilder {
     private readonly pipeline: string,
     private readonly stageOf: ReadonlyMap<string, number>,
     private readonly sink: RequestSink,
+    /** Refusals of the changes planned (state/refusals.ts); none by default. */
+    private readonly refusalsOf: RefusalCount = () => 0,
   ) {}
 
   /** Adds one item; `json` is the canonical JSON of its payload. */
@@ -91,7 +94,13 @@ export class RequestBuilder {
       body = payloads;
     }
     const baseVersions: number[] = [];
-    for (const item of items) baseVersions.push(item.baseVersion);
+    let refusals: number[] | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as DeliveryItem;
+      baseVersions.push(item.baseVersion);
+      const refused = this.refusalsOf(item.resource, item.key, item.baseVersion);
+      if (refused > 0) (refusals ??= new Array<number>(items.length).fill(0))[i] = refused;
+    }
     const request: DeliveryRequest = {
       operationId: operation.id,
       pathParams,
@@ -105,6 +114,7 @@ export class RequestBuilder {
         query,
         bodyJson,
         baseVersions,
+        ...(refusals && { refusals }),
       }),
     };
     if (query) request.query = query;

@@ -23,6 +23,7 @@ import {
   type BeforeImage,
 } from '../../state/index.js';
 import { RequestBuilder, type RequestSink } from '../planner/request-builder.js';
+import { refusalCounts } from '../planner/refusal-counts.js';
 import type { DeliveryItem, OperationCount, Plan, PlanStage } from '../types.js';
 
 export interface UndoSkip {
@@ -147,10 +148,15 @@ export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
   }));
   const stageOf = new Map(definition.stages.flatMap((ids, i) => ids.map((id) => [id, i] as const)));
   const retain = options.onRequest === undefined;
-  const builder = new RequestBuilder(definition.name, stageOf, (stage, request) => {
-    if (retain) stages[stage]?.requests.push(request);
-    options.onRequest?.(stage, request);
-  });
+  const builder = new RequestBuilder(
+    definition.name,
+    stageOf,
+    (stage, request) => {
+      if (retain) stages[stage]?.requests.push(request);
+      options.onRequest?.(stage, request);
+    },
+    await refusalCounts(redis, prefix, definition),
+  );
   const byResource = new Map(definition.entities.map((e) => [e.resource, e]));
   const skipped: UndoSkip[] = [];
   /** Per resource, the keys the run changed (their before-images decide them). */

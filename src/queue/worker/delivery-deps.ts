@@ -3,7 +3,7 @@ import type { RedisClient } from '../../redis/index.js';
 import type { FerryConfig } from '../../config/index.js';
 import type { Binding, InterfaceClient } from '../../interface/index.js';
 import type { Logger } from '../../logging/index.js';
-import type { PayloadHistory, StateStore } from '../../state/index.js';
+import type { PayloadHistory, RefusalLog, StateStore } from '../../state/index.js';
 import type { DeadLetterStore, DeliveryKeys, RunRequestCounter } from '../../runs/index.js';
 import type { DeliveryQueues } from '../queues.js';
 import type { Breaker } from './breaker.js';
@@ -19,6 +19,8 @@ export interface DeliveryDeps {
   state: StateStore;
   /** Delivered payloads and before-images (for the value guards and `ferry undo`). */
   history: PayloadHistory;
+  /** Counts the changes the platform refused, so they are planned again with new keys. */
+  refusals: RefusalLog;
   dlq: DeadLetterStore;
   queues: DeliveryQueues;
   logger: Logger;

@@ -16,7 +16,7 @@ import { Worker } from 'bullmq';
 import type { FerryConfig } from '../../config/index.js';
 import { resolveBindings, createInterfaceClient, backoffDelay } from '../../interface/index.js';
 import type { Logger } from '../../logging/index.js';
-import { createPayloadHistory, createStateStore } from '../../state/index.js';
+import { createPayloadHistory, createRefusalLog, createStateStore } from '../../state/index.js';
 import {
   createDeadLetterStore,
   DeliveryDeferredError,
@@ -95,6 +95,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     gate,
     state: createStateStore(redis, config.redis.prefix),
     history: createPayloadHistory(redis, config.redis.prefix, config.undo.retentionDays),
+    refusals: createRefusalLog(redis, config.redis.prefix),
     dlq: createDeadLetterStore(redis, keys),
     queues: openQueues(redis, keys),
     logger,

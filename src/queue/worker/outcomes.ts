@@ -21,6 +21,17 @@ export interface Refusal extends Failure {
   items: StateItem[];
 }
 
+/**
+ * A refusal the platform decided on the request itself (a 4xx, or an item refused in a 207): one
+ * it keeps as the answer to the request's idempotency key. Not a request that ran out of retries.
+ */
+export function isPlatformNo(refusal: Refusal): boolean {
+  return (
+    refusal.errorCode === 'FERRY_HTTP_PERMANENT' ||
+    refusal.errorCode === 'FERRY_HTTP_PAYLOAD_TOO_LARGE'
+  );
+}
+
 export interface Deferral extends Failure {
   request: JobRequest;
 }

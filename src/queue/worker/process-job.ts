@@ -31,7 +31,7 @@ import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';
 import { recordHistory } from './record-history.js';
-import type { Deferral, Held, Refusal } from './outcomes.js';
+import { isPlatformNo, type Deferral, type Held, type Refusal } from './outcomes.js';
 import { sendRequest, type SendContext } from './send-request.js';
 import { settleAndRelease } from './settle-and-release.js';
 
@@ -241,6 +241,11 @@ export async function processJob(
   const letter = (request: JobRequest, failure: Refusal | Deferral): DeadLetter =>
     buildDeadLetter(dlCtx, bindingOf(deps, request.operationId), request, failure, now);
   const entries = out.refused.map((r) => letter(narrowRequest(r.request, r.items), r));
+  // Before the dead letters: once a run sees them, its next plan must know of the refusals.
+  await deps.refusals.record(
+    data.pipeline,
+    out.refused.filter(isPlatformNo).flatMap((r) => r.items),
+  );
   // Held requests go on waiting while the pipeline is blocked; below the breaker's threshold
   // they are failures like any other for the job's last attempt.
   const waiting = [...out.deferred, ...out.held];
