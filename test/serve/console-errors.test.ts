@@ -4,6 +4,7 @@
  * nor a server path; and a Redis that stalls (CLIENT PAUSE) gets a deadline: 503
  * FERRY_REDIS_UNAVAILABLE while it is still paused.
  */
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,20 @@ describe('the error table', () => {
       });
     }
     expect(Object.keys(ERRORS)).toEqual(ERROR_CODES);
+  });
+
+  it('is the one docs/CONSOLE.md shows: every code in the row of its status', () => {
+    const doc = readFileSync(new URL('../../docs/CONSOLE.md', import.meta.url), 'utf8');
+    const table = /^\| status +\| codes +\|\n(?:\|.*\n)+/m.exec(doc)?.[0] ?? '';
+    const documented = new Map<string, number>();
+    for (const [, status, codes] of table.matchAll(/^\| (\d{3}) +\| (.*)\|$/gm)) {
+      for (const [, code] of (codes as string).matchAll(/`(FERRY_[A-Z_0-9]+)`/g)) {
+        documented.set(code as string, Number(status));
+      }
+    }
+    expect(Object.fromEntries(documented)).toEqual(
+      Object.fromEntries(ERROR_CODES.map((code) => [code, httpStatusOf(code)])),
+    );
   });
 
   it('answers input errors 4xx, Redis 503, and the console’s own codes as declared', () => {
