@@ -1,5 +1,7 @@
-import type { DeadLetterFilter } from '../runs/index.js';
+import type { FerryConfig } from '../config/index.js';
+import type { DeadLetter, DeadLetterFilter } from '../runs/index.js';
 import { stringOption, type OptionSpec, type ParsedArgs } from './command.js';
+import { withRedis } from './with-redis.js';
 
 /** The filter options of the `dlq` commands that select dead letters. */
 export const DEAD_LETTER_FILTER_OPTIONS = {
@@ -28,4 +30,18 @@ export function deadLetterFilter(args: ParsedArgs): DeadLetterFilter {
   if (operation !== undefined) filter.operationId = operation;
   if (key !== undefined) filter.key = key;
   return filter;
+}
+
+/** The dead letters the command's filter options select, oldest first. */
+export async function selectedDeadLetters(
+  args: ParsedArgs,
+  config: FerryConfig,
+): Promise<DeadLetter[]> {
+  const { connectDelivery } = await import('../queue/index.js');
+  const { createDeadLetterStore, deliveryKeys } = await import('../runs/index.js');
+  return await withRedis(
+    () => connectDelivery(config.redis, 'the dead letters are kept there'),
+    (redis) =>
+      createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(deadLetterFilter(args)),
+  );
 }

@@ -101,7 +101,7 @@ export {
   startInterrupted,
   type StartPhase,
 } from './record-redis-lost.js';
-export { recordSkippedRun } from './record-skipped-run.js';
+export { recordUnstartedRun } from './record-unstarted-run.js';
 export { reportText } from './report-text.js';
 export { newRunId, nextVersion } from './run-id.js';
 export { indexedRunIds, indexRun, readRunRecords, recentRuns } from './run-index.js';

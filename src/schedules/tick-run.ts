@@ -7,7 +7,7 @@ import {
   ContractBreakingError,
   RunActiveError,
   type DeliveryKeys,
-  recordSkippedRun,
+  recordUnstartedRun,
   parseRun,
   notifyRunEnded,
 } from '../runs/index.js';
@@ -35,13 +35,18 @@ export function skipReason(error: FerryError): string {
 }
 
 export async function recordSkip(ctx: TickContext, reason: string): Promise<string> {
-  const runId = await recordSkippedRun(ctx.redis, ctx.keys, {
-    pipeline: ctx.pipeline,
-    lane: laneOf(ctx.config, ctx.pipeline),
-    trigger: 'schedule',
-    reason,
-    ...ctx.timing,
-  });
+  const runId = await recordUnstartedRun(
+    ctx.redis,
+    ctx.keys,
+    {
+      pipeline: ctx.pipeline,
+      lane: laneOf(ctx.config, ctx.pipeline),
+      trigger: 'schedule',
+      reason,
+      ...ctx.timing,
+    },
+    'skipped',
+  );
   ctx.logger.warn({ runId, reason }, 'scheduled run skipped');
   const skipped = parseRun(await ctx.redis.hgetall(ctx.keys.run(runId)));
   if (skipped) await notifyRunEnded(ctx, skipped);

@@ -2,8 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
-import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
-import { withRedis } from '../with-redis.js';
+import { DEAD_LETTER_FILTER_OPTIONS, selectedDeadLetters } from '../dead-letter-filter.js';
 
 export const dlqExportCommand: Command = {
   name: 'dlq export',
@@ -21,27 +20,16 @@ export const dlqExportCommand: Command = {
     csv: { type: 'string', placeholder: 'FILE', description: 'The CSV file to write.' },
     ...JSON_OPTION,
   },
-  async run({ args, stdout, config: getConfig }) {
-    const { connectDelivery } = await import('../../queue/index.js');
-    const { createDeadLetterStore, deadLettersCsv, deliveryKeys } =
-      await import('../../runs/index.js');
+  async run({ args, stdout, config }) {
     const file = stringOption(args, 'csv');
     if (file === undefined) throw new UsageError('ferry dlq export needs --csv FILE.');
-    const config = getConfig();
-    return await withRedis(
-      () => connectDelivery(config.redis, 'the dead letters are kept there'),
-      async (redis) => {
-        const filter = deadLetterFilter(args);
-        const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(
-          filter,
-        );
-        const path = resolve(file);
-        await writeFile(path, deadLettersCsv(entries));
-        const rows = entries.reduce((n, e) => n + e.items.length, 0);
-        if (flag(args, 'json')) writeJson(stdout, { file: path, rows });
-        else stdout.write(`Wrote ${rows} row(s) of ${entries.length} dead letter(s) to ${path}\n`);
-        return 0;
-      },
-    );
+    const { deadLettersCsv } = await import('../../runs/index.js');
+    const entries = await selectedDeadLetters(args, config());
+    const path = resolve(file);
+    await writeFile(path, deadLettersCsv(entries));
+    const rows = entries.reduce((n, e) => n + e.items.length, 0);
+    if (flag(args, 'json')) writeJson(stdout, { file: path, rows });
+    else stdout.write(`Wrote ${rows} row(s) of ${entries.length} dead letter(s) to ${path}\n`);
+    return 0;
   },
 };

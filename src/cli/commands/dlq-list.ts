@@ -1,6 +1,5 @@
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
-import { DEAD_LETTER_FILTER_OPTIONS, deadLetterFilter } from '../dead-letter-filter.js';
-import { withRedis } from '../with-redis.js';
+import { DEAD_LETTER_FILTER_OPTIONS, selectedDeadLetters } from '../dead-letter-filter.js';
 
 export const dlqListCommand: Command = {
   name: 'dlq list',
@@ -15,22 +14,11 @@ export const dlqListCommand: Command = {
     ...DEAD_LETTER_FILTER_OPTIONS,
     ...JSON_OPTION,
   },
-  async run({ args, stdout, config: getConfig }) {
-    const { connectDelivery } = await import('../../queue/index.js');
-    const { createDeadLetterStore, deadLetterRow, deadLetterTable, deliveryKeys } =
-      await import('../../runs/index.js');
-    const config = getConfig();
-    return await withRedis(
-      () => connectDelivery(config.redis, 'the dead letters are kept there'),
-      async (redis) => {
-        const filter = deadLetterFilter(args);
-        const entries = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(
-          filter,
-        );
-        if (flag(args, 'json')) writeJson(stdout, entries.map(deadLetterRow));
-        else stdout.write(deadLetterTable(entries));
-        return 0;
-      },
-    );
+  async run({ args, stdout, config }) {
+    const { deadLetterRow, deadLetterTable } = await import('../../runs/index.js');
+    const entries = await selectedDeadLetters(args, config());
+    if (flag(args, 'json')) writeJson(stdout, entries.map(deadLetterRow));
+    else stdout.write(deadLetterTable(entries));
+    return 0;
   },
 };
