@@ -100,6 +100,7 @@ it('restores every price exactly and deletes what the run created, after a dry r
   expect(dry).toEqual({
     runId: night2,
     operations: { 'products.prices.patch': { items: 5 }, 'products.delete': { items: 1 } },
+    prices: { restored: 5, requests: 5 },
     skipped: [
       {
         resource: 'prices',
@@ -112,6 +113,7 @@ it('restores every price exactly and deletes what the run created, after a dry r
   const result = await undo(night2);
   undo1 = result.undoRunId!;
   expect(result.operations).toEqual(dry.operations);
+  expect(result.prices).toEqual(dry.prices);
   expect(simPrices()).toEqual(expected(NIGHT1));
   expect(
     h.sim.state('products').map((p) => (p as { externalId: string }).externalId),
