@@ -5,15 +5,12 @@
  * old price back (riding again in the product items), a rerun of the undone state plans nothing
  * and a rerun of the undone run's input plans its price changes again.
  */
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, afterAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
 import { configFromDescription } from '../../src/interface/openapi/configured-contract.js';
 import { loadDescription } from '../../src/interface/openapi/load-description.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
 import { undoRun } from '../../src/orchestrate/undo-run.js';
-import type { Plan } from '../../src/pipeline/types.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,
@@ -22,21 +19,17 @@ import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { loadRun } from '../../src/runs/run-report.js';
 import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import { dryUndo, itemRow, runCatalog } from './catalog-runs.js';
 
 const DESCRIPTION = resolve(import.meta.dirname, '../fixtures/openapi/prices-in-batch-3.0.yaml');
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
-  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
 const PRODUCTS = Array.from({ length: 40 }, (_, i) => `P${String(i + 1).padStart(3, '0')}`);
-const line = (no: string, text: string, price: string) =>
-  `${no};Item ${no};${text};Acme;GEN;Gensere;;10;${price};NOK;No;;;01.01.2026`;
 /** Night 0 creates the products, their prices riding in the PUT items. */
-const NIGHT0 = PRODUCTS.map((no, i) => line(no, 'New', `${10 + i},50`));
+const NIGHT0 = PRODUCTS.map((no, i) => itemRow(no, `${10 + i},50`, 'New'));
 /** Night 1 changes every description and no price: the product items carry no prices. */
-const NIGHT1 = PRODUCTS.map((no, i) => line(no, 'Nice', `${10 + i},50`));
+const NIGHT1 = PRODUCTS.map((no, i) => itemRow(no, `${10 + i},50`));
 /** Night 2 doubles 12 prices (P001-P012) and changes P001's description too. */
 const NIGHT2 = PRODUCTS.map((no, i) =>
-  line(no, i === 0 ? 'Nicer' : 'Nice', i < 12 ? `${(10 + i) * 2},50` : `${10 + i},50`),
+  itemRow(no, i < 12 ? `${(10 + i) * 2},50` : `${10 + i},50`, i === 0 ? 'Nicer' : 'Nice'),
 );
 
 const h = useDeliveryHarness('undo-batched-prices', { seed: 5 });
@@ -45,23 +38,7 @@ let config: FerryConfig;
 let worker: DeliveryWorker;
 let night2: string;
 
-/** Runs the catalog on `rows` to its end; its id and plan. */
-async function run(name: string, rows: readonly string[]): Promise<{ runId: string; plan: Plan }> {
-  const file = join(h.dir, name);
-  writeFileSync(file, [HEADER, ...rows, ''].join('\r\n'), 'latin1');
-  const started = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
-  if (started.enqueued) {
-    const done = await followRun(h.redis, keys(), started.runId, () => undefined);
-    expect(done.status).toBe('succeeded');
-  }
-  return { runId: started.runId, plan: started.plan };
-}
+const run = (name: string, rows: readonly string[]) => runCatalog(h, config, name, rows);
 
 /** Product key -> `amount currency` of its prices, as the simulator's state says over HTTP. */
 async function simPrices(): Promise<Record<string, string>> {
@@ -109,15 +86,7 @@ afterAll(async () => {
 });
 
 it('restores every price that rode in a product batch, and names them in the dry run', async () => {
-  const requests = h.sim.stats().requests;
-  const dry = await undoRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    runId: night2,
-    dryRun: true,
-  });
-  expect(h.sim.stats().requests).toBe(requests);
+  const dry = await dryUndo(h, config, night2);
   expect(dry).toEqual({
     runId: night2,
     operations: { 'products.put': { items: 12 } },
