@@ -3,7 +3,8 @@
  * products PUT items carry `prices`), on real Redis and the simulator over TCP: each riding price
  * had a before-image of its own, so the dry run names the prices it restores, the undo puts every
  * old price back (riding again in the product items), a rerun of the undone state plans nothing
- * and a rerun of the undone run's input plans its price changes again.
+ * and a rerun of the undone run's input plans its price changes again; an undo of the undo
+ * rides them back.
  */
 import { join, resolve } from 'node:path';
 import { beforeAll, afterAll, expect, it } from 'vitest';
@@ -37,6 +38,7 @@ const keys = () => deliveryKeys(h.prefix);
 let config: FerryConfig;
 let worker: DeliveryWorker;
 let night2: string;
+let undo1: string;
 
 const run = (name: string, rows: readonly string[]) => runCatalog(h, config, name, rows);
 
@@ -85,32 +87,50 @@ afterAll(async () => {
   await worker.close();
 });
 
+/** Undoes `runId` to its end; the undo's id. */
+async function undo(runId: string): Promise<string> {
+  const dry = await dryUndo(h, config, runId);
+  const result = await undoRun({ config, redis: h.redis, logger: quietLogger(), runId });
+  expect(result.operations).toEqual(dry.operations);
+  expect(result.prices).toEqual(dry.prices);
+  const undoRunId = result.undoRunId!;
+  expect((await followRun(h.redis, keys(), undoRunId, () => undefined)).status).toBe('succeeded');
+  return undoRunId;
+}
+
 it('restores every price that rode in a product batch, and names them in the dry run', async () => {
-  const dry = await dryUndo(h, config, night2);
-  expect(dry).toEqual({
+  expect(await dryUndo(h, config, night2)).toEqual({
     runId: night2,
     operations: { 'products.put': { items: 12 } },
     prices: { restored: 12, requests: 1 },
     skipped: [],
   });
-
-  const result = await undoRun({ config, redis: h.redis, logger: quietLogger(), runId: night2 });
-  const undoRunId = result.undoRunId!;
-  expect(result.operations).toEqual(dry.operations);
-  expect(result.prices).toEqual(dry.prices);
-  expect((await followRun(h.redis, keys(), undoRunId, () => undefined)).status).toBe('succeeded');
-  expect((await loadRun(h.redis, keys(), undoRunId)).prices).toEqual({ changed: 12, requests: 1 });
+  undo1 = await undo(night2);
+  expect((await loadRun(h.redis, keys(), undo1)).prices).toEqual({ changed: 12, requests: 1 });
   expect(await simPrices()).toEqual(expected(NIGHT1));
   expect((await simDescriptions()).P001).toBe('Nice');
 });
 
-it('leaves state as the undone run found it: night 1 plans nothing, night 2 its prices again', async () => {
-  const again1 = await run('night1-again.csv', NIGHT1);
-  expect(again1.plan.operations).toEqual({});
-  expect(again1.plan.prices).toBeUndefined();
+it('leaves state as the undone run found it: a rerun of night 1 plans nothing', async () => {
+  const again = await run('night1-again.csv', NIGHT1);
+  expect(again.plan.operations).toEqual({});
+  expect(again.plan.prices).toBeUndefined();
+});
 
-  const again2 = await run('night2-again.csv', NIGHT2);
-  expect(again2.plan.operations).toEqual({ 'products.put': { items: 12, requests: 1 } });
-  expect(again2.plan.prices).toEqual({ changed: 12, requests: 1 });
+it('undoes the undo, the prices riding again, and leaves nothing for night 2 to plan', async () => {
+  const dry = await dryUndo(h, config, undo1);
+  expect(dry.operations).toEqual({ 'products.put': { items: 12 } });
+  expect(dry.prices).toEqual({ restored: 12, requests: 1 });
+  const undo2 = await undo(undo1);
+  expect(await simPrices()).toEqual(expected(NIGHT2));
+  expect((await simDescriptions()).P001).toBe('Nicer');
+  expect((await run('night2-again.csv', NIGHT2)).plan.operations).toEqual({});
+
+  // Undone once more, night 2's input plans its price changes again.
+  await undo(undo2);
+  expect(await simPrices()).toEqual(expected(NIGHT1));
+  const again = await run('night2-third.csv', NIGHT2);
+  expect(again.plan.operations).toEqual({ 'products.put': { items: 12, requests: 1 } });
+  expect(again.plan.prices).toEqual({ changed: 12, requests: 1 });
   expect(await simPrices()).toEqual(expected(NIGHT2));
 });
