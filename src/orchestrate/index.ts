@@ -14,4 +14,4 @@ export {
 export { replayDeadLetters, type ReplayReport } from './replay.js';
 export { resumeRun } from './resume-run.js';
 export { laneOf, startRun } from './start-run.js';
-export { UndoError, undoRun, type UndoResult } from './undo-run.js';
+export { restoredPricesText, UndoError, undoRun, type UndoResult } from './undo-run.js';

@@ -7,7 +7,7 @@
 import type { FerryConfig } from '../config/index.js';
 import { FerryError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
-import { loadPipeline, planUndo, type UndoSkip } from '../pipeline/index.js';
+import { loadPipeline, planUndo, type Plan, type UndoSkip } from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
 import { deliveryKeys, isFinished, NotFoundError, parseRun, type Trigger } from '../runs/index.js';
 import { startRun } from './start-run.js';
@@ -34,6 +34,11 @@ export interface UndoResult {
   runId: string;
   undoRunId?: string;
   operations: Record<string, { items: number }>;
+  /**
+   * Prices restored and the requests that carry them (products.prices.patch, or product items
+   * with the price inside); absent when the undo restores none.
+   */
+  prices?: { restored: number; requests: number };
   skipped: UndoSkip[];
 }
 
@@ -77,11 +82,17 @@ export async function undoRun(options: UndoOptions): Promise<UndoResult> {
     }
     return undo.plan;
   };
-  const counts = (operations: Record<string, { items: number }>) =>
-    Object.fromEntries(Object.entries(operations).map(([id, c]) => [id, { items: c.items }]));
+  const counts = (planned: Plan) => ({
+    operations: Object.fromEntries(
+      Object.entries(planned.operations).map(([id, c]) => [id, { items: c.items }]),
+    ),
+    ...(planned.prices
+      ? { prices: { restored: planned.prices.changed, requests: planned.prices.requests } }
+      : {}),
+  });
   if (options.dryRun) {
     const planned = await plan(run.version + 1);
-    return { runId, operations: counts(planned.operations), skipped };
+    return { runId, ...counts(planned), skipped };
   }
   const started = await startRun({
     config,
@@ -95,7 +106,14 @@ export async function undoRun(options: UndoOptions): Promise<UndoResult> {
   return {
     runId,
     undoRunId: started.runId,
-    operations: counts(started.plan.operations),
+    ...counts(started.plan),
     skipped,
   };
+}
+
+/** The undo's price restorations in words (the CLI's and the console's): `10 prices in 1 request`. */
+export function restoredPricesText(prices: UndoResult['prices']): string | undefined {
+  if (!prices) return undefined;
+  const { restored, requests } = prices;
+  return `${restored} ${restored === 1 ? 'price' : 'prices'} in ${requests} ${requests === 1 ? 'request' : 'requests'}`;
 }

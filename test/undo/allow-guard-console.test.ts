@@ -134,7 +134,9 @@ it("offers operators the undo of a run with its dry run's counts, and undoes it"
   const viewerPage = await call(`/runs/${allowedId}`, VIEWER);
   expect(viewerPage.text).not.toContain('Undo this run');
   const page = await call(`/runs/${allowedId}`, BOB);
-  expect(page.text).toContain('Undoing this run would send 10 products.prices.patch');
+  expect(page.text).toContain(
+    'Undoing this run would send 10 products.prices.patch, prices restored: 10 prices in 10 requests',
+  );
   expect(page.text).toContain('Undo this run (10 items)');
 
   const undo = await call(`/api/runs/${allowedId}/undo`, BOB, 'POST');

@@ -3,27 +3,21 @@
  * undone exactly (every price back to what it was, the created product deleted) by a run of its
  * own; the undo is undone in turn; an entity a later run changed again is skipped and named.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { followRun } from '../../src/runs/follow-run.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
 import { undoRun } from '../../src/orchestrate/undo-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
+import { dryUndo, itemRow as line, runCatalog } from './catalog-runs.js';
 import { guardedCatalog } from './guarded-catalog.js';
 import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
-  'Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
 const PRODUCTS = Array.from({ length: 30 }, (_, i) => `P${String(i + 1).padStart(3, '0')}`);
-const line = (no: string, price: string) =>
-  `${no};Item ${no};Nice;Acme;GEN;Gensere;;10;${price};NOK;No;;;01.01.2026`;
 /** Night 1: product i at 10+i kroner. */
 const NIGHT1 = PRODUCTS.map((no, i) => line(no, `${10 + i},50`));
 /** A bad night the guards let through: five prices doubled, and a product P031 that is no product. */
@@ -41,17 +35,7 @@ let undo1: string;
 let undo2: string;
 
 async function run(name: string, rows: readonly string[]): Promise<string> {
-  const file = join(h.dir, name);
-  writeFileSync(file, [HEADER, ...rows, ''].join('\r\n'), 'latin1');
-  const { runId } = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
-  expect((await followRun(h.redis, keys(), runId, () => undefined)).status).toBe('succeeded');
-  return runId;
+  return (await runCatalog(h, config, name, rows)).runId;
 }
 
 /** Product key -> its price on the simulator. */
@@ -88,18 +72,11 @@ afterAll(async () => {
 });
 
 it('restores every price exactly and deletes what the run created, after a dry run', async () => {
-  const requests = h.sim.stats().requests;
-  const dry = await undoRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    runId: night2,
-    dryRun: true,
-  });
-  expect(h.sim.stats().requests).toBe(requests);
+  const dry = await dryUndo(h, config, night2);
   expect(dry).toEqual({
     runId: night2,
     operations: { 'products.prices.patch': { items: 5 }, 'products.delete': { items: 1 } },
+    prices: { restored: 5, requests: 5 },
     skipped: [
       {
         resource: 'prices',
@@ -112,6 +89,7 @@ it('restores every price exactly and deletes what the run created, after a dry r
   const result = await undo(night2);
   undo1 = result.undoRunId!;
   expect(result.operations).toEqual(dry.operations);
+  expect(result.prices).toEqual(dry.prices);
   expect(simPrices()).toEqual(expected(NIGHT1));
   expect(
     h.sim.state('products').map((p) => (p as { externalId: string }).externalId),
@@ -139,13 +117,7 @@ it('skips and names an entity a later run changed again', async () => {
   // A later night changes P001's price again.
   const night3 = NIGHT2.map((r) => (r.startsWith('P001;') ? line('P001', '21,50') : r));
   await run('night3.csv', night3);
-  const dry = await undoRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    runId: undo2,
-    dryRun: true,
-  });
+  const dry = await dryUndo(h, config, undo2);
   expect(dry.skipped).toContainEqual({
     resource: 'prices',
     key: 'P001',

@@ -1,8 +1,10 @@
 import type { UndoResult } from '../../orchestrate/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
-function resultText(r: UndoResult, dryRun: boolean): string {
+/** `prices`: the price restorations in words (restoredPricesText). */
+function resultText(r: UndoResult, dryRun: boolean, prices: string | undefined): string {
   const ops = Object.entries(r.operations).map(([id, c]) => `${c.items} ${id}`);
+  if (prices) ops.push(`prices restored: ${prices}`);
   const lines = [
     dryRun
       ? `Undoing run ${r.runId} would send: ${ops.join(', ') || 'nothing'}. Nothing was sent; drop --dry-run to undo it.`
@@ -33,9 +35,14 @@ export const undoCommand: Command = {
     '',
     '--dry-run shows what would be sent and sends nothing: do it first.',
     '',
-    'With --json: {runId, undoRunId?, operations: {id: {items}}, skipped: [{resource, key,',
-    'reason}]}. Exit codes: 0 undo started (or a dry run); 1 another run of the pipeline is',
-    'active; 2 bad usage, no such run, a run still going, or no before-images left (FERRY_UNDO).',
+    "A price that rode in its product's batch item (bindings' pricesInBatch) has a before-image",
+    "of its own and is restored like any price: inside its product's item where the binding",
+    'allows, else by products.prices.patch; the prices restored are counted.',
+    '',
+    'With --json: {runId, undoRunId?, operations: {id: {items}}, prices?: {restored, requests},',
+    'skipped: [{resource, key, reason}]}. Exit codes: 0 undo started (or a dry run); 1 another',
+    'run of the pipeline is active; 2 bad usage, no such run, a run still going, or no',
+    'before-images left (FERRY_UNDO).',
     '',
     'Examples:',
     '  ferry undo catalog-20261124T021500Z-1a2b --dry-run',
@@ -49,7 +56,7 @@ export const undoCommand: Command = {
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig, logger }) {
     const { connectDelivery } = await import('../../queue/index.js');
-    const { undoRun } = await import('../../orchestrate/index.js');
+    const { restoredPricesText, undoRun } = await import('../../orchestrate/index.js');
     const config = getConfig();
     const redis = await connectDelivery(
       config.redis,
@@ -66,7 +73,7 @@ export const undoCommand: Command = {
         force: flag(args, 'force'),
       });
       if (flag(args, 'json')) writeJson(stdout, result);
-      else stdout.write(resultText(result, dryRun));
+      else stdout.write(resultText(result, dryRun, restoredPricesText(result.prices)));
       return 0;
     } finally {
       redis.disconnect();

@@ -41,6 +41,40 @@ export function findRide(entities: readonly MappedEntity[]): number | undefined 
   return undefined;
 }
 
+/**
+ * The product's item with the price inside: its payload gets the price's `prices`, its state entry
+ * stays the product's own (its hash, of the payload without them), and the price's rides as `also`.
+ */
+export function rideIn(
+  product: DeliveryItem,
+  price: DeliveryItem,
+): { item: DeliveryItem; json: string } {
+  const payload = {
+    ...(product.payload as Record<string, unknown>),
+    prices: (price.payload as Record<string, unknown>).prices,
+  };
+  return { item: { ...product, payload, also: [price] }, json: JSON.stringify(payload) };
+}
+
+/**
+ * The price's own payload as it rode in a product's item (what it would have been sent as by
+ * itself): the item's `prices`. What the payload history keeps for a riding price.
+ */
+export function riddenPrice(productPayload: unknown): Record<string, unknown> | undefined {
+  if (typeof productPayload !== 'object' || productPayload === null) return undefined;
+  const prices = (productPayload as Record<string, unknown>).prices;
+  return prices === undefined ? undefined : { prices };
+}
+
+/** A product payload without the prices that rode in it: the product's own payload. */
+export function withoutRiddenPrices(
+  productPayload: Record<string, unknown>,
+): Record<string, unknown> {
+  const own = { ...productPayload };
+  delete own.prices;
+  return own;
+}
+
 /** Holds one record's planned items, then sends them with the price inside the product's item. */
 export class PriceRide {
   private readonly held: Emitted[] = [];
@@ -65,13 +99,7 @@ export class PriceRide {
       for (const e of held) emit(e.ref, e.item, e.json);
       return false;
     }
-    const price = held[priceAt] as Emitted;
-    const payload = {
-      ...(carrier.item.payload as Record<string, unknown>),
-      prices: (price.item.payload as Record<string, unknown>).prices,
-    };
-    const item: DeliveryItem = { ...carrier.item, payload, also: [price.item] };
-    const json = JSON.stringify(payload);
+    const { item, json } = rideIn(carrier.item, (held[priceAt] as Emitted).item);
     for (let i = 0; i < held.length; i++) {
       const e = held[i] as Emitted;
       if (i === productAt) emit(carrier.ref, item, json);

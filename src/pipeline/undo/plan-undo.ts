@@ -3,8 +3,9 @@
  * changed gets its previous payload back, one it created is deleted, one it deleted is created
  * again with the payload it had, and the entities sent with it (`sendWithNew`) with theirs. An
  * entity changed again since (state holds another version than the run's) is skipped and named,
- * unless forced. The result is a Plan like planPipeline's, built by the same request builder
- * (batches, idempotency keys), for a run of its own.
+ * unless forced. A price restored with its product rides in the product's item where the binding
+ * lets it (undo-ride.ts), as it went forward. The result is a Plan like planPipeline's, built by
+ * the same request builder (batches, idempotency keys), for a run of its own.
  */
 import type { FerryConfig } from '../../config/index.js';
 import type { RedisClient } from '../../redis/index.js';
@@ -24,6 +25,7 @@ import {
 } from '../../state/index.js';
 import { RequestBuilder, type RequestSink } from '../planner/request-builder.js';
 import { refusalCounts } from '../planner/refusal-counts.js';
+import { UndoRide } from './undo-ride.js';
 import type { DeliveryItem, OperationCount, Plan, PlanStage } from '../types.js';
 
 export interface UndoSkip {
@@ -165,10 +167,15 @@ export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
   const recreated = new Map<number, Set<string>>();
   let images = 0;
   let deletes = 0;
+  const ride = new UndoRide(definition.entities, (ref, item, json) => builder.add(ref, item, json));
   const add = (entity: EntityDefinition, key: string, inverse: Inverse, baseVersion: number) => {
-    const { item, json } = undoItem(entity, key, inverse, version, baseVersion);
+    const restore =
+      inverse.kind === 'upsert'
+        ? { ...inverse, payload: ride.restorePayload(entity, inverse.payload) }
+        : inverse;
+    const { item, json } = undoItem(entity, key, restore, version, baseVersion);
     if (inverse.kind === 'delete') deletes += 1;
-    builder.add(inverse.ref, item, json);
+    ride.add(entity, inverse.ref, item, json);
   };
   for await (const batch of history.beforeImages(definition.name, run.id)) {
     images += batch.length;
@@ -219,6 +226,7 @@ export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
     }
   }
   await sendFollowers({ definition, redis, config }, recreated, touched, add);
+  ride.finish();
   builder.finish();
   const operations: Record<string, OperationCount> = {};
   for (const id of definition.stages.flat()) {
@@ -235,6 +243,7 @@ export async function planUndo(options: UndoPlanOptions): Promise<UndoPlan> {
       errors: [],
       deletes,
       unchanged: {},
+      ...(builder.prices.changed > 0 ? { prices: builder.prices } : {}),
     },
     skipped,
     images,

@@ -154,9 +154,7 @@ async function commitConfirmed(
     const op = opOf.get(item);
     if (op !== undefined) addToTally(tally, op, 'stale', 1);
   }
-  // A riding entry has no request of its own: its item's payload (with the prices) is recorded.
-  const requestOf = new Map(confirmed.map((c) => [c.item, c.request]));
-  await recordHistory(deps.history, data.pipeline, data.runId, committed, requestOf);
+  await recordHistory(deps.history, data.pipeline, data.runId, committed, confirmed);
 }
 
 /**

@@ -1,15 +1,20 @@
 /**
  * The undo offer on a finished run's page (operators): what the dry run of `ferry undo` found
- * (items per operation, entities skipped and why) and the button that starts the undo as a run.
+ * (items per operation, prices restored, entities skipped and why) and the button that starts
+ * the undo as a run.
  */
-import type { UndoResult } from '../../orchestrate/index.js';
+import { restoredPricesText, type UndoResult } from '../../orchestrate/index.js';
 import { count } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 export function undoSection(preview: UndoResult): SafeHtml {
   const ops = Object.entries(preview.operations);
   const items = ops.reduce((n, [, c]) => n + c.items, 0);
-  const summary = ops.map(([id, c]) => `${count(c.items)} ${id}`).join(', ');
+  const parts = ops.map(([id, c]) => `${count(c.items)} ${id}`);
+  // Prices riding in products' items are no items of their own: counted apart.
+  const prices = restoredPricesText(preview.prices);
+  if (prices) parts.push(`prices restored: ${prices}`);
+  const summary = parts.join(', ');
   return html`<div class="card" data-action-scope data-undo>
     <h2>Undo</h2>
     <p>
