@@ -30,11 +30,21 @@ export async function folderFiles(folder: string, pattern = '*'): Promise<string
   return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Opens the matching files one after the other (one open at a time). */
-export async function* openFolder(folder: string, pattern = '*'): AsyncGenerator<OpenedSource> {
+/**
+ * Opens the matching files one after the other (one open at a time); their records carry the
+ * file's name under `shownAs` (the folder as the operator wrote it).
+ */
+export async function* openFolder(
+  folder: string,
+  pattern = '*',
+  shownAs = folder,
+): AsyncGenerator<OpenedSource> {
   const names = await folderFiles(folder, pattern);
   if (names.length === 0) {
-    throw new SourceError(`${folder} has no file matching "${pattern}".`, { folder, pattern });
+    throw new SourceError(`${shownAs} has no file matching "${pattern}".`, {
+      folder: shownAs,
+      pattern,
+    });
   }
-  for (const name of names) yield await openFile(join(folder, name));
+  for (const name of names) yield await openFile(join(folder, name), join(shownAs, name));
 }

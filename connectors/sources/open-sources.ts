@@ -9,7 +9,7 @@ export async function* openSources(
   context: SourceContext = {},
 ): AsyncGenerator<OpenedSource> {
   if ('file' in spec) yield await openFile(spec.file, spec.name);
-  else if ('folder' in spec) yield* openFolder(spec.folder, spec.pattern);
+  else if ('folder' in spec) yield* openFolder(spec.folder, spec.pattern, spec.name);
   else if ('url' in spec) yield await openUrl(spec, context);
   // Loaded when used: the SSH and AWS clients would slow every command's start.
   else if ('sftp' in spec || 's3' in spec) yield* (await import('./remote.js')).openRemote(spec);

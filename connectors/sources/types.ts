@@ -5,8 +5,11 @@ import type { S3Spec, SftpSpec } from './remote-types.js';
 export type SourceSpec =
   /** `name`: what records and messages call the file instead of its path (an upload's own name). */
   | { file: string; name?: string }
-  /** Files of the folder whose names match `pattern` (a glob, default `*`), read in name order. */
-  | { folder: string; pattern?: string }
+  /**
+   * Files of the folder whose names match `pattern` (a glob, default `*`), read in name order;
+   * `name`: what records call the folder instead of its path (as the pipeline file writes it).
+   */
+  | { folder: string; pattern?: string; name?: string }
   /** An http(s) URL, fetched with a few retries; `headers` (e.g. Authorization) are never logged. */
   | { url: string; headers?: Record<string, string> }
   /** Files on an SFTP server (remote-types.ts), streamed over one connection. */

@@ -42,6 +42,19 @@ describe('a run names its source as the operator knows it', () => {
     for (const item of items) expect(item.source?.file).toBe('examples/stores.csv');
   });
 
+  it("a folder's files under the folder as its pipeline file writes it", async () => {
+    const config = testConfig(`${h.prefix}-folder`, h.sim.url, resolve(h.dir, 'reports'));
+    const stores = loadPipeline('stores', config);
+    const definition = {
+      ...stores,
+      source: { ...stores.source, file: undefined, folder: 'examples', pattern: 'stores.csv' },
+    };
+    const plan = await planPipeline({ definition, redis: h.redis, config });
+    const items = plan.stages.flatMap((s) => s.requests.flatMap((r) => r.items));
+    expect(items.length).toBe(8);
+    for (const item of items) expect(item.source?.file).toBe('examples/stores.csv');
+  });
+
   it('a file given without a display name is named, not "the pipeline\'s own source"', async () => {
     expect(await recordedFile(`${h.prefix}-given`, { file: STORES })).toBe(STORES);
   });

@@ -45,7 +45,7 @@ export function sourceSpecOf(definition: PipelineDefinition, override?: SourceSp
   if (s.file) return { file: localPath(s.file, definition.baseDir), name: s.file };
   if (s.folder) {
     const folder = localPath(s.folder, definition.baseDir);
-    return s.pattern ? { folder, pattern: s.pattern } : { folder };
+    return s.pattern ? { folder, pattern: s.pattern, name: s.folder } : { folder, name: s.folder };
   }
   if (s.url) return { url: s.url };
   if (s.sftp) return { sftp: s.sftp };
