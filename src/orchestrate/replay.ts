@@ -149,7 +149,7 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
     const replays = entries.map((entry) => {
       const binding = bindings.get(entry.operationId);
       if (!binding) throw new Error(`no binding for ${entry.operationId}`);
-      return replayRequest(entry, binding, options.payloads);
+      return replayRequest(entry, binding, options.payloads, config.contract !== undefined);
     });
     if (options.dryRun) {
       const dry = await dryRun(redis, config, replays);
