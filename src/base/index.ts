@@ -4,6 +4,7 @@
  * file re-exports exactly those names.
  */
 export { canonicalJson } from './canonical-json.js';
+export { ExactNumber, parseExact, stringifyExact } from './exact-json.js';
 export { compareDecimals, isMultipleOf, JSON_NUMBER } from './decimal-digits.js';
 export { csvCell, toCsv } from './csv.js';
 export { jsonArrayItems } from './json-array-items.js';

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { stringifyExact } from '../base/index.js';
 import type { FerryConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
@@ -58,7 +59,8 @@ export interface Command {
 }
 
 export function writeJson(out: Writable, value: unknown): void {
-  out.write(`${JSON.stringify(value, null, 2)}\n`);
+  // Exact: a dead letter's amounts keep every digit (base/exact-json).
+  out.write(`${stringifyExact(value, 2)}\n`);
 }
 
 /** Options every command has. */

@@ -232,4 +232,19 @@ export const configSchema = z.strictObject({
     .prefault({}),
 });
 
-export type FerryConfig = z.infer<typeof configSchema>;
+/**
+ * The platform's description a config plans and sends by (interface.openapi), attached by
+ * src/runs/contract/contracted-config.ts, never read from a file: its bindings are merged into
+ * `interface.bindings`, its request schemas check the payloads.
+ */
+export interface ContractInUse {
+  /** `pinned`: the description `ferry interface pull` / `accept` pinned; `live`: as read now. */
+  from: 'pinned' | 'live';
+  source: string;
+  sha256: string;
+  text: string;
+  /** `interface.bindings` as the config set them, before the description's were merged in. */
+  configured: Record<string, BindingConfig>;
+}
+
+export type FerryConfig = z.infer<typeof configSchema> & { contract?: ContractInUse };

@@ -48,6 +48,10 @@ export interface DemoResult {
 }
 
 function demoConfig(config: FerryConfig, redisUrl: string, sim: RunningSimulator): FerryConfig {
+  // The demo's platform is its simulator, which plays Ferry's own assumed description: a real
+  // platform's (interface.openapi) would shape bodies the simulator does not take.
+  const ownInterface = { ...config.interface };
+  delete ownInterface.openapi;
   return {
     ...config,
     redis: {
@@ -56,7 +60,7 @@ function demoConfig(config: FerryConfig, redisUrl: string, sim: RunningSimulator
       prefix: `${config.redis.prefix}-demo-${randomBytes(3).toString('hex')}`,
     },
     interface: {
-      ...config.interface,
+      ...ownInterface,
       baseUrl: sim.url,
       useDemo: false,
       listing: sim.listing,

@@ -32,6 +32,7 @@ import {
   newRunId,
   type ExportSummary,
   type Trigger,
+  contractedConfig,
 } from '../runs/index.js';
 import { laterCursor, type CursorStart } from './cursor.js';
 import { ExportFileExistsError, ExportInterruptedError, ExportWriteError } from './errors.js';
@@ -326,10 +327,13 @@ function startFields(ctx: RunContext): Record<string, string | number> {
   return fields;
 }
 
-export async function runExport(options: ExportOptions): Promise<ExportResult> {
-  const { config, redis } = options;
+export async function runExport(given: ExportOptions): Promise<ExportResult> {
+  const { redis } = given;
+  const keys = deliveryKeys(given.config.redis.prefix);
+  // Read through the contract's bindings (path parameters, listings) like every run.
+  const config = await contractedConfig(given.config, redis, keys);
+  const options = { ...given, config };
   const definition = loadExportPipeline(options.pipeline, config);
-  const keys = deliveryKeys(config.redis.prefix);
   const store = exportStore(redis, keys, config.redis.prefix, definition.name);
   const ctx: RunContext = {
     options,

@@ -38,6 +38,12 @@ export {
   type OperationUsage,
 } from './openapi/contract-diff.js';
 export { withDescribedBindings } from './openapi/contract-bindings.js';
+export {
+  configFromDescription,
+  configFromText,
+  configWithContract,
+  descriptionOf,
+} from './openapi/configured-contract.js';
 export { describedBindings, itemsArrayOf } from './openapi/described-bindings.js';
 export {
   type DescribedOperation,

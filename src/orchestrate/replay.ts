@@ -30,6 +30,7 @@ import {
   isFinished,
   type RunReport,
   createDeadLetterStore,
+  contractedConfig,
 } from '../runs/index.js';
 import { startReplay } from './start-replay.js';
 
@@ -133,21 +134,22 @@ function totals(entries: ReplayedEntry[]): Pick<ReplayReport, 'delivered' | 'sta
 }
 
 export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayReport> {
-  const { config, logger } = options;
+  const { logger } = options;
   const redis = await connectDelivery(
-    config.redis,
+    options.config.redis,
     'replaying puts the dead letter back on a queue there',
   );
-  const keys = deliveryKeys(config.redis.prefix);
+  const keys = deliveryKeys(options.config.redis.prefix);
   const dlq = createDeadLetterStore(redis, keys);
-  const bindings = resolveBindings(config.interface.bindings);
   let worker: DeliveryWorker | undefined;
   try {
+    const config = await contractedConfig(options.config, redis, keys);
+    const bindings = resolveBindings(config.interface.bindings);
     const entries = await selectDeadLetters(dlq, options.selection);
     const replays = entries.map((entry) => {
       const binding = bindings.get(entry.operationId);
       if (!binding) throw new Error(`no binding for ${entry.operationId}`);
-      return replayRequest(entry, binding, options.payloads);
+      return replayRequest(entry, binding, options.payloads, config.contract !== undefined);
     });
     if (options.dryRun) {
       const dry = await dryRun(redis, config, replays);

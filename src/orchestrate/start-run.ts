@@ -59,6 +59,7 @@ import {
   type InterruptedStart,
   type StartPhase,
   type RunContract,
+  contractedConfig,
 } from '../runs/index.js';
 
 export interface StartRunOptions {
@@ -458,10 +459,13 @@ async function releaseRun(
  * Starts a run: the contract's gate (a breaking change to the platform's description refuses it
  * before anything is planned or sent) -> plan -> record -> release.
  */
-export async function startRun(options: StartRunOptions): Promise<StartedRun> {
-  const { config, redis, logger } = options;
+export async function startRun(given: StartRunOptions): Promise<StartedRun> {
+  const { redis, logger } = given;
+  const keys = deliveryKeys(given.config.redis.prefix);
+  // Every run (CLI, console, schedule tick, undo) plans by the contract's bindings and schemas.
+  const config = await contractedConfig(given.config, redis, keys);
+  const options = { ...given, config };
   const definition = loadPipeline(options.pipeline, config);
-  const keys = deliveryKeys(config.redis.prefix);
   const contract = await gateRun({ config, redis, keys, logger }, definition, {
     pipeline: definition.name,
     lane: laneOf(config, definition.name, options.lane),

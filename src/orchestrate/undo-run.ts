@@ -9,7 +9,14 @@ import { FerryError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
 import { loadPipeline, planUndo, type Plan, type UndoSkip } from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
-import { deliveryKeys, isFinished, NotFoundError, parseRun, type Trigger } from '../runs/index.js';
+import {
+  contractedConfig,
+  deliveryKeys,
+  isFinished,
+  NotFoundError,
+  parseRun,
+  type Trigger,
+} from '../runs/index.js';
 import { startRun } from './start-run.js';
 
 /** A run that cannot be undone: still going, an export, or without before-images. Exit code 2. */
@@ -43,8 +50,10 @@ export interface UndoResult {
 }
 
 export async function undoRun(options: UndoOptions): Promise<UndoResult> {
-  const { config, redis, runId } = options;
-  const keys = deliveryKeys(config.redis.prefix);
+  const { redis, runId } = options;
+  const keys = deliveryKeys(options.config.redis.prefix);
+  // The restoring payloads are planned (and previewed) by the contract's bindings, as a run's.
+  const config = await contractedConfig(options.config, redis, keys);
   const run = parseRun(await redis.hgetall(keys.run(runId)));
   if (!run) throw new NotFoundError('run', runId, '`ferry runs` lists the recent runs.');
   if (run.kind === 'export') {

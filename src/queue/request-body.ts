@@ -3,10 +3,17 @@
  * Bindings): a batch operation's body is the array of its items' payloads (or, with deleteStyle
  * `query`, their keys as a repeated query parameter); an entity write's body is its one item's payload. The
  * payloads travel as the JSON the planner made of them: a delivery that goes well never parses
- * them; a split or a dead letter does (payloadsOf).
+ * them; a split cuts their texts out as they stand; a dead letter parses them (payloadsOf) and a
+ * replay writes them again, numbers a double cannot carry kept as their digits (base/exact-json).
  */
 import type { Binding, CallRequest } from '../interface/index.js';
-import { canonicalJson, hashParts, jsonArrayItems } from '../base/index.js';
+import {
+  canonicalJson,
+  hashParts,
+  jsonArrayItems,
+  parseExact,
+  stringifyExact,
+} from '../base/index.js';
 import type { DeliveryItem, StateItem } from '../pipeline/index.js';
 import { stateItem, type JobRequest } from '../runs/index.js';
 
@@ -22,9 +29,9 @@ export function buildCall(binding: Binding, request: JobRequest): CallRequest {
   return call;
 }
 
-/** The payload of each item of the request, index for index. */
+/** The payload of each item of the request, index for index (numbers keep their digits). */
 export function payloadsOf(request: JobRequest): unknown[] {
-  const parsed = JSON.parse(request.payloadsJson) as unknown;
+  const parsed = parseExact(request.payloadsJson);
   return request.payloadsJson.startsWith('[') ? (parsed as unknown[]) : [parsed];
 }
 
@@ -46,7 +53,7 @@ export function jobRequestOf(
     pathParams: request.pathParams,
     idempotencyKey: request.idempotencyKey,
     items: items.map(stateItem),
-    payloadsJson: JSON.stringify(binding.body === 'object' ? payloads[0] : payloads),
+    payloadsJson: stringifyExact(binding.body === 'object' ? payloads[0] : payloads),
   };
 }
 

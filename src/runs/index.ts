@@ -16,6 +16,7 @@ export {
   deadLetterText,
 } from './dead-letters/dead-letter-views.js';
 export { ContractBreakingError } from './contract/contract-error.js';
+export { contractedConfig, pinnedSha } from './contract/contracted-config.js';
 export {
   type ContractPin,
   type ContractSighting,

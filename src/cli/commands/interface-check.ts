@@ -1,8 +1,55 @@
+import type { FerryConfig } from '../../config/index.js';
 import type { InterfaceCheck } from '../../pipeline/index.js';
-import { UsageError } from '../../errors/index.js';
+import { isFerryError, UsageError } from '../../errors/index.js';
 import { JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 
-function render(check: InterfaceCheck): string {
+/** Which description runs plan and send by (src/runs/contract/contracted-config.ts). */
+interface RunsUse {
+  from: 'pinned' | 'live';
+  /** The pinned description's sha256 (null: live, read again before each run). */
+  sha256: string | null;
+  pulledAt?: string;
+  pulledBy?: string;
+}
+
+/** The pin, if Redis answers; null when it does not (the check itself needs no Redis). */
+async function runsUse(config: FerryConfig): Promise<RunsUse | null> {
+  const { connectState } = await import('../../state/index.js');
+  const { deliveryKeys, readPin } = await import('../../runs/index.js');
+  let redis;
+  try {
+    redis = await connectState(config.redis, 'the pinned description is kept there');
+  } catch (error) {
+    if (isFerryError(error)) return null;
+    throw error;
+  }
+  try {
+    const pin = await readPin(redis, deliveryKeys(config.redis.prefix));
+    if (!pin) return { from: 'live', sha256: null };
+    return {
+      from: 'pinned',
+      sha256: pin.sha256,
+      pulledAt: new Date(pin.pulledAt).toISOString(),
+      pulledBy: pin.pulledBy,
+    };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function runsUseText(use: RunsUse | null, checked: string, source: string): string {
+  if (!use) return 'Runs use: not known (Redis does not answer; the pin is kept there).';
+  if (use.from === 'live') {
+    return 'Runs use the live description (nothing is pinned): read again before each run.';
+  }
+  const pin = `Runs use the pinned description (sha256 ${use.sha256!.slice(0, 12)}, pulled ${use.pulledAt} by ${use.pulledBy})`;
+  return use.sha256 === checked
+    ? `${pin}: this one.`
+    : `${pin}, not this one: \`ferry interface diff --to ${source}\` shows what differs, and ` +
+        '`ferry interface accept` makes runs use it.';
+}
+
+function render(check: InterfaceCheck, use: RunsUse | null): string {
   const lines: string[] = [];
   const name = [check.title, check.version && `version ${check.version}`]
     .filter(Boolean)
@@ -33,6 +80,7 @@ function render(check: InterfaceCheck): string {
     if (b.body === 'items') parts.push(shown('keyField', b.keyField));
     lines.push(`  ${b.operationId}: ${parts.join(', ')}`);
   }
+  lines.push(runsUseText(use, check.sha256, check.source));
   lines.push('', `Pipelines checked: ${check.pipelines.join(', ') || 'none'}`);
   if (check.problems.length === 0) lines.push('No problems: every pipeline fits the description.');
   else {
@@ -50,7 +98,10 @@ export const interfaceCheckCommand: Command = {
     'a file or an http(s) URL, OpenAPI 3.0 or 3.1, JSON or YAML. Matches its operations to the 31 of',
     'the catalog by method and path, says which listing it is, shows the bindings in use and where',
     'each setting came from, and checks every import pipeline against the request schemas and',
-    'interface.auth against the security scheme.',
+    'interface.auth against the security scheme. It says which description runs use: the pinned',
+    'one (`ferry interface pull` / `accept`) where there is a pin, else the live one.',
+    'With --json: the check, and runsUse: {from: "pinned"|"live", sha256, pulledAt?, pulledBy?}, or',
+    'null when Redis does not answer.',
     'Exit codes: 0 no problems; 1 problems found; 2 the description cannot be read or is not OpenAPI',
     '(the message names the source and the JSON pointer), or bad config.',
   ].join('\n'),
@@ -69,8 +120,9 @@ export const interfaceCheckCommand: Command = {
       );
     }
     const check = checkInterface(await loadDescription(source), config);
-    if (args.values.json) writeJson(stdout, check);
-    else stdout.write(render(check));
+    const use = await runsUse(config);
+    if (args.values.json) writeJson(stdout, { ...check, runsUse: use });
+    else stdout.write(render(check, use));
     return check.problems.length > 0 ? 1 : 0;
   },
 };

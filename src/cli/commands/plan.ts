@@ -75,24 +75,26 @@ export const planCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, stderr, contractConfig, logger, stopSignal }) {
+  async run({ args, stdout, stderr, config, logger, stopSignal }) {
     const { loadPipeline, boundHeapGrowth, planPipeline, planJson, planSummary, sourceSpecOf } =
       await import('../../pipeline/index.js');
     const { connectState } = await import('../../state/index.js');
     const { checkPlanContract } = await import('../../orchestrate/index.js');
-    const { deliveryKeys, lastSyncRows } = await import('../../runs/index.js');
+    const { contractedConfig, deliveryKeys, lastSyncRows } = await import('../../runs/index.js');
     const json = flag(args, 'json');
     const showItems = flag(args, 'show-items');
     const allow = allowDeletes(stringOption(args, 'allow-deletes'));
-    const config = await contractConfig();
-    const definition = loadPipeline(args.positionals[0] as string, config);
-    const sourceOverride = await sourceOf(stringOption(args, 'file'), definition.source);
+    const given = config();
     const lookups = lookupFiles(stringList(args, 'lookup'));
     return await withRedis(
-      () => connectState(config.redis),
+      () => connectState(given.redis),
       async (redis) => {
         boundHeapGrowth();
-        const keys = deliveryKeys(config.redis.prefix);
+        const keys = deliveryKeys(given.redis.prefix);
+        // The plan a run would make: by the pinned description's bindings where there is a pin.
+        const config = await contractedConfig(given, redis, keys);
+        const definition = loadPipeline(args.positionals[0] as string, config);
+        const sourceOverride = await sourceOf(stringOption(args, 'file'), definition.source);
         await checkPlanContract({ config, redis, keys, logger: logger() }, definition);
         try {
           const plan = await planPipeline({

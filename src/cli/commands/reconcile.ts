@@ -113,6 +113,7 @@ export const reconcileCommand: Command = {
     const { loadPipeline } = await import('../../pipeline/index.js');
     const { connectState } = await import('../../state/index.js');
     const { hasDrift, reconcilePipeline } = await import('../../reconcile/index.js');
+    const { contractedConfig, deliveryKeys } = await import('../../runs/index.js');
     const repair = flag(args, 'repair');
     for (const name of ['dry-run', 'no-wait']) {
       if (flag(args, name) && !repair) throw new UsageError(`--${name} goes with --repair.`);
@@ -120,19 +121,21 @@ export const reconcileCommand: Command = {
     if (stringOption(args, 'allow-deletes') !== undefined && !repair) {
       throw new UsageError('--allow-deletes goes with --repair.');
     }
-    const config = getConfig();
-    const definition = loadPipeline(args.positionals[0] as string, config);
+    const given = getConfig();
     const file = stringOption(args, 'file');
-    const source = await sourceOf(file, definition.source);
     const lookups = lookupFiles(stringList(args, 'lookup'));
     const pageSize = positiveIntOption(args, 'page-size') ?? DEFAULT_PAGE_SIZE;
     return await withRedis(
       () =>
         connectState(
-          config.redis,
+          given.redis,
           'reconciling compares the platform with the sync state kept there',
         ),
       async (redis) => {
+        // It reads, plans and repairs by the contract's bindings, as a run does.
+        const config = await contractedConfig(given, redis, deliveryKeys(given.redis.prefix));
+        const definition = loadPipeline(args.positionals[0] as string, config);
+        const source = await sourceOf(file, definition.source);
         const doc = await reconcilePipeline({
           config,
           redis,

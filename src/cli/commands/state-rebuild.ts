@@ -77,15 +77,18 @@ export const stateRebuildCommand: Command = {
     const { loadPipeline } = await import('../../pipeline/index.js');
     const { connectState } = await import('../../state/index.js');
     const { rebuildState } = await import('../../reconcile/index.js');
+    const { contractedConfig, deliveryKeys } = await import('../../runs/index.js');
     if (!flag(args, 'from-platform')) {
       throw new UsageError('state rebuild needs --from-platform (what the state is rebuilt from).');
     }
-    const config = getConfig();
-    const definition = loadPipeline(args.positionals[0] as string, config);
+    const given = getConfig();
     const delivered = await sourceOf(stringOption(args, 'delivered-file'));
     return await withRedis(
-      () => connectState(config.redis, 'the sync state is rebuilt there'),
+      () => connectState(given.redis, 'the sync state is rebuilt there'),
       async (redis) => {
+        // It reads the platform by the contract's bindings, as a run sends by them.
+        const config = await contractedConfig(given, redis, deliveryKeys(given.redis.prefix));
+        const definition = loadPipeline(args.positionals[0] as string, config);
         const client = createInterfaceClient(config.interface, { logger: logger() });
         try {
           const result = await rebuildState({

@@ -10,8 +10,8 @@ import type { FerryConfig } from '../../config/index.js';
 import {
   createSchemaCompiler,
   describedOperations,
+  descriptionOf,
   type ItemContract,
-  loadDescription,
   matchCatalog,
 } from '../../interface/index.js';
 import type {
@@ -54,9 +54,9 @@ export async function withPayloadContract(
   definition: PipelineDefinition,
   config: FerryConfig,
 ): Promise<PipelineDefinition> {
-  const source = config.interface.openapi;
-  if (!source) return definition;
-  const description = await loadDescription(source);
+  // The description the config's bindings came from (the pinned one where there is a pin).
+  const description = await descriptionOf(config);
+  if (!description) return definition;
   const match = matchCatalog(describedOperations(description.doc));
   const compile = createSchemaCompiler(description.source, description.dialect);
   const byOperation = new Map<string, ItemContract | undefined>();

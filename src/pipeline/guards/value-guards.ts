@@ -5,7 +5,7 @@
  * or delivered before Ferry kept payloads) have nothing to compare and are not counted.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../base/index.js';
+import { canonicalJson, ExactNumber } from '../../base/index.js';
 import type { KeptPayload, PayloadHistory, StateStore } from '../../state/index.js';
 import type { DeliveryItem } from '../types.js';
 import {
@@ -53,6 +53,7 @@ function isEmpty(value: unknown): boolean {
 
 function numeric(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (value instanceof ExactNumber) return Number(value.digits); // a ratio: a double will do
   if (typeof value === 'string' && NUMBER.test(value)) return Number(value);
   return undefined;
 }

@@ -7,6 +7,7 @@
  * lets it (undo-ride.ts), as it went forward. The result is a Plan like planPipeline's, built by
  * the same request builder (batches, idempotency keys), for a run of its own.
  */
+import { stringifyExact } from '../../base/index.js';
 import type { FerryConfig } from '../../config/index.js';
 import type { RedisClient } from '../../redis/index.js';
 import { deletePayload } from '../change-detection.js';
@@ -85,7 +86,7 @@ function undoItem(
   version: number,
   baseVersion: number,
 ): { item: DeliveryItem; json: string } {
-  const json = JSON.stringify(inverse.payload);
+  const json = stringifyExact(inverse.payload);
   const item: DeliveryItem = {
     resource: entity.resource,
     key,

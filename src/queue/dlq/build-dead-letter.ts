@@ -1,4 +1,5 @@
 /** A refused or exhausted request -> a dead-letter entry (the request as sent, no credentials). */
+import { parseExact } from '../../base/index.js';
 import type { Binding } from '../../interface/index.js';
 import type { JobRequest, DeadLetter, DeadLetterRequest } from '../../runs/index.js';
 import { buildCall, itemsWithPayloads } from '../request-body.js';
@@ -32,7 +33,7 @@ export function describeRequest(
   };
   if (call.bodyJson !== undefined) {
     out.headers['content-type'] = 'application/json';
-    out.body = JSON.parse(call.bodyJson) as unknown;
+    out.body = parseExact(call.bodyJson);
   }
   if (call.query) out.query = call.query as Record<string, string[]>;
   return out;

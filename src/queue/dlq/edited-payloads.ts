@@ -5,8 +5,10 @@
  * - NDJSON, one such {"key", "payload", "operationId"?} object a line.
  * `operationId` narrows an edit to one operation (a product and its prices share a key).
  * A line or element that is not of this shape is an error naming the file and the line (element).
+ * Numbers keep their digits (base/exact-json): an amount typed with 20 of them is sent with 20.
  */
 import { readFileSync } from 'node:fs';
+import { parseExact } from '../../base/index.js';
 import { UsageError } from '../../errors/index.js';
 
 export interface PayloadEdit {
@@ -53,7 +55,7 @@ export function parseEditedPayloads(text: string, file: string): EditedPayloads 
   let whole: unknown;
   let wholeError: Error | undefined;
   try {
-    whole = JSON.parse(trimmed);
+    whole = parseExact(trimmed);
   } catch (error) {
     wholeError = error as Error;
   }
@@ -76,7 +78,7 @@ export function parseEditedPayloads(text: string, file: string): EditedPayloads 
     if (line === '') return;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseExact(line);
     } catch (error) {
       throw new UsageError(`${file}:${i + 1}: not JSON (${(error as Error).message}).`);
     }

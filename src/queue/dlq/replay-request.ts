@@ -30,15 +30,19 @@ export interface ReplayRequest {
 
 /**
  * An edit is typed by hand: it gets the same resource check a planned payload gets, so a typo (or
- * a price typed as a number, which JSON makes a float) is refused before anything is sent.
+ * a price typed as a number, where Ferry's assumed bodies want decimal strings) is refused before
+ * anything is sent. Against a described platform (`described`) those assumed schemas do not
+ * apply: its own request schema is the platform's to enforce (a refused edit is dead-lettered
+ * again).
  */
 function checkEditedPayload(
   entry: DeadLetter,
   item: DeliveryItem,
   binding: Binding,
   payload: unknown,
+  described: boolean,
 ): void {
-  if (item.kind === 'delete') return;
+  if (item.kind === 'delete' || described) return;
   const schema = schemaFor(binding.operation.resource, binding.keyField);
   if (!schema) return;
   const result = (item.kind === 'patch' ? schema.partial() : schema).safeParse(payload);
@@ -56,6 +60,7 @@ function editedItem(
   item: DeliveryItem,
   binding: Binding,
   edits: EditedPayloads | undefined,
+  described: boolean,
 ): DeliveryItem {
   const edit = edits?.find(entry.operationId, item.key);
   if (!edit) return item;
@@ -68,19 +73,21 @@ function editedItem(
       );
     }
   }
-  checkEditedPayload(entry, item, binding, edit.payload);
+  checkEditedPayload(entry, item, binding, edit.payload, described);
   // The hash and the input fingerprint stay the source's: state then records that this source
   // version was delivered, so the next run does not send the unfixed source data again until the
   // source changes.
   return { ...item, payload: edit.payload };
 }
 
+/** `described`: the platform has a description (interface.openapi), so no assumed schema applies. */
 export function replayRequest(
   entry: DeadLetter,
   binding: Binding,
   edits: EditedPayloads | undefined,
+  described = false,
 ): ReplayRequest {
-  const items = entry.items.map((item) => editedItem(entry, item, binding, edits));
+  const items = entry.items.map((item) => editedItem(entry, item, binding, edits, described));
   const edited = items.some((item, i) => item !== entry.items[i]);
   const keepKey = !edited && UNCERTAIN.has(entry.errorCode);
   return {

@@ -14,7 +14,12 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
 import type { FerryConfig } from '../../config/index.js';
-import { resolveBindings, createInterfaceClient, backoffDelay } from '../../interface/index.js';
+import {
+  resolveBindings,
+  createInterfaceClient,
+  backoffDelay,
+  type InterfaceClient,
+} from '../../interface/index.js';
 import type { Logger } from '../../logging/index.js';
 import { createPayloadHistory, createRefusalLog, createStateStore } from '../../state/index.js';
 import {
@@ -32,6 +37,8 @@ import {
   notifyRunBlocked,
   notifyRunEnded,
   parseRun,
+  contractedConfig,
+  pinnedSha,
 } from '../../runs/index.js';
 import { openQueues } from '../queues.js';
 import { createBreaker } from './breaker.js';
@@ -67,13 +74,27 @@ export interface DeliveryWorker {
 }
 
 export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
-  const { config, logger } = options;
-  const delivery = config.delivery;
+  const { logger } = options;
+  const delivery = options.config.delivery;
   const concurrency = options.concurrency ?? delivery.concurrency;
   const lanes = options.lanes ?? LANES;
-  const keys = deliveryKeys(config.redis.prefix);
-  const redis = createRedis(config.redis);
+  const keys = deliveryKeys(options.config.redis.prefix);
+  const redis = createRedis(options.config.redis);
   await warnIfEvicting(redis, logger);
+  // Bodies are shaped by the contract's bindings: the pinned description's, followed when
+  // `ferry interface accept` pins another (followPin, before each job).
+  const config = await contractedConfig(options.config, redis, keys);
+  const clients: InterfaceClient[] = [];
+  const clientFor = (c: FerryConfig): InterfaceClient => {
+    const client = createInterfaceClient(c.interface, {
+      logger,
+      connections: concurrency * lanes.length,
+      onAnswer: (operationId, status, seconds) =>
+        requestMetrics.record(operationId, status, seconds),
+    });
+    clients.push(client);
+    return client;
+  };
   const gate = createRateGate(redis, keys, {
     ratePerSecond: delivery.ratePerSecond,
     bulkShare: delivery.bulkShare,
@@ -85,12 +106,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     redis,
     keys,
     config,
-    client: createInterfaceClient(config.interface, {
-      logger,
-      connections: concurrency * lanes.length,
-      onAnswer: (operationId, status, seconds) =>
-        requestMetrics.record(operationId, status, seconds),
-    }),
+    client: clientFor(config),
     bindings: resolveBindings(config.interface.bindings),
     gate,
     state: createStateStore(redis, config.redis.prefix),
@@ -113,6 +129,18 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       if (run) await notifyRunEnded({ config, redis, keys, logger }, run);
     },
   };
+  let pinSeen = config.contract?.from === 'pinned' ? config.contract.sha256 : null;
+  let following: Promise<void> | undefined;
+  const followPin = async (): Promise<void> => {
+    const sha = await pinnedSha(redis, keys);
+    if (sha === pinSeen) return;
+    const next = await contractedConfig(deps.config, redis, keys);
+    pinSeen = sha;
+    deps.config = next;
+    deps.bindings = resolveBindings(next.interface.bindings);
+    deps.client = clientFor(next); // the one before finishes its calls in flight
+    logger.info({ pinned: sha }, "delivering by the newly pinned platform's description");
+  };
   let active = 0;
   const workers = lanes.map((lane) => {
     const worker = new Worker<DeliveryJobData>(
@@ -120,6 +148,9 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       async (job, token) => {
         active += 1;
         try {
+          if (config.interface.openapi) {
+            await (following ??= followPin().finally(() => (following = undefined)));
+          }
           await processJob(job, deps, token);
         } finally {
           active -= 1;
@@ -188,7 +219,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       // Past the timeout, requests still in flight are abandoned, and their jobs left to another
       // worker, which sends them again under the same idempotency keys.
       if (!drained) stopping.abort();
-      await deps.client.close(!drained);
+      await Promise.all(clients.map((c) => c.close(!drained)));
       await requestMetrics.close();
       await sent.close();
       await deps.queues.close();

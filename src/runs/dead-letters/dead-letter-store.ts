@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type RedisClient, runScript } from '../../redis/index.js';
-import { hashParts } from '../../base/index.js';
+import { hashParts, parseExact, stringifyExact } from '../../base/index.js';
 import type { DeliveryKeys } from '../keys.js';
 import { ADD_DEAD_LETTER } from '../scripts/add-dead-letter.js';
 import { CLOSE_DEAD_LETTER } from '../scripts/close-dead-letter.js';
@@ -122,7 +122,7 @@ export function createDeadLetterStore(redis: RedisClient, keys: DeliveryKeys): D
       ]);
       values.forEach((json, j) => {
         if (json === null) return;
-        const entry = withMeta(JSON.parse(json) as DeadLetter, chunk[j]!, metas[j] ?? null);
+        const entry = withMeta(parseExact(json) as DeadLetter, chunk[j]!, metas[j] ?? null);
         if (matches(entry, filter)) out.push(entry);
       });
     }
@@ -152,7 +152,7 @@ export function createDeadLetterStore(redis: RedisClient, keys: DeliveryKeys): D
         continue;
       }
       const kept = { ...older, items: left };
-      const multi = redis.multi().hset(keys.dlqEntries, id, JSON.stringify(kept));
+      const multi = redis.multi().hset(keys.dlqEntries, id, stringifyExact(kept));
       for (const key of taken) multi.zrem(keys.dlqBy('key', key), id);
       await multi.exec();
     }
@@ -219,14 +219,14 @@ export function createDeadLetterStore(redis: RedisClient, keys: DeliveryKeys): D
             newId: newDeadLetterId(),
             at: entry.at,
             writeId: writeIdOf(entry),
-            entry: JSON.stringify(entry),
+            entry: stringifyExact(entry),
             openFields: entry.items.map((i) => openField(entry, i.key)),
           },
         );
         ids.push(id);
         if (outcome === 'same') continue;
         const written = { ...entry, id };
-        await reindex(id, written, before ? (JSON.parse(before) as DeadLetter) : undefined);
+        await reindex(id, written, before ? (parseExact(before) as DeadLetter) : undefined);
         if (holders.length > 0) await detachItems(holders, written);
       }
       return ids;

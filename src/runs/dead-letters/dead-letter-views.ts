@@ -1,5 +1,5 @@
 /** How dead letters are shown: a summary row (list, export) and the text of `ferry dlq show`. */
-import { toCsv } from '../../base/index.js';
+import { stringifyExact, toCsv } from '../../base/index.js';
 import type { DeadLetter } from './dead-letter.js';
 
 export interface DeadLetterRow {
@@ -86,7 +86,7 @@ export function deadLetterText(entry: DeadLetter): string {
   for (const item of entry.items) {
     const where = item.source ? ` from ${item.source.file}:${item.source.line}` : '';
     lines.push(`    ${item.key} (${item.kind}, version ${item.version})${where}`);
-    lines.push(`      ${JSON.stringify(item.payload)}`);
+    lines.push(`      ${stringifyExact(item.payload)}`);
   }
   lines.push(`Replay it: ferry dlq replay ${entry.id} [--payloads FILE]`);
   return `${lines.join('\n')}\n`;
@@ -123,7 +123,7 @@ export function deadLettersCsv(entries: readonly DeadLetter[]): string {
       e.errorCode,
       e.message,
       e.attempts,
-      JSON.stringify(item.payload),
+      stringifyExact(item.payload),
     ]),
   );
   return toCsv(header, rows);

@@ -3,6 +3,7 @@
  * (operator); once replayed or purged, what became of it and by whom (from the audit trail).
  */
 import type { FastifyInstance } from 'fastify';
+import { stringifyExact } from '../../base/index.js';
 import { NotFoundError, type DeadLetter } from '../../runs/index.js';
 import { lastAuditOf, type AuditEntry } from '../audit.js';
 import type { ServeContext } from '../serve-context.js';
@@ -14,7 +15,7 @@ import { pageRoute, sendPage, strings } from './page-route.js';
 export function deadLetterBody(entry: DeadLetter, principal: Principal, now: number): SafeHtml {
   const operator = principal.role === 'operator';
   const single = entry.items.length === 1;
-  const payload = single ? JSON.stringify(entry.items[0]!.payload, null, 2) : undefined;
+  const payload = single ? stringifyExact(entry.items[0]!.payload, 2) : undefined;
   const base = `/api/dead-letters/${encodeURIComponent(entry.id)}`;
   return html`<p class="muted"><a href="/dead-letters">Dead letters</a></p>
     <h1>${entry.id} ${badge('dead', 'dead letter')}</h1>
@@ -78,9 +79,8 @@ export function deadLetterBody(entry: DeadLetter, principal: Principal, now: num
           ? html`<textarea id="payload" spellcheck="false" ${operator ? '' : 'readonly'} data-keep>
 ${payload}</textarea>`
           : html`<pre>
-${JSON.stringify(
+${stringifyExact(
                 entry.items.map((i) => ({ key: i.key, payload: i.payload })),
-                null,
                 2,
               )}</pre>`
       }

@@ -9,6 +9,7 @@
  * purge`: the items stay undelivered and the next run plans them again), audited.
  */
 import type { FastifyInstance } from 'fastify';
+import { stringifyExact } from '../../base/index.js';
 import { UsageError } from '../../errors/index.js';
 import {
   type DeadLetter,
@@ -70,12 +71,13 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
     },
   );
 
-  app.get<{ Params: { id: string } }>('/api/dead-letters/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/api/dead-letters/:id', async (request, reply) => {
     const entry = await ctx.dlq.get(request.params.id);
     if (!entry) {
       throw new NotFoundError('dead letter', request.params.id, 'See GET /api/dead-letters.');
     }
-    return entry;
+    // Written here, not by fastify's JSON.stringify: its amounts keep every digit.
+    return reply.type('application/json; charset=utf-8').send(stringifyExact(entry));
   });
 
   app.post<{ Params: { id: string }; Body: ReplayBody | undefined }>(

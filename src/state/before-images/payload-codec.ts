@@ -4,9 +4,11 @@
  * at least an eighth (short payloads do not compress: deflate's block header eats the gain);
  * `-`: the entity was deleted at that version (no bytes). Deflate over brotli: on payloads of a
  * few hundred bytes they save about the same, and deflate is several times faster to write
- * (bench/before-images.ts).
+ * (bench/before-images.ts). Numbers a double cannot carry keep their digits (base/exact-json): an
+ * undo sends back the amount that was there.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { parseExact, stringifyExact } from '../../base/index.js';
 
 const BAR = 0x7c; // '|'
 const JSON_TAG = 0x6a; // 'j'
@@ -24,7 +26,7 @@ export interface KeptPayload {
 export function encodePayload(version: number, payload: unknown): Buffer {
   const head = Buffer.from(`${version}|`, 'latin1');
   if (payload === undefined) return Buffer.concat([head, Buffer.of(DELETED_TAG)]);
-  const json = Buffer.from(JSON.stringify(payload), 'utf8');
+  const json = Buffer.from(stringifyExact(payload), 'utf8');
   if (json.length >= COMPRESS_FROM) {
     const packed = deflateRawSync(json);
     if (packed.length <= json.length - json.length / 8) {
@@ -41,5 +43,5 @@ export function decodePayload(value: Buffer): KeptPayload {
   const body = value.subarray(bar + 2);
   if (tag === DELETED_TAG) return { version };
   const json = tag === DEFLATE_TAG ? inflateRawSync(body) : body;
-  return { version, payload: JSON.parse(json.toString('utf8')) as unknown };
+  return { version, payload: parseExact(json.toString('utf8')) };
 }

@@ -1,0 +1,32 @@
+/**
+ * The one place that decides which description of the platform a process plans, checks and sends
+ * by (docs/INTERFACE.md, Which description runs use): the pinned one when `ferry interface pull`
+ * pinned one (the authority a run was checked against; the live description's non-breaking
+ * changes are recorded on the run, and take effect with `ferry interface accept`), the one at
+ * `interface.openapi` as read now otherwise. startRun, the delivery worker, dead-letter replays,
+ * reconcile, exports and `ferry state rebuild` take their config from here, so an entry point that
+ * reaches them cannot send the assumed bodies to a described platform.
+ */
+import { configFromText, configWithContract } from '../../interface/index.js';
+import type { FerryConfig } from '../../config/index.js';
+import type { RedisClient } from '../../redis/index.js';
+import type { DeliveryKeys } from '../keys.js';
+import { readPin } from './pin-store.js';
+
+/** The sha256 of the pinned description, or null: one HGET, for a process that keeps a config. */
+export async function pinnedSha(redis: RedisClient, keys: DeliveryKeys): Promise<string | null> {
+  return redis.hget(keys.contractPin, 'sha256');
+}
+
+export async function contractedConfig(
+  config: FerryConfig,
+  redis: RedisClient,
+  keys: DeliveryKeys,
+): Promise<FerryConfig> {
+  if (!config.interface.openapi) return config;
+  const pin = await readPin(redis, keys);
+  if (!pin) return configWithContract(config);
+  if (config.contract?.from === 'pinned' && config.contract.sha256 === pin.sha256) return config;
+  const { source, sha256, text } = pin;
+  return configFromText(config, { from: 'pinned', source, sha256, text });
+}

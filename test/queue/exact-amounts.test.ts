@@ -1,0 +1,156 @@
+/**
+ * An amount of 20 significant digits, which a double cannot carry, through everything that parses
+ * a payload and writes it again, on real HTTP and a real Redis: a node:http server on port 0 plays
+ * the platform of strict-amounts-3.0.yaml (campaign values are JSON numbers) and refuses the
+ * campaign C2 while told to. The refused batch is bisected, the item dead-lettered, shown,
+ * exported and replayed (as it was, and edited): every body that reaches the platform, and every
+ * view of the dead letter, carries the number digit for digit.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { STRICT, STRICT_PIPELINE } from '../pipeline/strict-contract.js';
+import { ferryHere } from '../helpers/ferry-here.js';
+import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
+import { expectNothingOpen, tempDir } from './delivery-fixtures.js';
+
+const AMOUNT = '123456789012345678.91'; // 20 digits: as a double, 123456789012345680
+const prefix = uniquePrefix('exact-amounts');
+const dir = tempDir('exact-amounts');
+let platform: Server;
+let configFile = '';
+let refuse = true;
+/** The bodies of the campaign writes the platform received, in order. */
+const bodies: string[] = [];
+
+const ferry = (args: string[]) =>
+  ferryHere(args, { env: { ...process.env, FERRY_CONFIG: configFile } });
+
+/** The campaign C2 as it stands in a body, its value as written. */
+const c2 = new RegExp(`"externalId":"C2"[^}]*"value":${AMOUNT.replace('.', '\\.')}[,}]`);
+
+beforeAll(async () => {
+  platform = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (req.url === '/external/api/campaigns') bodies.push(body);
+      const refused = refuse && body.includes('"C2"');
+      res
+        .writeHead(refused ? 422 : 200, { 'content-type': 'application/json' })
+        .end(refused ? '{"error":{"code":"INVALID","message":"refused"}}' : '{}');
+    });
+  });
+  await new Promise<void>((done) => platform.listen(0, '127.0.0.1', done));
+  const pipelines = join(dir.path, 'pipelines');
+  mkdirSync(pipelines);
+  writeFileSync(
+    join(pipelines, 'campaigns.yaml'),
+    stringify({ ...STRICT_PIPELINE, entities: [STRICT_PIPELINE.entities[1]] }),
+  );
+  configFile = join(dir.path, 'ferry.yaml');
+  writeFileSync(
+    configFile,
+    stringify({
+      redis: { url: TEST_REDIS_URL, prefix },
+      interface: {
+        baseUrl: `http://127.0.0.1:${(platform.address() as AddressInfo).port}`,
+        auth: { type: 'bearer', token: 'dev-token' },
+        openapi: STRICT,
+      },
+      pipelines: { dir: pipelines },
+      delivery: { concurrency: 1, backoff: { baseMs: 20, capMs: 200 }, reportsDir: dir.path },
+      log: { level: 'warn', format: 'json' },
+    }),
+  );
+});
+
+afterAll(async () => {
+  await new Promise<void>((done) => platform.close(() => done()));
+  await deleteKeys(prefix);
+  dir.remove();
+  await expectNothingOpen();
+});
+
+describe('a 20-digit amount keeps its digits', () => {
+  let id = '';
+
+  it('through the bisection of a refused batch, into the dead letter', async () => {
+    const file = join(dir.path, 'export.csv');
+    writeFileSync(
+      file,
+      [
+        'campaign,campaign name,type,amount',
+        'C1,Spring,fixed,10.50',
+        `C2,Summer,fixed,${AMOUNT}`,
+        'C3,Autumn,fixed,0.07',
+        'C4,Winter,percent,12',
+      ].join('\n') + '\n',
+    );
+    const run = await ferry(['run', 'campaigns', '--file', file, '--wait', '--json']);
+    expect(run.code, run.stderr).toBe(1); // one item dead-lettered
+    // The batch of four, then its parts: C2 in each one that holds it, as written.
+    const holding = bodies.filter((b) => b.includes('"C2"'));
+    expect(holding.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(bodies[0]!)).toHaveLength(4);
+    for (const body of holding) expect(body).toMatch(c2);
+    expect(holding.at(-1)).toMatch(new RegExp(`^\\[\\{[^\\]]*"externalId":"C2"[^\\]]*\\}\\]$`));
+
+    const list = await ferry(['dlq', 'list', '--json']);
+    const entries = JSON.parse(list.stdout) as { id: string }[];
+    expect(entries).toHaveLength(1);
+    id = entries[0]!.id;
+    const shown = await ferry(['dlq', 'show', id, '--json']);
+    expect(shown.stdout).toContain(`"value": ${AMOUNT}`);
+    expect((await ferry(['dlq', 'show', id])).stdout).toMatch(c2);
+    const csv = join(dir.path, 'dead.csv');
+    expect((await ferry(['dlq', 'export', '--csv', csv])).code).toBe(0);
+    expect(readFileSync(csv, 'utf8')).toContain(`""value"":${AMOUNT}`);
+  });
+
+  it('through a replay, to the byte', async () => {
+    refuse = false;
+    bodies.length = 0;
+    const replay = await ferry(['dlq', 'replay', id]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatch(c2);
+    expect(bodies[0]).toContain(`"value":${AMOUNT}`);
+  });
+
+  it('through an edited replay whose file types the amount with 20 digits', async () => {
+    refuse = true;
+    bodies.length = 0;
+    const file = join(dir.path, 'again.csv');
+    writeFileSync(
+      file,
+      [
+        'campaign,campaign name,type,amount',
+        'C1,Spring,fixed,10.50',
+        `C2,Summer sale,fixed,${AMOUNT.replace('91', '92')}`,
+        'C3,Autumn,fixed,0.07',
+        'C4,Winter,percent,12',
+      ].join('\n') + '\n',
+    );
+    expect((await ferry(['run', 'campaigns', '--file', file, '--wait'])).code).toBe(1);
+    const [entry] = JSON.parse((await ferry(['dlq', 'list', '--json'])).stdout) as {
+      id: string;
+    }[];
+    refuse = false;
+    bodies.length = 0;
+    const edits = join(dir.path, 'edits.json');
+    writeFileSync(
+      edits,
+      `{"C2": {"externalId":"C2","name":"Summer","adjustmentType":"fixed","value":${AMOUNT}}}`,
+    );
+    const replay = await ferry(['dlq', 'replay', entry!.id, '--payloads', edits]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(bodies).toEqual([
+      `[{"externalId":"C2","name":"Summer","adjustmentType":"fixed","value":${AMOUNT}}]`,
+    ]);
+  });
+});
