@@ -65,7 +65,7 @@ export async function loadDescribedPlatform(source: string): Promise<DescribedPl
       'declares none of the catalog operations (ferry operations)',
     );
   }
-  const compile = createSchemaCompiler(description.source, description.dialect);
+  const compile = createSchemaCompiler(description.source, description.dialect, true);
   const rules = new Map<string, DescribedRules>();
   for (const [id, op] of match.matched) {
     rules.set(id, {
