@@ -9,8 +9,7 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { AuthConfig, FerryConfig } from '../../src/config/schema.js';
@@ -22,11 +21,10 @@ import type { Plan } from '../../src/pipeline/types.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { ferryHere } from '../helpers/ferry-here.js';
-import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { call } from '../simulator/sim-http.js';
-import { expectNothingOpen, quietLogger, tempDir, testConfig } from './delivery-fixtures.js';
+import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
 const fixture = (name: string) => resolve(PROJECT_ROOT, 'test/fixtures/openapi', name);
 
@@ -112,66 +110,46 @@ function exportRows(base: number, skip: number[] = []): string {
 }
 
 describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label, platform) => {
-  const prefix = uniquePrefix('described');
-  const dir = tempDir('described');
-  let sim: RunningSimulator;
-  let redis: Redis;
   let config: FerryConfig;
   let configFile: string;
-
-  beforeAll(async () => {
-    sim = await startSimulator({ port: 0, openapi: platform.file, token: TOKEN, keepBodies: true });
-    redis = new Redis(TEST_REDIS_URL);
-    const pipelines = join(dir.path, 'pipelines');
-    mkdirSync(pipelines);
-    copyFileSync(
-      join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'),
-      join(pipelines, 'catalog.yaml'),
-    );
-    const base = testConfig(prefix, sim.url, join(dir.path, 'reports'));
-    const described = {
-      ...base,
-      interface: {
-        ...base.interface,
-        openapi: platform.file,
-        listing: platform.listing,
-        auth: platform.auth,
-      },
-      pipelines: { ...base.pipelines, dir: pipelines },
-    };
-    config = configFromDescription(described, await loadDescription(platform.file));
-    configFile = join(dir.path, 'ferry.yaml');
-    writeFileSync(
-      configFile,
-      stringify({
-        redis: { url: TEST_REDIS_URL, prefix },
-        interface: {
-          baseUrl: sim.url,
-          listing: platform.listing,
-          auth: platform.auth,
-          openapi: platform.file,
-        },
-        pipelines: { dir: pipelines },
-        log: { level: 'silent' },
-      }),
-    );
-  });
-
-  afterAll(async () => {
-    await sim?.close();
-    redis?.disconnect();
-    await deleteKeys(prefix);
-    dir.remove();
-    await expectNothingOpen();
-  });
+  const h = useDeliveryHarness(
+    'described',
+    { openapi: platform.file, token: TOKEN, keepBodies: true },
+    async ({ prefix, dir }) => {
+      const pipelines = join(dir, 'pipelines');
+      mkdirSync(pipelines);
+      copyFileSync(
+        join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'),
+        join(pipelines, 'catalog.yaml'),
+      );
+      const settings = { listing: platform.listing, auth: platform.auth, openapi: platform.file };
+      const base = testConfig(prefix, h.sim.url, join(dir, 'reports'));
+      const described = {
+        ...base,
+        interface: { ...base.interface, ...settings },
+        pipelines: { ...base.pipelines, dir: pipelines },
+      };
+      config = configFromDescription(described, await loadDescription(platform.file));
+      configFile = join(dir, 'ferry.yaml');
+      writeFileSync(
+        configFile,
+        stringify({
+          redis: { url: TEST_REDIS_URL, prefix },
+          interface: { baseUrl: h.sim.url, ...settings },
+          pipelines: { dir: pipelines },
+          log: { level: 'silent' },
+        }),
+      );
+    },
+  );
 
   /** Runs the catalog on `rows` to its end; its plan. */
   async function run(name: string, rows: string): Promise<Plan> {
-    const file = join(dir.path, name);
+    const file = join(h.dir, name);
     writeFileSync(file, rows);
     const started = await startRun({
       config,
-      redis,
+      redis: h.redis,
       logger: quietLogger(),
       pipeline: 'catalog',
       source: { file },
@@ -180,7 +158,7 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
     if (!started.enqueued) return started.plan;
     const worker = await startDeliveryWorker({ config, logger: quietLogger() });
     try {
-      const done = await followRun(redis, deliveryKeys(prefix), started.runId, () => undefined);
+      const done = await followRun(h.redis, deliveryKeys(h.prefix), started.runId, () => undefined);
       for (const [id, c] of Object.entries(done.operations)) {
         expect(c.delivered, id).toBe(c.planned);
       }
@@ -210,9 +188,9 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
     );
     expect(second.deletes).toBe(1);
 
-    const refused = sim.requests().filter((r) => r.status >= 400);
+    const refused = h.sim.requests().filter((r) => r.status >= 400);
     expect(refused).toEqual([]);
-    const stats = sim.stats();
+    const stats = h.sim.stats();
     expect({
       rejected: stats.rejected,
       unauthorized: stats.unauthorized,
@@ -223,9 +201,9 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
       notFound: 0,
     });
 
-    const categories = sim.state('categories') as { externalId: string; name: string }[];
+    const categories = h.sim.state('categories') as { externalId: string; name: string }[];
     expect(categories.map((c) => c.externalId).sort()).toEqual([...CATEGORIES].sort());
-    const products = sim.state('products') as { externalId: string }[];
+    const products = h.sim.state('products') as { externalId: string }[];
     const keys = Array.from({ length: ITEMS }, (_, i) => String(20_000 + i)).filter(
       (k) => k !== '20003',
     );
@@ -233,7 +211,7 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
 
     const prices = new Map(
       (
-        sim.state('prices') as {
+        h.sim.state('prices') as {
           productId: string;
           prices: { amount: unknown; currency: string }[];
         }[]
@@ -244,7 +222,7 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
     expect(prices.get('20001')).toEqual([{ amount: platform.amount('111.05'), currency: 'NOK' }]);
     expect(prices.get('20002')).toEqual([{ amount: platform.amount('122.05'), currency: 'NOK' }]);
     expect(prices.size).toBe(ITEMS - 1);
-    const sent = (id: string) => sim.requests().filter((r) => r.operationId === id);
+    const sent = (id: string) => h.sim.requests().filter((r) => r.operationId === id);
     const most = (id: string) => Math.max(...sent(id).map((r) => r.items));
     expect(most('categories.put')).toBe(Math.min(platform.maxItems.categories, CATEGORIES.length));
     expect(most('products.put')).toBe(Math.min(platform.maxItems.products, ITEMS));
@@ -258,7 +236,7 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
 
   it('refuses a wrong payload sent by hand with 400 and the details, and the wrong scheme with 401', async () => {
     const path = config.interface.bindings['products.put']?.path ?? '/external/api/products';
-    const wrong = await call(sim, 'PUT', path, {
+    const wrong = await call(h.sim, 'PUT', path, {
       token: null,
       headers: platform.credential,
       body: [{ externalId: 'X1', name: 7, active: 'yes' }],
@@ -270,7 +248,7 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
       expect.arrayContaining(['/0/name', '/0/active']),
     );
 
-    const scheme = await call(sim, 'PUT', path, {
+    const scheme = await call(h.sim, 'PUT', path, {
       token: null,
       headers: platform.wrongScheme,
       body: [],
