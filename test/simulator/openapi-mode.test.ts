@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { operationsOfListing } from '../../src/interface/catalog.js';
 import { isFerryError } from '../../src/errors/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { ferryHere } from '../helpers/ferry-here.js';
@@ -316,6 +317,39 @@ describe('a 3.0 description of listing B: bearer, nullable, bodies as bare array
     expect(json.body).toEqual(JSON.parse(readFileSync(LISTING_B, 'utf8')));
     const yaml = await call(sim, 'GET', '/openapi.yaml', { token: null });
     expect(parse(yaml.body as string)).toEqual(json.body);
+  });
+});
+
+describe("Ferry's own assumed description, read from a URL", () => {
+  it('plays the default simulator from its /openapi.json: the same operations and rules', async () => {
+    const assumed = await startSimulator({});
+    const sim = await startSimulator({ openapi: `${assumed.url}/openapi.json` });
+    try {
+      expect(sim.listing).toBe('A');
+      expect(assumed.described).toBeUndefined();
+      const ids = operationsOfListing('A').map((o) => o.id);
+      expect(sim.described?.operations.slice().sort()).toEqual(ids.sort());
+      const product = { externalId: 'U1', name: 'U', vendor: 'V', handle: 'u', active: true };
+      const put = await call(sim, 'PUT', PRODUCTS, {
+        body: [{ ...product, categoryExternalIds: [] }],
+      });
+      expect(put.status).toBe(200);
+      const prices = `${PRODUCTS}/U1/prices`;
+      const text = await call(sim, 'PATCH', prices, {
+        body: { prices: [{ amount: '12.50', currency: 'NOK' }] },
+      });
+      expect(text.status).toBe(200);
+      const number = await call(sim, 'PATCH', prices, {
+        body: { prices: [{ amount: 12.5, currency: 'NOK' }] },
+      });
+      expect(number.status).toBe(400);
+      expect((number.body as Refusal).error.details).toEqual([
+        { in: 'body', instancePath: '/prices/0/amount', message: 'must be string, got 12.5' },
+      ]);
+    } finally {
+      await sim.close();
+      await assumed.close();
+    }
   });
 });
 
