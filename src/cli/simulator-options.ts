@@ -83,8 +83,15 @@ export async function simulatorOptionsFromArgs(args: ParsedArgs): Promise<Simula
   if ((clientId === undefined) !== (clientSecret === undefined)) {
     throw new UsageError('--client-id and --client-secret go together: give both or neither.');
   }
+  const openapi = nonEmpty(args, 'openapi');
+  if (openapi !== undefined && stringOption(args, 'listing') !== undefined) {
+    throw new UsageError(
+      '--listing and --openapi exclude each other: the description says which operations exist.',
+    );
+  }
   return {
     port: integer(args, 'port', 0, 65_535) ?? DEFAULT_CLI_PORT,
+    ...(openapi !== undefined ? { openapi } : {}),
     host: nonEmpty(args, 'host') ?? '127.0.0.1',
     listing: oneOf<Listing>(args, 'listing', LISTINGS) ?? 'A',
     token: nonEmpty(args, 'token'),

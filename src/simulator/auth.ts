@@ -5,7 +5,8 @@ import { jsonResponse, type SimResponse } from './http-io.js';
 
 export const OAUTH_TOKEN_PATH = '/oauth/token';
 
-function same(a: string, b: string): boolean {
+/** Compares two secrets in constant time (for their length). */
+export function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

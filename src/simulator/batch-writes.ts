@@ -5,7 +5,7 @@
 import type { Binding } from '../interface/index.js';
 import { errorResponse, jsonResponse } from './http-io.js';
 import type { Item, StateResource } from './state-store.js';
-import { fieldProblem, isObject, keyOf, rejected, type ItemProblem } from './validation.js';
+import { isObject, keyOf, rejected, type ItemProblem } from './validation.js';
 import { outcome, type WriteContext, type WriteOutcome } from './write-outcome.js';
 
 interface ItemResult {
@@ -32,7 +32,7 @@ function applyItem(
     if (resource === 'products') state.delete('prices', key);
     return { externalId: key, status: 200 };
   }
-  const problem = fieldProblem(resource, item);
+  const problem = ctx.rules.item(resource, item);
   if (problem) return { externalId: key, status: 422, error: problem };
   if (kind === 'patch' && !state.get(resource, key)) {
     return {

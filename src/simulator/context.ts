@@ -1,7 +1,8 @@
 /** Everything one running simulator holds, shared by its request handlers. */
-import { resolveBindings, type Binding } from '../interface/index.js';
+import { operationsOfListing, resolveBindings, type Binding } from '../interface/index.js';
 import type { Listing } from '../config/index.js';
 import type { OAuthClient } from './auth.js';
+import type { DescribedPlatform } from './described-platform.js';
 import { DEFAULT_FAULTS, mergeFaults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { OrderArrivals } from './order-arrivals.js';
@@ -12,12 +13,17 @@ import { buildRouter, type Router } from './router.js';
 import { SimState } from './state-store.js';
 import { SimStatsRecorder } from './stats.js';
 import type { Faults, SimulatorOptions } from './types.js';
+import { ASSUMED_RULES, DESCRIBED_RULES, type ItemRules } from './validation.js';
 
 export interface SimContext {
   readonly listing: Listing;
   readonly seed: number;
   readonly bindings: Map<string, Binding>;
   readonly router: Router;
+  /** The platform's description it plays (`--openapi`); undefined: Ferry's assumed interface. */
+  readonly described: DescribedPlatform | undefined;
+  /** Ferry's assumed item rules, or none beyond the description's schemas. */
+  readonly itemRules: ItemRules;
   readonly state: SimState;
   /** The orders (seeded, then added), with the Z-reports and revenue of their closed days. */
   readonly orders: OrderBook;
@@ -46,10 +52,14 @@ export interface SimContext {
 export const DEFAULT_TOKEN = 'dev-token';
 export const DEFAULT_IDEMPOTENCY_CAPACITY = 50_000;
 
-export function createContext(options: SimulatorOptions, closing: AbortSignal): SimContext {
+export function createContext(
+  options: SimulatorOptions,
+  closing: AbortSignal,
+  described?: DescribedPlatform,
+): SimContext {
   const seed = (options.seed ?? Math.floor(Math.random() * 2 ** 32)) >>> 0;
-  const listing = options.listing ?? 'A';
-  const bindings = resolveBindings(options.bindings);
+  const listing = (described ? described.listing : options.listing) ?? 'A';
+  const bindings = resolveBindings(options.bindings, described?.bindings);
   const faults = mergeFaults(DEFAULT_FAULTS, options.faults ?? {});
   const clock = options.clock ?? Date.now;
   const orders = new OrderBook(seed, clock);
@@ -57,7 +67,9 @@ export function createContext(options: SimulatorOptions, closing: AbortSignal): 
     listing,
     seed,
     bindings,
-    router: buildRouter(listing, bindings),
+    router: buildRouter(described?.operations ?? operationsOfListing(listing), bindings),
+    described,
+    itemRules: described ? DESCRIBED_RULES : ASSUMED_RULES,
     state: new SimState(),
     orders,
     arrivals: new OrderArrivals(options.ordersPerMinute ?? 0, (count) => orders.add(count)),

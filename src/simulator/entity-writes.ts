@@ -5,7 +5,7 @@
 import { errorResponse, jsonResponse, type SimResponse } from './http-io.js';
 import type { RouteMatch } from './router.js';
 import type { Item } from './state-store.js';
-import { isObject, pricesProblem, rejected, type ItemProblem } from './validation.js';
+import { isObject, rejected, type ItemProblem } from './validation.js';
 import { outcome, type WriteContext, type WriteOutcome } from './write-outcome.js';
 
 function refused(problem: ItemProblem): WriteOutcome {
@@ -25,7 +25,7 @@ function patchPrices(productId: string, body: Item, ctx: WriteContext): WriteOut
   if (!Array.isArray(body.prices)) {
     return badShape('the body must be {"prices": [{"amount": "1299.00", "currency": "NOK"}]}');
   }
-  const problem = pricesProblem(body.prices);
+  const problem = ctx.rules.prices(body.prices);
   if (problem) return refused(problem);
   if (!ctx.state.has('products', productId)) {
     return refused(notFound(`no product "${productId}"; put the product before its prices`));

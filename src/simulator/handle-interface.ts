@@ -1,6 +1,6 @@
 /**
  * One interface request, in this order: body size (413), route (404), token (401), rate limit
- * (429), JSON (400), idempotency (replay, 422 reused, 409 in flight), latency, injected failure
+ * (429), JSON (400), with a description its maxItems (413) and request rules (400), idempotency (replay, 422 reused, 409 in flight), latency, injected failure
  * (5xx) or reset, the operation itself, then apply-then-fail. Fault draws happen on arrival, so a seed reproduces them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,6 +10,7 @@ import { hasBearer } from './auth.js';
 import { deleteItems, executeBatch, unwrapEnvelope } from './batch-writes.js';
 import type { SimContext } from './context.js';
 import { executeEntityWrite } from './entity-writes.js';
+import { describedRefusal } from './described-refusal.js';
 import { drawFaults, type FaultDraw } from './fault-draw.js';
 import { requestFingerprint } from './fingerprint.js';
 import {
@@ -71,7 +72,7 @@ async function finish(ex: Exchange, response: SimResponse): Promise<void> {
 function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): WriteOutcome {
   const match = ex.match!;
   const kind = match.operation.kind;
-  const wctx = { state: ex.ctx.state, rejectKeys: ex.ctx.rejectKeys };
+  const wctx = { state: ex.ctx.state, rejectKeys: ex.ctx.rejectKeys, rules: ex.ctx.itemRules };
   const items = unwrapEnvelope(match.binding, body);
   if (kind === 'upsert' || kind === 'patch') return executeBatch(kind, match.binding, items, wctx);
   if (kind === 'delete') {
@@ -113,6 +114,29 @@ function limitRate(ex: Exchange): SimResponse | undefined {
   return errorResponse(429, 'RATE_LIMITED', message, { 'retry-after': retryAfter });
 }
 
+/** A 401 unless the request carries the token as the description (or the bearer default) asks. */
+function refuseAuth(ex: Exchange, url: URL): SimResponse | undefined {
+  const { req, ctx } = ex;
+  const security = ctx.described?.rules.get(ex.match!.operation.id)?.security;
+  if (security ? security.met(req, url, ctx.token) : hasBearer(req, ctx.token)) return undefined;
+  ctx.stats.add('unauthorized');
+  const message = security
+    ? `the description asks for ${security.asked}`
+    : 'a valid bearer token is required (Authorization: Bearer <token>)';
+  return errorResponse(401, 'UNAUTHORIZED', message);
+}
+
+/** With a description: its maxItems and request rules (described-refusal.ts). */
+function refuseByDescription(ex: Exchange, url: URL, body: unknown): SimResponse | undefined {
+  const match = ex.match!;
+  const rules = ex.ctx.described?.rules.get(match.operation.id);
+  if (!rules) return undefined;
+  const input = { req: ex.req, url, pathValues: Object.values(match.pathParams), body };
+  const refusal = describedRefusal(match.binding, rules.check, input);
+  if (refusal?.status === 400) ex.ctx.stats.add('rejected', Math.max(1, ex.items));
+  return refusal;
+}
+
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
   if (raw.trim() === '') return { ok: true, value: undefined };
   try {
@@ -136,23 +160,24 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
   ex.body = raw;
   if (!match) {
     ctx.stats.add('notFound');
-    const message = `no operation ${req.method} ${url.pathname} in listing ${ctx.listing} (GET /openapi.json lists them)`;
+    const where = ctx.described ? 'the description' : `listing ${ctx.listing}`;
+    const message = `no operation ${req.method} ${url.pathname} in ${where} (GET /openapi.json lists them)`;
     return finish(ex, errorResponse(404, 'NOT_FOUND', message));
   }
-  if (!hasBearer(req, ctx.token)) {
-    ctx.stats.add('unauthorized');
-    const message = 'a valid bearer token is required (Authorization: Bearer <token>)';
-    return finish(ex, errorResponse(401, 'UNAUTHORIZED', message));
-  }
+  const unauthorized = refuseAuth(ex, url);
+  if (unauthorized) return finish(ex, unauthorized);
   const parsed = parseJson(raw);
   const isWrite = match.operation.method !== 'GET';
   const body = parsed.ok ? parsed.value : undefined;
-  ex.items = Array.isArray(body) ? body.length : isWrite ? 1 : 0;
+  const items = unwrapEnvelope(match.binding, body);
+  ex.items = Array.isArray(items) ? items.length : isWrite ? 1 : 0;
   const refused = limitRate(ex);
   if (refused) return finish(ex, refused);
   if (!parsed.ok) {
     return finish(ex, errorResponse(400, 'VALIDATION_FAILED', 'the body is not valid JSON'));
   }
+  const breaks = refuseByDescription(ex, url, body);
+  if (breaks) return finish(ex, breaks);
   const fingerprint = isWrite
     ? requestFingerprint(req.method!, url.pathname, url.searchParams, body, raw)
     : '';

@@ -4,4 +4,4 @@
  * those names.
  */
 export { startSimulator } from './start-simulator.js';
-export type { Faults, RunningSimulator, SimulatorOptions } from './types.js';
+export type { DescribedSummary, Faults, RunningSimulator, SimulatorOptions } from './types.js';

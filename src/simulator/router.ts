@@ -1,6 +1,5 @@
 /** Routes of the simulator, derived from the catalog and the bindings: never a second list of paths. */
-import { type Binding, operationsOfListing, type Operation } from '../interface/index.js';
-import { type Listing } from '../config/index.js';
+import type { Binding, Operation } from '../interface/index.js';
 
 export interface RouteMatch {
   operation: Operation;
@@ -30,10 +29,16 @@ function compile(binding: Binding): Route {
 
 export type Router = (method: string, pathname: string) => RouteMatch | undefined;
 
-/** A matcher for the operations of one listing; anything else is not found. */
-export function buildRouter(listing: Listing, bindings: Map<string, Binding>): Router {
+/**
+ * A matcher for the operations served (those of one listing, or those a description declares);
+ * anything else is not found.
+ */
+export function buildRouter(
+  operations: readonly Operation[],
+  bindings: Map<string, Binding>,
+): Router {
   const byMethod = new Map<string, Route[]>();
-  for (const operation of operationsOfListing(listing)) {
+  for (const operation of operations) {
     const binding = bindings.get(operation.id);
     if (!binding) throw new Error(`no binding for ${operation.id}`);
     const routes = byMethod.get(operation.method) ?? [];

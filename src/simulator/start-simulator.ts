@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
 import { OAUTH_TOKEN_PATH, issueToken } from './auth.js';
 import { applyFaults, createContext, resetContext, type SimContext } from './context.js';
+import { loadDescribedPlatform } from './described-platform.js';
 import { ADMIN_PREFIX, handleAdmin } from './handle-admin.js';
 import { handleInterface } from './handle-interface.js';
 import { errorResponse, readBody, send, type SimResponse } from './http-io.js';
@@ -15,6 +16,7 @@ import { isStateResource, STATE_RESOURCES } from './state-store.js';
 import type { RunningSimulator, SimulatorOptions } from './types.js';
 
 export type {
+  DescribedSummary,
   Faults,
   RunningSimulator,
   SimStats,
@@ -28,6 +30,10 @@ function serverUrl(host: string, port: number): string {
 }
 
 function openApi(ctx: SimContext, url: string, format: 'json' | 'yaml'): SimResponse {
+  if (ctx.described) {
+    const type = format === 'json' ? 'application/json' : 'application/yaml';
+    return { status: 200, headers: { 'content-type': type }, body: ctx.described.texts[format] };
+  }
   const doc = buildOpenApi({
     listing: ctx.listing,
     bindings: ctx.bindings,
@@ -40,8 +46,9 @@ function openApi(ctx: SimContext, url: string, format: 'json' | 'yaml'): SimResp
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const described = options.openapi ? await loadDescribedPlatform(options.openapi) : undefined;
   const closing = new AbortController();
-  const ctx = createContext(options, closing.signal);
+  const ctx = createContext(options, closing.signal, described);
   const host = options.host ?? '127.0.0.1';
   let url = '';
 
@@ -53,6 +60,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       return Number(new URL(url).port);
     },
     listing: ctx.listing,
+    described: described && {
+      source: described.source,
+      title: described.title,
+      version: described.version,
+      operations: described.operations.map((o) => o.id),
+    },
     stats: () => ctx.stats.snapshot(),
     state(resource) {
       if (resource === 'orders') return ctx.orders.all();

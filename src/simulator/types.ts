@@ -36,6 +36,12 @@ export interface SimulatorOptions {
   faults?: Partial<Faults>;
   /** Serves `POST /oauth/token` (client credentials) issuing `token` when set. */
   oauth?: { clientId: string; clientSecret: string; expiresIn?: number };
+  /**
+   * The platform's OpenAPI description (a file path or an http(s) URL) to play instead of Ferry's
+   * assumed interface: its operations at its paths, its security, its request schemas (400 with the
+   * details), its bindings; `listing` is then ignored. docs/SIMULATOR.md, "A described platform".
+   */
+  openapi?: string;
   /** Binding overrides (as `interface.bindings` in Ferry's config): paths and size limits. */
   bindings?: Record<string, BindingConfig>;
   /** Keep each logged request's body text in `requests()` (tests that read what was sent). */
@@ -90,10 +96,22 @@ export interface RequestRecord {
   body?: string;
 }
 
+/** The description a simulator plays (`openapi`). */
+export interface DescribedSummary {
+  source: string;
+  title: string | undefined;
+  version: string | undefined;
+  /** The catalog ids of the operations it serves. */
+  operations: string[];
+}
+
 export interface RunningSimulator {
   readonly url: string;
   readonly port: number;
+  /** The listing served; with a description, the one it is (A when it is neither). */
   readonly listing: Listing;
+  /** The description played, or undefined for Ferry's assumed interface. */
+  readonly described: DescribedSummary | undefined;
   stats(): SimStats;
   /** The items held for a resource (products, categories, stores, users, campaigns, ageGroups,
    * discountCodes, prices, customers, partners, orders); throws for another name. */

@@ -73,3 +73,15 @@ export function fieldProblem(resource: string, item: Item): ItemProblem | undefi
   if (item.prices !== undefined) return pricesProblem(item.prices);
   return undefined;
 }
+
+/**
+ * The item rules a write applies: Ferry's assumed ones above, or none where a description's request
+ * schemas have already checked the request (`--openapi`).
+ */
+export interface ItemRules {
+  item(resource: string, item: Item): ItemProblem | undefined;
+  prices(prices: unknown): ItemProblem | undefined;
+}
+
+export const ASSUMED_RULES: ItemRules = { item: fieldProblem, prices: (p) => pricesProblem(p) };
+export const DESCRIBED_RULES: ItemRules = { item: () => undefined, prices: () => undefined };

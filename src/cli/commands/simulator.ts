@@ -12,7 +12,7 @@ const text = (placeholder: string, description: string): OptionSpec => ({
 export const simulatorCommand: Command = {
   name: 'simulator',
   usage:
-    'simulator [--port P] [--listing A|B] [--token T] [--seed N] [--orders-per-minute N] [fault flags] [--json]',
+    'simulator [--port P] [--listing A|B | --openapi FILE] [--token T] [--seed N] [--orders-per-minute N] [fault flags] [--json]',
   description: `
 Serves every operation of the listing with in-memory state until Ctrl-C (SIGINT) or SIGTERM, then
 exits 0. Admin endpoints: GET /__sim/stats, GET /__sim/state/<resource> (orders too),
@@ -20,14 +20,26 @@ GET /__sim/requests, POST /__sim/reset, POST /__sim/faults, POST /__sim/orders {
 interface as OpenAPI at /openapi.json and /openapi.yaml. Orders start as a seeded set of 240 and
 keep arriving at --orders-per-minute; Z-reports and revenue cover the closed (past, UTC) days.
 Fault shares are drawn from one PRNG seeded by --seed, so a seed reproduces the outcomes.
-See docs/SIMULATOR.md. Exit 2 on a bad flag value or a port in use.
+With --openapi FILE (a path or URL) it plays the platform that description states instead: its
+operations at its paths, its security scheme (met by --token), its request schemas (400 with each
+violation), its maxItems (413), its envelopes and DELETE by query; /openapi.json and /openapi.yaml
+serve the description itself. See docs/SIMULATOR.md. Exit 2 on a bad flag value, a port in use or
+a description that cannot be read (the message names the file and the JSON pointer).
 
-Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50`,
+Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50
+         ferry simulator --openapi platform.yaml --token secret`,
   options: {
     port: text('P', `TCP port (default ${DEFAULT_CLI_PORT}; 0 picks a free one).`),
     host: text('HOST', 'Address to listen on (default 127.0.0.1).'),
     listing: text('A|B', 'Which listing of operations to serve (default A).'),
-    token: text('T', 'Bearer token every request must carry (default dev-token).'),
+    openapi: text(
+      'FILE',
+      "Play the platform this OpenAPI description (path or URL) states, not Ferry's assumed one.",
+    ),
+    token: text(
+      'T',
+      'The credential every request must carry: bearer token, or the API key a description asks for (default dev-token).',
+    ),
     'idempotency-header': text('NAME', 'Idempotency header name (default Idempotency-Key).'),
     seed: text('N', 'Seed of the fault PRNG and the synthetic data (default random, shown).'),
     'orders-per-minute': text('N', 'New orders added per minute while it runs (default 0).'),
@@ -65,10 +77,19 @@ Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50`,
       }
       throw error;
     }
+    const described = sim.described;
     if (args.values.json) {
-      writeJson(stdout, { url: sim.url, port: sim.port, listing: sim.listing });
+      writeJson(stdout, {
+        url: sim.url,
+        port: sim.port,
+        listing: sim.listing,
+        ...(described ? { described } : {}),
+      });
     } else {
-      stdout.write(`Simulator listening on ${sim.url} (listing ${sim.listing})\n`);
+      const what = described
+        ? `${described.title ?? described.source}: ${described.operations.length} operations described`
+        : `listing ${sim.listing}`;
+      stdout.write(`Simulator listening on ${sim.url} (${what})\n`);
       stderr.write(`seed ${sim.stats().seed}; stats at ${sim.url}/__sim/stats; Ctrl-C stops it.\n`);
     }
     if (!stopSignal.aborted) await once(stopSignal, 'abort');

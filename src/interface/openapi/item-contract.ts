@@ -51,8 +51,12 @@ function normalize30(node: unknown): void {
   }
 }
 
-/** One ajv per description: its schemas compile into it, once per operation. */
-export function createSchemaCompiler(source: string, dialect: '3.0' | '3.1') {
+/**
+ * One ajv per description: its schemas compile into it, once per operation. `received`: check
+ * requests as they arrive (the simulator), where a number property must be a JSON number; by
+ * default a decimal string there stands for the number Ferry will write from it.
+ */
+export function createSchemaCompiler(source: string, dialect: '3.0' | '3.1', received = false) {
   const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, logger: false });
   ajvFormats.default(ajv); // CommonJS: under NodeNext its function is the module's `default`
   // OpenAPI's own formats: sizes of numbers, and formats that only document.
@@ -83,7 +87,7 @@ export function createSchemaCompiler(source: string, dialect: '3.0' | '3.1') {
     return {
       check(item) {
         const out: Violation[] = [];
-        const value = numbers ? standIn(item, numbers, [], out) : item;
+        const value = numbers ? standIn(item, numbers, [], out, !received) : item;
         if (!validate(value)) {
           for (const error of validate.errors ?? []) {
             const violation = inWords(error);

@@ -96,15 +96,19 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 /**
  * The item ajv checks: number properties' digits checked here and replaced by doubles. `path` is
  * where `value` stands (a pointer is made of it only for a violation: this runs for every payload).
+ * `text`: a decimal string stands for its digits (the mapping's amounts); false where a request is
+ * checked as received, so a string there is left to ajv, which refuses it as not a number.
  */
 export function standIn(
   value: unknown,
   node: NumberNode,
   path: (string | number)[],
   out: Violation[],
+  text = true,
 ): unknown {
   if ('rule' in node) {
-    const digits = typeof value === 'string' && JSON_NUMBER.test(value) ? value : digitsOf(value);
+    const isText = text && typeof value === 'string' && JSON_NUMBER.test(value);
+    const digits = isText ? value : digitsOf(value);
     if (digits === undefined) return value; // not a number: ajv says so
     const message = brokenRule(digits, node.rule);
     if (message) out.push({ pointer: pointerOf(path), message });
@@ -115,7 +119,7 @@ export function standIn(
     const copy: unknown[] = [];
     for (let i = 0; i < value.length; i++) {
       path.push(i);
-      copy.push(standIn(value[i], node.items, path, out));
+      copy.push(standIn(value[i], node.items, path, out, text));
       path.pop();
     }
     return copy;
@@ -125,7 +129,7 @@ export function standIn(
   for (const [name, child] of node.properties) {
     if (copy[name] === undefined) continue;
     path.push(name);
-    copy[name] = standIn(copy[name], child, path, out);
+    copy[name] = standIn(copy[name], child, path, out, text);
     path.pop();
   }
   return copy;
