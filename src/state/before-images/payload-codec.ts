@@ -16,12 +16,6 @@ const DEFLATE_TAG = 0x7a; // 'z'
 const DELETED_TAG = 0x2d; // '-'
 /** Below this many bytes of JSON, compressing is not tried. */
 const COMPRESS_FROM = 96;
-/**
- * A small deflate window and hash (4 KB, 2 KB): a deflate sets up its state on every call, and
- * the default one (32 KB window, 256 KB in all) cost most of a product's delivery CPU; payloads of
- * up to a few KB compress to the same bytes. Any raw inflate reads it (its window is the largest).
- */
-const DEFLATE_OPTIONS = { windowBits: 12, memLevel: 3 };
 
 export interface KeptPayload {
   version: number;
@@ -34,7 +28,7 @@ export function encodePayload(version: number, payload: unknown): Buffer {
   if (payload === undefined) return Buffer.concat([head, Buffer.of(DELETED_TAG)]);
   const json = Buffer.from(stringifyExact(payload), 'utf8');
   if (json.length >= COMPRESS_FROM) {
-    const packed = deflateRawSync(json, DEFLATE_OPTIONS);
+    const packed = deflateRawSync(json);
     if (packed.length <= json.length - json.length / 8) {
       return Buffer.concat([head, Buffer.of(DEFLATE_TAG), packed]);
     }
