@@ -8,8 +8,9 @@
  *     straight with undici at the same concurrency, stage after stage, on a reset simulator. It is
  *     measured before and after the runs, each time in a process of its own, and the faster of the
  *     two counts (this machine is shared: the faster bound is the conservative one).
- * Prints one JSON line: rows, items, requests, seconds, itemsPerSec, boundItemsPerSec, ratio
- * (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs).
+ * Prints one JSON line: rows, items, requests, seconds, cpuSeconds (this process's user + system
+ * CPU during the first run: planning and the in-process worker), itemsPerSec, boundItemsPerSec,
+ * ratio (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs).
  * Needs a Redis (REDIS_URL); the keys it wrote are deleted at the end.
  */
 import { spawn } from 'node:child_process';
@@ -95,8 +96,11 @@ async function sendStraight(
   return seconds;
 }
 
-async function timedRun(config: FerryConfig): Promise<{ report: RunReport; seconds: number }> {
+async function timedRun(
+  config: FerryConfig,
+): Promise<{ report: RunReport; seconds: number; cpuSeconds: number }> {
   const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   const report = await executeRun({
     config,
     logger: createLogger({ level: 'warn', format: 'json' }),
@@ -104,7 +108,12 @@ async function timedRun(config: FerryConfig): Promise<{ report: RunReport; secon
     source: { file },
     wait: true,
   });
-  return { report, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  const used = process.cpuUsage(cpu);
+  return {
+    report,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    cpuSeconds: (used.user + used.system) / 1e6,
+  };
 }
 
 function benchConfig(redisUrl: string, prefix: string, simUrl: string, concurrency: number) {
@@ -201,6 +210,7 @@ async function main(): Promise<void> {
         runRequests: afterFirst.requests,
         concurrency,
         seconds: Number(first.seconds.toFixed(2)),
+        cpuSeconds: Number(first.cpuSeconds.toFixed(2)),
         itemsPerSec: Math.round(itemsPerSec),
         boundSeconds: Number(boundSeconds.toFixed(2)),
         boundItemsPerSec: Math.round(boundItemsPerSec),

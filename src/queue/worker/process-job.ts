@@ -126,7 +126,11 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
     out.refused.push(...result.refused);
     out.deferred.push(...result.deferred);
     out.held.push(...result.held);
-    out.blocked = await tellBreaker({ ...s, probe }, request, result);
+    // The breaker hears of an answer only when it can change something: a refusal of everyone,
+    // a probe, or a refusal seen before (a healthy delivery costs no promise here).
+    if (result.held.length > 0 || probe || s.deps.breaker.suspect(s.data.pipeline)) {
+      out.blocked = await tellBreaker(probe === s.probe ? s : { ...s, probe }, request, result);
+    }
     probe = false;
     inARow = result.deferred.length > 0 && result.confirmed.length === 0 ? inARow + 1 : 0;
   }
