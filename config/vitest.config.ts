@@ -1,5 +1,25 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** What makes a test file long: processes of its own (ferry, redis-server, sshd) or a browser. */
+const SLOW =
+  /\b(spawn|spawnSync|execFile|execFileSync|spawnFerry|startRedisServer|startSshd|launchBrowser)\(/;
+
+/**
+ * Starts the files that run processes or a browser first (each in the order vitest would pick:
+ * longest last time, else largest), the rest after: a long file that starts last leaves the other
+ * worker idle until it ends. Vitest alone orders by size where it has no timings (a fresh clone),
+ * and those files are small.
+ */
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const slow = new Set(sorted.filter((f) => SLOW.test(readFileSync(f.moduleId, 'utf8'))));
+    return [...sorted.filter((f) => slow.has(f)), ...sorted.filter((f) => !slow.has(f))];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -16,6 +36,7 @@ export default defineConfig({
     isolate: false,
     // Two cores: integration tests start servers and workers; keep parallelism modest.
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ['test/helpers/global-setup.ts'],
     // Each file must close every socket, server and child process it opened.
     setupFiles: ['test/helpers/no-open-handles.ts'],

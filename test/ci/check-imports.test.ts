@@ -1,9 +1,13 @@
-/** .ci/check-imports.mjs (run by `npm run lint`) on small trees: what it lets through and what not. */
+/**
+ * .ci/check-imports.mjs (run by `npm run lint`) on small trees: what it lets through and what not,
+ * checked in this process; one tree through the script itself, for its exit status and output.
+ */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkImports } from '../../.ci/check-imports.mjs';
 
 const script = new URL('../../.ci/check-imports.mjs', import.meta.url).pathname;
 const roots: string[] = [];
@@ -11,8 +15,8 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-/** Checks a tree of the given files (path -> text), with src/ and connectors/ always present. */
-function check(files: Record<string, string>): { status: number | null; output: string } {
+/** A tree of the given files (path -> text), with src/ and connectors/ always present. */
+function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'ferry-check-imports-'));
   roots.push(root);
   mkdirSync(join(root, 'src'));
@@ -21,7 +25,18 @@ function check(files: Record<string, string>): { status: number | null; output: 
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   }
-  const run = spawnSync(process.execPath, [script, root], { encoding: 'utf8' });
+  return root;
+}
+
+/** Checks a tree of the given files in this process. */
+function check(files: Record<string, string>): { status: number; output: string } {
+  const { status, lines } = checkImports(tree(files));
+  return { status, output: lines.map((line) => `${line}\n`).join('') };
+}
+
+/** Checks a tree of the given files as `npm run lint` does: the script in a process of its own. */
+function checkByScript(files: Record<string, string>): { status: number | null; output: string } {
+  const run = spawnSync(process.execPath, [script, tree(files)], { encoding: 'utf8' });
   return { status: run.status, output: run.stdout + run.stderr };
 }
 
@@ -66,7 +81,7 @@ describe('check-imports', () => {
   });
 
   it('fails on a cycle and on a folder with no layer', () => {
-    const { status, output } = check({
+    const { status, output } = checkByScript({
       'src/queue/a.ts': "import './b.js';\n",
       'src/queue/b.ts': "import './a.js';\n",
       'src/extra/x.ts': 'export {};\n',

@@ -6,11 +6,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
 import { deadLetterTable } from '../../src/runs/dead-letters/dead-letter-views.js';
-import { spawnFerry, writeConfigFile } from '../queue/cli-process.js';
+import { runFerryHere, writeConfigFile } from '../queue/cli-process.js';
 import { useDeliveryHarness } from '../queue/delivery-fixtures.js';
 
 async function ferry(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -37,18 +37,41 @@ describe('ferry run --wait', () => {
     return file;
   }
 
+  /**
+   * `ferry ARGS` in this process (main()), with whatever else was written meanwhile to this
+   * process's stdout, stderr or console (where a logger of its own would print, beside the report).
+   */
+  async function runBeside(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+    const beside: string[] = [];
+    const note = (...what: unknown[]) => void beside.push(what.map(String).join(' '));
+    const spies = [
+      ...[process.stdout, process.stderr].map((s) =>
+        vi.spyOn(s, 'write').mockImplementation((chunk: unknown) => (note(chunk), true)),
+      ),
+      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+        vi.spyOn(console, m).mockImplementation(note),
+      ),
+    ];
+    try {
+      const run = await runFerryHere(args, infoConfig(), extraEnv);
+      return { ...run, beside: beside.join('\n') };
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  }
+
   it('prints its report without JSON log lines; FERRY_LOG_LEVEL=info brings them back', async () => {
     const args = ['run', 'stores', '--file', 'examples/stores.csv', '--wait'];
-    const quiet = spawnFerry(args, infoConfig());
-    expect(await quiet.exited).toBe(1); // the sample has two rejected rows
-    expect(quiet.stdout()).toContain('Run stores-');
-    const lines = `${quiet.stdout()}${quiet.stderr()}`.split('\n');
+    const quiet = await runBeside(args);
+    expect(quiet.code).toBe(1); // the sample has two rejected rows
+    expect(quiet.stdout).toContain('Run stores-');
+    const lines = `${quiet.stdout}${quiet.stderr}${quiet.beside}`.split('\n');
     expect(lines.filter((l) => l.trimStart().startsWith('{'))).toEqual([]);
 
-    const loud = spawnFerry(args, infoConfig(), { FERRY_LOG_LEVEL: 'info' });
-    expect(await loud.exited).toBe(1);
-    expect(loud.stderr()).toMatch(/^\{"level":30,/m);
-  }, 180_000);
+    const loud = await runBeside(args, { FERRY_LOG_LEVEL: 'info' });
+    expect(loud.code).toBe(1);
+    expect(loud.stderr).toMatch(/^\{"level":30,/m);
+  });
 });
 
 describe('help and mistakes', () => {

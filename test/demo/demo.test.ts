@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { freePort } from '../helpers/redis-server.js';
 import { sharedPath } from '../helpers/shared.js';
-import { runFerry, spawnFerry, writeConfigFile } from '../queue/cli-process.js';
+import { runFerry, runFerryHere, spawnFerry, writeConfigFile } from '../queue/cli-process.js';
 import { tempDir, expectNothingOpen } from '../queue/delivery-fixtures.js';
 
 /** What the four sample files leave on the platform, from shared/fixtures/erp/expected.json. */
@@ -49,7 +49,7 @@ async function demoKeys(): Promise<string[]> {
 
 describe('ferry demo --once', () => {
   it('runs the sample pipelines and shows what landed', async () => {
-    const result = await runFerry(['demo', '--once'], configFile);
+    const result = await runFerryHere(['demo', '--once'], configFile);
     expect(result.code, result.stderr).toBe(0);
     for (const pipeline of ['catalog', 'stores', 'users', 'item-changes']) {
       expect(result.stdout).toContain(`$ ferry run ${pipeline}`);
@@ -99,7 +99,7 @@ describe('ferry demo --once', () => {
       nowhere,
       'no-redis.yaml',
     );
-    const result = await runFerry(['demo', '--once'], file);
+    const result = await runFerryHere(['demo', '--once'], file);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('a private redis-server');
     expect(result.stdout).toContain(
@@ -117,7 +117,8 @@ describe('ferry demo --once', () => {
       nowhere,
       'no-redis.yaml',
     );
-    // A PATH without redis-server (node itself is started by its full path).
+    // A PATH without redis-server (node itself is started by its full path): a child process, as
+    // the redis-server is looked up on the process's own PATH.
     const result = await runFerry(['demo', '--once'], file, { PATH: dir.path });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('apt-get install redis-server');

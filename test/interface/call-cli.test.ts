@@ -103,9 +103,13 @@ describe('ferry call (child process)', () => {
     );
     expect(sim.requests().at(-1)?.idempotencyKey).toBe('cli-k1');
   });
+});
 
+describe('ferry call (in process)', () => {
   it('exits 1 naming the 401 when FERRY_TOKEN is wrong', async () => {
-    const res = await ferry(['call', 'orders.get', '--json'], { FERRY_TOKEN: 'wrong-token-0' });
+    const res = await ferryHere(['call', 'orders.get', '--json'], {
+      FERRY_TOKEN: 'wrong-token-0',
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('401');
     expect(res.stderr).not.toContain('wrong-token-0');
@@ -113,9 +117,7 @@ describe('ferry call (child process)', () => {
     expect(doc.status).toBe(401);
     expect(doc.error.code).toBe('FERRY_HTTP_AUTH');
   });
-});
 
-describe('ferry call (in process)', () => {
   it('prints a status line and the body without --json', async () => {
     await ferryHere(['call', 'discountCodes.put', '--body', '[{"externalId":"D1"}]']);
     const res = await ferryHere([

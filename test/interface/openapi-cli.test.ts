@@ -1,6 +1,6 @@
 /**
- * `ferry interface check` and runs against a described platform, through the CLI in child
- * processes, on real HTTP: the simulator plays a platform with the bindings the description
+ * `ferry interface check` and runs against a described platform, through the CLI in this
+ * process (main()), on real HTTP: the simulator plays a platform with the bindings the description
  * states (categories in an object envelope, 25 products a request, products deleted by the
  * repeated query parameter `ids`), and refuses bodies of any other shape.
  */
@@ -17,7 +17,7 @@ import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check
 import type { RunReport } from '../../src/runs/run-report.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
-import { runFerry } from '../queue/cli-process.js';
+import { runFerryHere as runFerry } from '../queue/cli-process.js';
 import { expectNothingOpen, tempDir } from '../queue/delivery-fixtures.js';
 
 const ENVELOPE = resolve(PROJECT_ROOT, 'test/fixtures/openapi/envelope-apikey-3.1.yaml');

@@ -1,6 +1,6 @@
 /**
  * A run against a described platform whose schemas are stricter than Ferry's assumptions, through
- * the CLI in child processes and the simulator over real TCP: the records whose payloads break the
+ * the CLI in this process (main()) and the simulator over real TCP: the records whose payloads break the
  * description are rejected (the run report names them), the rest are delivered, and an amount the
  * description types as a number reaches the platform as a JSON number with every digit.
  */
@@ -13,7 +13,7 @@ import type { RunReport } from '../../src/runs/run-report.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { STRICT, STRICT_PIPELINE, STRICT_ROWS } from '../pipeline/strict-contract.js';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
-import { runFerry } from '../queue/cli-process.js';
+import { runFerryHere as runFerry } from '../queue/cli-process.js';
 import { expectNothingOpen, tempDir } from '../queue/delivery-fixtures.js';
 
 const prefix = uniquePrefix('openapi-payloads');

@@ -77,7 +77,8 @@ it('detaches from a followed run on SIGINT; the workers finish it', async () => 
     ['run', 'catalog', '--file', items, '--wait', '--no-local-worker'],
     configFile,
   );
-  await until('delivery under way', () => sim.stats().requests > 5, 30_000);
+  // A deadline that includes a tsx child's start-up: 40 s and more on a loaded 2-core machine.
+  await until('delivery under way', () => sim.stats().requests > 5, 90_000);
   follower.child.kill('SIGINT');
   expect(await follower.exited).toBe(4);
   const runId = runIdOf(follower.stderr());
@@ -91,12 +92,13 @@ it('detaches from a followed run on SIGINT; the workers finish it', async () => 
     60_000,
   );
   expect(['succeeded', 'partial']).toContain(await runStatus(prefix, runId));
-}, 120_000);
+}, 240_000);
 
 it('detaches on SIGTERM with its own worker stopped, saying to start one', async () => {
   const { prefix, configFile } = setup('detach-local');
   const follower = start(['run', 'catalog', '--file', items, '--wait'], configFile);
-  await until('delivery under way', () => sim.stats().requests > 5, 30_000);
+  // A deadline that includes a tsx child's start-up: 40 s and more on a loaded 2-core machine.
+  await until('delivery under way', () => sim.stats().requests > 5, 90_000);
   follower.child.kill('SIGTERM');
   expect(await follower.exited).toBe(4);
   expect(follower.stderr()).toContain("This process's worker stopped");
@@ -109,7 +111,7 @@ it('detaches on SIGTERM with its own worker stopped, saying to start one', async
     async () => (await runStatus(prefix, runId)) !== 'running',
     90_000,
   );
-}, 150_000);
+}, 240_000);
 
 it('stops while planning with nothing sent and the pipeline free', async () => {
   const { prefix, configFile } = setup('detach-plan');
