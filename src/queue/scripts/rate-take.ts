@@ -2,11 +2,14 @@ import { defineScript, reply } from '../../redis/index.js';
 import {
   HEADERS_FRESH_MS,
   HOLD_MS,
+  MARGIN_BASE,
+  MARGIN_EASE_MS,
+  MARGIN_STEP,
   MAX_DISCOVERED,
-  NOW,
   PROBE_MIN_MS,
   RECOVER_MS,
   SLOW_START_MS,
+  clock,
 } from './rate-window.js';
 
 /**
@@ -17,24 +20,34 @@ import {
  */
 export const RATE_TAKE = defineScript({
   keys: ['window', 'pause', 'sequence', 'limit', 'interactive'],
-  args: ['fixedPerSecond', 'lane', 'bulkShare', 'startPerSecond'],
+  args: ['fixedPerSecond', 'lane', 'bulkShare', 'startPerSecond', 'now'],
   source: `local paused = redis.call('PTTL', KEYS[2])
 if paused > 0 then return paused end
-${NOW}
-local grants = tonumber(ARGV[1])
-local windowMs = 1000
-local discovered = false
-local h
-if grants == 0 then
-  h = redis.call('HMGET', KEYS[4], 'grants', 'hq', 'hw', 'hs', 'inc', 'dec', 'probe', 'found', 'max')
-  local hq = tonumber(h[2])
-  if hq and now - (tonumber(h[4]) or 0) < ${HEADERS_FRESH_MS} then
-    windowMs = tonumber(h[3])
-    grants = math.max(1, math.min(hq - 1, math.floor(hq * 0.97)))
-  else
-    grants = tonumber(h[1]) or tonumber(ARGV[4])
-    discovered = true
+${clock(5)}
+local h = redis.call('HMGET', KEYS[4], 'grants', 'hq', 'hw', 'hs', 'inc', 'dec', 'probe', 'found', 'max', 'hm', 'hmt')
+-- A stated limit: quota per span (ms), from the config or the platform's fresh headers.
+local quota = tonumber(ARGV[1])
+local span = 1000
+if quota == 0 then
+  quota = nil
+  if tonumber(h[2]) and now - (tonumber(h[4]) or 0) < ${HEADERS_FRESH_MS} then
+    quota = tonumber(h[2])
+    span = tonumber(h[3])
   end
+end
+local grants, windowMs, rate
+if quota then
+  local margin = tonumber(h[10]) or ${MARGIN_BASE}
+  if margin > ${MARGIN_BASE} and now - (tonumber(h[11]) or 0) >= ${MARGIN_EASE_MS} then
+    margin = math.max(${MARGIN_BASE}, margin - ${MARGIN_STEP / 2})
+    redis.call('HSET', KEYS[4], 'hm', margin, 'hmt', now)
+  end
+  grants = quota
+  windowMs = math.floor(span * (1 + margin) + 0.5)
+else
+  rate = tonumber(h[1]) or tonumber(ARGV[4])
+  grants = math.ceil(rate - 1e-9)
+  windowMs = math.ceil(1000 * grants / rate)
 end
 local allowed = grants
 if ARGV[2] == 'interactive' then
@@ -48,22 +61,22 @@ if count < allowed then
   redis.call('ZADD', KEYS[1], now, redis.call('INCR', KEYS[3]))
   redis.call('PEXPIRE', KEYS[1], windowMs * 2)
   redis.call('PEXPIRE', KEYS[3], windowMs * 2)
-  if discovered and count + 1 >= grants * 0.9 and now - (tonumber(h[6]) or 0) >= ${HOLD_MS} then
+  if rate and count + 1 >= grants * 0.9 and now - (tonumber(h[6]) or 0) >= ${HOLD_MS} then
     local inc = tonumber(h[5]) or 0
     local probe = tonumber(h[7]) or ${PROBE_MIN_MS}
-    local max = tonumber(h[9])
+    local target = (tonumber(h[9]) or 0) * 0.97
     if h[8] ~= '1' then
       if now - inc >= ${SLOW_START_MS} then
-        redis.call('HSET', KEYS[4], 'grants', math.min(${MAX_DISCOVERED}, grants * 2), 'inc', now)
+        redis.call('HSET', KEYS[4], 'grants', math.min(${MAX_DISCOVERED}, rate * 2), 'inc', now)
       end
-    elseif max and grants < max - 1 then
+    elseif rate < target * 0.99 then
       -- Well under the rate that met the last 429: halve the distance every second.
       if now - inc >= ${RECOVER_MS} then
-        redis.call('HSET', KEYS[4], 'grants', grants + math.max(1, math.floor((max - 1 - grants) / 2)), 'inc', now)
+        redis.call('HSET', KEYS[4], 'grants', rate + (target - rate) / 2, 'inc', now)
       end
     elseif now - inc >= probe then
       -- Reaching here again means the last probe met no 429: probe sooner next time.
-      redis.call('HSET', KEYS[4], 'grants', math.min(${MAX_DISCOVERED}, grants + math.max(1, math.floor(grants * 0.01))),
+      redis.call('HSET', KEYS[4], 'grants', math.min(${MAX_DISCOVERED}, rate * 1.01),
         'inc', now, 'probe', math.max(${PROBE_MIN_MS}, math.floor(probe / 2)))
     end
   end
