@@ -150,7 +150,7 @@ describe('a discovered rate', () => {
     expect(await field(keys, 'probe')).toBe(probe * 2);
   });
 
-  it('climbs back to 97% of the rate that met the last 429, then probes 1% beyond', async () => {
+  it('climbs back to 97% of the rate that met the last 429, then probes 1% beyond, then further', async () => {
     const keys = newKeys();
     await redis.hset(keys.rateLimit, 'grants', '2', 'max', '4', 'found', '1', 'dec', T, 'inc', T);
     const fill = async (now: number) => {
@@ -164,6 +164,12 @@ describe('a discovered rate', () => {
     expect(recovered).toBeLessThan(3.88);
     await fill(T + 23_000); // near it, 5 s on: a probe of 1%
     expect(await field(keys, 'grants')).toBeCloseTo(recovered * 1.01, 6);
+    // It met no 429: the next probe goes twice as far (a raised limit is found in seconds).
+    await fill(T + 28_000);
+    expect(await field(keys, 'grants')).toBeCloseTo(recovered * 1.01 * 1.02, 6);
+    await refused(keys, T + 29_000); // a probe went too far: 3% off, the step back to 1%
+    expect(await field(keys, 'grants')).toBeCloseTo(recovered * 1.01 * 1.02 * 0.97, 6);
+    expect(await field(keys, 'step')).toBeCloseTo(0.01, 9);
   });
 });
 

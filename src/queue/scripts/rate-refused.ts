@@ -7,6 +7,7 @@ import {
   MARGIN_STEP,
   PROBE_MAX_MS,
   PROBE_MIN_MS,
+  PROBE_STEP,
   clock,
 } from './rate-window.js';
 
@@ -42,7 +43,7 @@ else
   rate = rate * 0.97
   probe = math.min(${PROBE_MAX_MS}, probe * 2)
 end
-redis.call('HSET', KEYS[1], 'grants', math.max(1, rate), 'max', max, 'dec', now, 'inc', now, 'probe', probe, 'found', '1')
+redis.call('HSET', KEYS[1], 'grants', math.max(1, rate), 'max', max, 'dec', now, 'inc', now, 'probe', probe, 'found', '1', 'step', ${PROBE_STEP})
 return 1`,
   parse: reply.none,
 });

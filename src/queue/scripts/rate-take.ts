@@ -7,6 +7,8 @@ import {
   MARGIN_STEP,
   MAX_DISCOVERED,
   PROBE_MIN_MS,
+  PROBE_STEP,
+  PROBE_STEP_MAX,
   RECOVER_MS,
   SLOW_START_MS,
   clock,
@@ -24,7 +26,7 @@ export const RATE_TAKE = defineScript({
   source: `local paused = redis.call('PTTL', KEYS[2])
 if paused > 0 then return paused end
 ${clock(5)}
-local h = redis.call('HMGET', KEYS[4], 'grants', 'hq', 'hw', 'hs', 'inc', 'dec', 'probe', 'found', 'max', 'hm', 'hmt')
+local h = redis.call('HMGET', KEYS[4], 'grants', 'hq', 'hw', 'hs', 'inc', 'dec', 'probe', 'found', 'max', 'hm', 'hmt', 'step')
 -- A stated limit: quota per span (ms), from the config or the platform's fresh headers.
 local quota = tonumber(ARGV[1])
 local span = 1000
@@ -75,9 +77,12 @@ if count < allowed then
         redis.call('HSET', KEYS[4], 'grants', rate + (target - rate) / 2, 'inc', now)
       end
     elseif now - inc >= probe then
-      -- Reaching here again means the last probe met no 429: probe sooner next time.
-      redis.call('HSET', KEYS[4], 'grants', math.min(${MAX_DISCOVERED}, rate * 1.01),
-        'inc', now, 'probe', math.max(${PROBE_MIN_MS}, math.floor(probe / 2)))
+      -- Reaching here again means the last probe met no 429: probe sooner and twice as far next
+      -- time (a limit raised, or requests that cost less than those that met the 429s).
+      local step = tonumber(h[12]) or ${PROBE_STEP}
+      redis.call('HSET', KEYS[4], 'grants', math.min(${MAX_DISCOVERED}, rate * (1 + step)),
+        'inc', now, 'probe', math.max(${PROBE_MIN_MS}, math.floor(probe / 2)),
+        'step', math.min(${PROBE_STEP_MAX}, step * 2))
     end
   end
   return 0

@@ -12,9 +12,11 @@
  *   429s. Doubled every SLOW_START_MS while the window is full and no 429 came yet (slow start); a
  *   429 halves it the first time, then takes 3% off (a probe that went too far) or 30% (429s one
  *   after another: the limit dropped). While the window stays full it climbs back fast towards 97%
- *   of the rate that met the last 429 (half the distance a second), then probes 1% beyond it every
- *   probe interval, an interval that doubles after each probe that met a 429 and halves after each
- *   that did not, so a steady limit is probed rarely and a raised one is found.
+ *   of the rate that met the last 429 (half the distance a second), then probes beyond it every
+ *   probe interval: 1% at first, twice as far after each probe that met no 429 (up to doubling it). The
+ *   interval doubles after each probe that met a 429 and halves after each that did not, so a
+ *   steady limit is probed rarely and a raised one (or cheaper requests: a cost-based limit that
+ *   met 100-item batches, then single prices) is found within seconds, not hours.
  * Time is Redis's own clock, so every process agrees whatever its own (a test may pass `now`).
  */
 export const SLOW_START_MS = 500;
@@ -22,6 +24,9 @@ export const SLOW_START_MS = 500;
 export const RECOVER_MS = 1_000;
 export const PROBE_MIN_MS = 5_000;
 export const PROBE_MAX_MS = 120_000;
+/** A probe's first step beyond the rate, doubled by each probe that met no 429, up to the max. */
+export const PROBE_STEP = 0.01;
+export const PROBE_STEP_MAX = 1;
 /** After a decrease, no increase for this long (the 429s of requests already granted arrive). */
 export const HOLD_MS = 2_000;
 /** Headers older than this no longer size the window (the platform stopped sending them). */
