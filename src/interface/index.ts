@@ -62,5 +62,9 @@ export { type CatalogMatch, matchCatalog } from './openapi/match-catalog.js';
 export { OpenApiError } from './openapi/openapi-error.js';
 export { parseText } from './openapi/parse-text.js';
 export { readSource, type SourceValidators } from './openapi/read-source.js';
-export { hasRateLimitHeaders, readRateLimitHeaders } from './rate-limit-headers.js';
+export {
+  hasRateLimitHeaders,
+  type RateLimitHeaders,
+  readRateLimitHeaders,
+} from './rate-limit-headers.js';
 export { resolveOperation } from './resolve-operation.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { executeRun } from '../../src/orchestrate/execute-run.js';
-import { createRateGate, START_PER_SECOND } from '../../src/queue/worker/rate-gate.js';
+import { createRateGate } from '../../src/queue/worker/rate-gate.js';
 import { readRateLimit } from '../../src/queue/worker/rate-limit-state.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
@@ -67,11 +67,11 @@ describe('delivery.ratePerSecond: auto', () => {
       const { config } = await catalogRun(prefix);
       const keys = deliveryKeys(prefix);
       expect(await redis.hmget(keys.rateLimit, 'hq', 'hw')).toEqual(['30', '1000']);
-      // 97% of the stated limit (at least one under it), as for a configured rate.
-      expect(await readRateLimit(redis, keys, config.delivery)).toEqual({
-        source: 'headers',
-        perSecond: 29,
-      });
+      // The stated limit over a window stretched by the margin (3%, more after a 429).
+      const now = await readRateLimit(redis, keys, config.delivery);
+      expect(now?.source).toBe('headers');
+      expect(now!.perSecond).toBeLessThanOrEqual(29.13);
+      expect(now!.perSecond).toBeGreaterThanOrEqual(24);
       expect(sim.stats().duplicates).toBe(0);
     },
   );
@@ -87,42 +87,19 @@ describe('delivery.ratePerSecond: auto', () => {
     expect(stats.duplicates).toBe(0);
     const found = await readRateLimit(redis, keys, config.delivery);
     expect(found?.source).toBe('discovered');
-    // Slow start from 20/s met the limit of 8 and came down under the start.
-    expect(found!.perSecond).toBeLessThan(START_PER_SECOND);
+    // Slow start from 2/s doubled to 16, met the limit of 8 and came down.
+    expect(found!.perSecond).toBeLessThan(16);
     expect(await redis.hget(keys.rateLimit, 'found')).toBe('1');
   });
 
-  it('takes the discovered rate down once per burst of 429s, by 30% when they keep coming', async () => {
-    const keys = deliveryKeys(newPrefix());
-    const gate = createRateGate(redis, keys, AUTO);
-    try {
-      await gate.refused(); // slow start ends: half of the start rate
-      expect(await redis.hget(keys.rateLimit, 'grants')).toBe(String(START_PER_SECOND / 2));
-      await gate.refused(); // the same burst (within a second): no second decrease
-      expect(await redis.hget(keys.rateLimit, 'grants')).toBe(String(START_PER_SECOND / 2));
-      // Another 429 two seconds later: the limit dropped, 30% off.
-      const [seconds] = await redis.time();
-      await redis.hset(keys.rateLimit, 'dec', Number(seconds) * 1000 - 2_000);
-      await gate.refused();
-      expect(await redis.hget(keys.rateLimit, 'grants')).toBe('7');
-      // A lone 429 long after: a probe went too far, one grant off and probes twice as rare.
-      await redis.hset(keys.rateLimit, 'dec', Number(seconds) * 1000 - 60_000);
-      const probe = Number(await redis.hget(keys.rateLimit, 'probe'));
-      await gate.refused();
-      expect(await redis.hget(keys.rateLimit, 'grants')).toBe('6');
-      expect(Number(await redis.hget(keys.rateLimit, 'probe'))).toBe(probe * 2);
-    } finally {
-      gate.close();
-    }
-  });
-
-  it('ignores 429s for the discovered rate while the platform states its limit', async () => {
+  it('widens the margin, not the discovered rate, on a 429 while the platform states its limit', async () => {
     const keys = deliveryKeys(newPrefix());
     const gate = createRateGate(redis, keys, AUTO);
     try {
       await gate.observe({ 'ratelimit-policy': '"d";q=50;w=1', ratelimit: '"d";r=10;t=1' });
       await gate.refused();
       expect(await redis.hget(keys.rateLimit, 'grants')).toBeNull();
+      expect(Number(await redis.hget(keys.rateLimit, 'hm'))).toBeCloseTo(0.05, 9);
       expect(await redis.hmget(keys.rateLimit, 'hq', 'hw')).toEqual(['50', '1000']);
     } finally {
       gate.close();
@@ -134,11 +111,9 @@ describe('delivery.ratePerSecond: auto', () => {
     const a = createRateGate(redis, keys, AUTO);
     const b = createRateGate(redis, keys, AUTO);
     try {
-      await a.observe({
-        'x-ratelimit-limit': '10',
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-reset': '1',
-      });
+      // 1 s left of a minute's quota (a reset of the whole window would not pause: see
+      // rate-window.test.ts).
+      await a.observe({ 'ratelimit-policy': '"d";q=100;w=60', ratelimit: '"d";r=0;t=1' });
       expect(await redis.pttl(keys.pause)).toBeGreaterThan(0);
       const started = Date.now();
       await b.pass('bulk');
