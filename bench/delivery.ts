@@ -1,5 +1,7 @@
 /**
- * Delivery throughput: `node --import tsx bench/delivery.ts [N=100000] [--concurrency C]`.
+ * Delivery throughput: `node --import tsx bench/delivery.ts [N=100000] [--concurrency C]
+ * [--rate auto|R]` (`delivery.ratePerSecond` of the run, default auto: discovered from nothing, as
+ * on a new installation; 0 sends without a gate).
  * Against the simulator (a process of its own, no faults) on this machine:
  *  1. `ferry run catalog --wait` of an N-row items.csv (bench/generate-items.ts), timed from the
  *     start of the run (planning included) to its end;
@@ -36,6 +38,7 @@ import { startSimulatorProcess } from './simulator-process.js';
 const { values, positionals } = parseArgs({
   options: {
     concurrency: { type: 'string' },
+    rate: { type: 'string', default: 'auto' },
     // Internal: measure the bound only (in a process of its own), against this simulator.
     'bound-of': { type: 'string' },
   },
@@ -120,7 +123,11 @@ function benchConfig(redisUrl: string, prefix: string, simUrl: string, concurren
   return configSchema.parse({
     redis: { url: redisUrl, prefix },
     interface: { baseUrl: simUrl, auth: { type: 'bearer', token: TOKEN } },
-    delivery: { concurrency, reportsDir: resolve(PROJECT_ROOT, '.bench-data/reports') },
+    delivery: {
+      concurrency,
+      ratePerSecond: values.rate === 'auto' ? 'auto' : Number(values.rate),
+      reportsDir: resolve(PROJECT_ROOT, '.bench-data/reports'),
+    },
     log: { level: 'warn' },
   });
 }
