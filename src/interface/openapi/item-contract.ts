@@ -90,7 +90,7 @@ export function createSchemaCompiler(source: string, dialect: '3.0' | '3.1', rec
         const value = numbers ? standIn(item, numbers, [], out, !received) : item;
         if (!validate(value)) {
           for (const error of validate.errors ?? []) {
-            const violation = inWords(error);
+            const violation = inWords(error, received);
             if (!out.some((v) => v.pointer === violation.pointer)) out.push(violation);
           }
         }

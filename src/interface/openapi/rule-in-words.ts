@@ -20,14 +20,20 @@ const listed = (values: unknown): string =>
     ? values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')
     : String(values);
 
-/** An ajv error as the pointer it concerns and the rule in words. */
-export function inWords(e: ErrorObject): Violation {
+/**
+ * An ajv error as the pointer it concerns and the rule in words; `received`: the payload is a
+ * request someone sent (the simulator's check), not one Ferry's mapping made.
+ */
+export function inWords(e: ErrorObject, received = false): Violation {
   const p = e.params as Record<string, unknown>;
   const got = `got ${shown(e.data)}`;
   const at = (name: unknown) => `${e.instancePath}/${escapeToken(String(name))}`;
   switch (e.keyword) {
     case 'required':
-      return { pointer: at(p.missingProperty), message: 'required, but the mapping gave no value' };
+      return {
+        pointer: at(p.missingProperty),
+        message: received ? 'required, but missing' : 'required, but the mapping gave no value',
+      };
     case 'additionalProperties':
       return { pointer: at(p.additionalProperty), message: 'is not a property the schema allows' };
     case 'unevaluatedProperties':
