@@ -139,7 +139,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         config,
         logger,
         pipeline,
-        source: { file: resolve(PROJECT_ROOT, 'examples', file) },
+        // Its records and rejects name the file as the command above shows it.
+        source: { file: resolve(PROJECT_ROOT, 'examples', file), name: `examples/${file}` },
         sourceName: `examples/${file}`,
         wait: true,
         localWorker: false,
