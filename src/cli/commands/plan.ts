@@ -86,6 +86,8 @@ export const planCommand: Command = {
     const allow = allowDeletes(stringOption(args, 'allow-deletes'));
     const given = config();
     const lookups = lookupFiles(stringList(args, 'lookup'));
+    // A mistyped pipeline is a usage error (2, with a guess) before Redis is needed.
+    loadPipeline(args.positionals[0] as string, given);
     return await withRedis(
       () => connectState(given.redis),
       async (redis) => {
