@@ -14,6 +14,13 @@ const h = useSnapshotHarness('prices-in-batch');
 const config = configSchema.parse({
   interface: { bindings: { 'products.patch': { pricesInBatch: true } } },
 });
+const PRODUCT_FIELDS = {
+  name: { column: 'Name', required: true },
+  vendor: 'Vendor',
+  handle: { template: 'p-{No.}' },
+  active: { value: true },
+  categoryExternalIds: { value: [] },
+};
 const definition = definitionOf(
   'cat',
   {
@@ -24,13 +31,7 @@ const definition = definitionOf(
         name: 'product',
         operations: { upsert: 'products.put', patch: 'products.patch' },
         key: 'No.',
-        fields: {
-          name: { column: 'Name', required: true },
-          vendor: 'Vendor',
-          handle: { template: 'p-{No.}' },
-          active: { value: true },
-          categoryExternalIds: { value: [] },
-        },
+        fields: PRODUCT_FIELDS,
       },
       { ...PRICE_ENTITY, sendWithNew: 'product' },
     ],
@@ -74,5 +75,45 @@ describe('prices in product batches (PATCH only)', () => {
     expect(again.operations).toEqual({});
     expect(again.prices).toBeUndefined();
     expect(again.unchanged).toEqual({ products: 2, prices: 2 });
+  });
+});
+
+describe('a price mapped with more than its prices', () => {
+  // The product item has a place for `prices` only: riding would lose `priceList` while state
+  // said the price was delivered.
+  const listed = definitionOf(
+    'listed',
+    {
+      source: { connector: 'csv' },
+      mode: 'snapshot',
+      entities: [
+        {
+          name: 'product',
+          operations: { upsert: 'products.put', patch: 'products.patch' },
+          key: 'No.',
+          fields: PRODUCT_FIELDS,
+        },
+        {
+          ...PRICE_ENTITY,
+          sendWithNew: 'product',
+          // Ferry's assumed price schema has `prices` alone; a described one may take more.
+          schema: 'none',
+          fields: { ...PRICE_ENTITY.fields, priceList: { value: 'retail' } },
+        },
+      ],
+    },
+    config,
+  );
+
+  it('goes by itself, every field kept', async () => {
+    const first = await h.plan(listed, h.csv([['1', 'One', '10,00']]), 100);
+    expect(first.errors).toEqual([]);
+    await h.commitAll(first);
+    const changed = await h.plan(listed, h.csv([['1', 'One', '12,50']]), 200);
+    expect(changed.operations).toEqual({ 'products.prices.patch': { items: 1, requests: 1 } });
+    expect(planItems(changed).map((i) => i.payload)).toEqual([
+      { prices: nok('12.50'), priceList: 'retail' },
+    ]);
+    expect(changed.prices).toEqual({ changed: 1, requests: 1 });
   });
 });

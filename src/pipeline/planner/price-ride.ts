@@ -22,13 +22,23 @@ interface Emitted {
 
 type Sink = (ref: OperationRef, item: DeliveryItem, json: string) => void;
 
+/**
+ * Whether a price entity's payload is its `prices` and nothing else: a product item has a place
+ * for `prices` only, so a price mapped with more fields (a price list, a date) goes by itself
+ * rather than lose them inside the product's item while state says they were delivered.
+ */
+function pricesOnly(entity: MappedEntity['entity']): boolean {
+  const fields = Object.keys(entity.spec.fields);
+  return fields.length === 1 && fields[0] === 'prices';
+}
+
 /** The record's product entity its price can ride with, else undefined. */
 export function findRide(entities: readonly MappedEntity[]): number | undefined {
   let price = -1;
   for (let j = 0; j < entities.length; j++) {
     if (entities[j]?.entity.operations.upsert?.operation.id === PRICES_OPERATION) price = j;
   }
-  if (price < 0) return undefined;
+  if (price < 0 || !pricesOnly((entities[price] as MappedEntity).entity)) return undefined;
   const key = (entities[price] as MappedEntity).key;
   for (let j = 0; j < entities.length; j++) {
     const m = entities[j] as MappedEntity;
