@@ -45,6 +45,8 @@ const TAG = `\u0000exact-${randomBytes(6).toString('hex')}:`;
 const TAG_JSON = JSON.stringify(TAG).slice(1, -1);
 const TAGGED = new RegExp(`"${TAG_JSON.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}([-+.0-9eE]+)"`, 'g');
 
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+
 /** JSON.parse, keeping the numbers a double would change as ExactNumbers. */
 export function parseExact(text: string): unknown {
   let out = '';
@@ -62,7 +64,8 @@ export function parseExact(text: string): unknown {
       let end = i + 1;
       while (end < text.length && /[-+.0-9eE]/.test(text[end]!)) end += 1;
       const number = text.slice(i, end);
-      if (!doubleHolds(number)) {
+      // Not a JSON number (1.2.3, 01): left as it is for JSON.parse to refuse.
+      if (JSON_NUMBER.test(number) && !doubleHolds(number)) {
         out += `${text.slice(from, i)}"${TAG_JSON}${number}"`;
         from = end;
       }

@@ -20,4 +20,10 @@ describe('exact JSON', () => {
     expect(parseExact(text)).toEqual(JSON.parse(text));
     expect(stringifyExact(parseExact(text))).toBe(text);
   });
+
+  it('refuses what is not a JSON number, as JSON.parse does', () => {
+    for (const bad of ['[1.2.3]', '[01234567890123456789]', '[12345678901234567890.]', '[-]']) {
+      expect(() => parseExact(bad), bad).toThrow(SyntaxError);
+    }
+  });
 });

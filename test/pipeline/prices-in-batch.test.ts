@@ -7,37 +7,25 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { definitionOf, planItems } from './helpers.js';
-import { counts, PRICE_ENTITY, useSnapshotHarness } from './snapshot-harness.js';
+import { counts, PRICE_ENTITY, PRODUCT_FIELDS, useSnapshotHarness } from './snapshot-harness.js';
 
 const h = useSnapshotHarness('prices-in-batch');
 
 const config = configSchema.parse({
   interface: { bindings: { 'products.patch': { pricesInBatch: true } } },
 });
-const PRODUCT_FIELDS = {
-  name: { column: 'Name', required: true },
-  vendor: 'Vendor',
-  handle: { template: 'p-{No.}' },
-  active: { value: true },
-  categoryExternalIds: { value: [] },
-};
-const definition = definitionOf(
-  'cat',
-  {
-    source: { connector: 'csv' },
-    mode: 'snapshot',
-    entities: [
-      {
-        name: 'product',
-        operations: { upsert: 'products.put', patch: 'products.patch' },
-        key: 'No.',
-        fields: PRODUCT_FIELDS,
-      },
-      { ...PRICE_ENTITY, sendWithNew: 'product' },
-    ],
-  },
-  config,
-);
+/** A product (PUT and PATCH) and its price, as the pipeline `name` with this price entity. */
+function catalog(name: string, price: object) {
+  const product = {
+    name: 'product',
+    operations: { upsert: 'products.put', patch: 'products.patch' },
+    key: 'No.',
+    fields: PRODUCT_FIELDS,
+  };
+  const file = { source: { connector: 'csv' }, mode: 'snapshot', entities: [product, price] };
+  return definitionOf(name, file, config);
+}
+const definition = catalog('cat', { ...PRICE_ENTITY, sendWithNew: 'product' });
 const nok = (amount: string) => [{ amount, currency: 'NOK' }];
 
 describe('prices in product batches (PATCH only)', () => {
@@ -81,29 +69,13 @@ describe('prices in product batches (PATCH only)', () => {
 describe('a price mapped with more than its prices', () => {
   // The product item has a place for `prices` only: riding would lose `priceList` while state
   // said the price was delivered.
-  const listed = definitionOf(
-    'listed',
-    {
-      source: { connector: 'csv' },
-      mode: 'snapshot',
-      entities: [
-        {
-          name: 'product',
-          operations: { upsert: 'products.put', patch: 'products.patch' },
-          key: 'No.',
-          fields: PRODUCT_FIELDS,
-        },
-        {
-          ...PRICE_ENTITY,
-          sendWithNew: 'product',
-          // Ferry's assumed price schema has `prices` alone; a described one may take more.
-          schema: 'none',
-          fields: { ...PRICE_ENTITY.fields, priceList: { value: 'retail' } },
-        },
-      ],
-    },
-    config,
-  );
+  const listed = catalog('listed', {
+    ...PRICE_ENTITY,
+    sendWithNew: 'product',
+    // Ferry's assumed price schema has `prices` alone; a described one may take more.
+    schema: 'none',
+    fields: { ...PRICE_ENTITY.fields, priceList: { value: 'retail' } },
+  });
 
   it('goes by itself, every field kept', async () => {
     const first = await h.plan(listed, h.csv([['1', 'One', '10,00']]), 100);

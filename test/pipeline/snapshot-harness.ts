@@ -47,6 +47,15 @@ export const PRICE_ENTITY = {
   },
 };
 
+/** The product's fields, from the CSV's columns (csv() below). */
+export const PRODUCT_FIELDS = {
+  name: { column: 'Name', required: true },
+  vendor: 'Vendor',
+  handle: { template: 'p-{No.}' },
+  active: { value: true },
+  categoryExternalIds: { value: [] },
+};
+
 /** A small catalog: product (with deletes, optionally PATCH) and its price. */
 export function catalog(
   options: { deletes?: boolean; maxShare?: number; minRows?: number; patch?: boolean } = {},
@@ -68,13 +77,7 @@ export function catalog(
           ...(options.patch ? { patch: 'products.patch' } : {}),
         },
         key: 'No.',
-        fields: {
-          name: { column: 'Name', required: true },
-          vendor: 'Vendor',
-          handle: { template: 'p-{No.}' },
-          active: { value: true },
-          categoryExternalIds: { value: [] },
-        },
+        fields: PRODUCT_FIELDS,
       },
       { ...PRICE_ENTITY, sendWithNew: 'product' },
     ],

@@ -12,10 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { Redis } from 'ioredis';
+import { loadConfig } from '../../src/config/load-config.js';
+import { buildServer } from '../../src/serve/index.js';
+import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { STRICT, STRICT_PIPELINE } from '../pipeline/strict-contract.js';
 import { ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
-import { expectNothingOpen, tempDir } from './delivery-fixtures.js';
+import { expectNothingOpen, quietLogger, tempDir } from './delivery-fixtures.js';
 
 const AMOUNT = '123456789012345678.91'; // 20 digits: as a double, 123456789012345680
 const prefix = uniquePrefix('exact-amounts');
@@ -152,5 +156,59 @@ describe('a 20-digit amount keeps its digits', () => {
     expect(bodies).toEqual([
       `[{"externalId":"C2","name":"Summer","adjustmentType":"fixed","value":${AMOUNT}}]`,
     ]);
+  });
+
+  it("through an edit typed in the console's page, sent to its API as typed", async () => {
+    refuse = true;
+    const file = join(dir.path, 'console.csv');
+    writeFileSync(
+      file,
+      ['campaign,campaign name,type,amount', `C2,Console,fixed,${AMOUNT.replace('91', '93')}`]
+        .join('\n')
+        .concat('\n'),
+    );
+    expect((await ferry(['run', 'campaigns', '--file', file, '--wait'])).code).toBe(1);
+    const [entry] = JSON.parse((await ferry(['dlq', 'list', '--json'])).stdout) as {
+      id: string;
+    }[];
+    refuse = false;
+    bodies.length = 0;
+    const { config } = loadConfig({ FERRY_CONFIG: configFile }, configFile);
+    const operator = 'operator-token-0123456789';
+    const redis = new Redis(TEST_REDIS_URL);
+    // The console's replay is delivered by the installation's workers.
+    const worker = await startDeliveryWorker({ config, logger: quietLogger() });
+    const app = await buildServer({
+      config: {
+        ...config,
+        serve: { ...config.serve, tokens: [{ name: 'alice', role: 'operator', token: operator }] },
+      },
+      redis,
+      logger: quietLogger(),
+    });
+    try {
+      // What the page's script sends: the textarea's text inside {"payload": ...}, not re-encoded.
+      const typed = `{"externalId":"C2","name":"Console","adjustmentType":"fixed","value":${AMOUNT}}`;
+      const replay = await app.inject({
+        method: 'POST',
+        url: `/api/dead-letters/${entry!.id}/replay`,
+        headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
+        payload: `{"payload": ${typed}}`,
+      });
+      expect(replay.statusCode, replay.body).toBe(200);
+      expect(bodies).toEqual([`[${typed}]`]);
+      const broken = await app.inject({
+        method: 'POST',
+        url: `/api/dead-letters/${entry!.id}/replay`,
+        headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
+        payload: '{"payload": {"value": 1.2.3}}',
+      });
+      expect(broken.statusCode).toBe(400);
+      expect(broken.json()).toMatchObject({ error: { code: 'FERRY_BAD_REQUEST' } });
+    } finally {
+      await app.close();
+      await worker.close();
+      redis.disconnect();
+    }
   });
 });

@@ -9,7 +9,7 @@
  * purge`: the items stay undelivered and the next run plans them again), audited.
  */
 import type { FastifyInstance } from 'fastify';
-import { stringifyExact } from '../../base/index.js';
+import { parseExact, stringifyExact } from '../../base/index.js';
 import { UsageError } from '../../errors/index.js';
 import {
   type DeadLetter,
@@ -80,28 +80,27 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
     return reply.type('application/json; charset=utf-8').send(stringifyExact(entry));
   });
 
-  app.post<{ Params: { id: string }; Body: ReplayBody | undefined }>(
-    '/api/dead-letters/:id/replay',
-    { config: { access: 'operator' } },
-    async (request) => {
-      const { id } = request.params;
-      const entry = await ctx.dlq.get(id);
-      if (!entry) throw new NotFoundError('dead letter', id, 'See GET /api/dead-letters.');
-      const body = request.body ?? {};
-      let edits: Array<{ key: string; payload: unknown }> = [];
-      if (body.payload !== undefined) {
-        if (entry.items.length !== 1) {
-          throw new UsageError(
-            `Dead letter ${id} holds ${entry.items.length} items: give {payloads: {key: payload}}.`,
+  // A scope of its own: its JSON keeps an edited amount's digits (base/exact-json), where
+  // JSON.parse would send 12345678901234567.89 as 12345678901234568.
+  void app.register(async (exact) => {
+    exact.removeContentTypeParser('application/json');
+    exact.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string' },
+      (_request, text, done) => {
+        try {
+          done(null, (text as string).trim() === '' ? undefined : parseExact(text as string));
+        } catch (error) {
+          done(
+            Object.assign(new Error(`The body is not JSON: ${(error as Error).message}`), {
+              statusCode: 400,
+            }),
           );
         }
-        edits = [{ key: entry.items[0]!.key, payload: body.payload }];
-      } else if (body.payloads) {
-        edits = Object.entries(body.payloads).map(([key, payload]) => ({ key, payload }));
-      }
-      return await replayAudited(ctx, request.principal!.name, [id], edits);
-    },
-  );
+      },
+    );
+    replayRoute(exact, ctx);
+  });
 
   app.post<{ Body: { ids: string[] } }>(
     '/api/dead-letters/replay',
@@ -272,6 +271,32 @@ function purgedOf(e: DeadLetter): PurgeAnswer['purged'][number] {
 }
 
 /** Replays (as `ferry dlq replay`), answered once the replay ended, and writes the audit line. */
+/** `POST /api/dead-letters/{id}/replay`, with an optional edited payload. */
+function replayRoute(app: FastifyInstance, ctx: ServeContext): void {
+  app.post<{ Params: { id: string }; Body: ReplayBody | undefined }>(
+    '/api/dead-letters/:id/replay',
+    { config: { access: 'operator' } },
+    async (request) => {
+      const { id } = request.params;
+      const entry = await ctx.dlq.get(id);
+      if (!entry) throw new NotFoundError('dead letter', id, 'See GET /api/dead-letters.');
+      const body = request.body ?? {};
+      let edits: Array<{ key: string; payload: unknown }> = [];
+      if (body.payload !== undefined) {
+        if (entry.items.length !== 1) {
+          throw new UsageError(
+            `Dead letter ${id} holds ${entry.items.length} items: give {payloads: {key: payload}}.`,
+          );
+        }
+        edits = [{ key: entry.items[0]!.key, payload: body.payload }];
+      } else if (body.payloads) {
+        edits = Object.entries(body.payloads).map(([key, payload]) => ({ key, payload }));
+      }
+      return await replayAudited(ctx, request.principal!.name, [id], edits);
+    },
+  );
+}
+
 async function replayAudited(
   ctx: ServeContext,
   actor: string,
