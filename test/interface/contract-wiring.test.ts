@@ -8,8 +8,6 @@
  * one raises maxItems (a non-breaking change), until `ferry interface accept`.
  */
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -24,6 +22,7 @@ import { deliveryKeys } from '../../src/runs/keys.js';
 import type { RunReport } from '../../src/runs/run-report.js';
 import { buildServer } from '../../src/serve/server.js';
 import { ferryHere } from '../helpers/ferry-here.js';
+import { sendJson, startTestServer, type TestServer } from './client-test-server.js';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { expectNothingOpen, quietLogger, tempDir } from '../queue/delivery-fixtures.js';
 
@@ -33,22 +32,15 @@ const keys = deliveryKeys(prefix);
 const dir = tempDir('contract-wiring');
 const redis = createRedis(TEST_REDIS_URL);
 const described = join(dir.path, 'platform.yaml');
-let platform: Server;
+let platform: TestServer;
 let configFile = '';
 
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-const received: Received[] = [];
 /** Category keys the platform refuses (422) while they are here. */
 const refused = new Set<string>();
 
 /** The categories the platform received, each request's body parsed. */
 const categoryPuts = () =>
-  received
+  platform.requests
     .filter((r) => r.method === 'PUT' && r.url === '/external/api/categories')
     .map((r) => ({ ...r, parsed: JSON.parse(r.body) as unknown }));
 
@@ -80,20 +72,12 @@ function describeWith(max: number): void {
 }
 
 beforeAll(async () => {
-  platform = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      const refuse = [...refused].some((key) => body.includes(`"${key}"`));
-      res
-        .writeHead(refuse ? 422 : 200, { 'content-type': 'application/json' })
-        .end(refuse ? '{"error":{"code":"INVALID","message":"refused"}}' : '{}');
-    });
+  platform = await startTestServer((req, res) => {
+    const refuse = [...refused].some((key) => req.body.includes(`"${key}"`));
+    if (refuse) sendJson(res, 422, { error: { code: 'INVALID', message: 'refused' } });
+    else sendJson(res, 200, {});
   });
-  await new Promise<void>((done) => platform.listen(0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
+  const url = platform.url;
   describeWith(50);
   const pipelines = join(dir.path, 'pipelines');
   mkdirSync(pipelines, { recursive: true });
@@ -130,12 +114,12 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  received.length = 0;
+  platform.requests.length = 0;
   refused.clear();
 });
 
 afterAll(async () => {
-  await new Promise<void>((done) => platform.close(() => done()));
+  await platform.close();
   await deleteKeys(prefix);
   redis.disconnect();
   dir.remove();
@@ -225,7 +209,7 @@ describe('with a pin, runs use the pinned description', () => {
       categoryPuts().map((p) => (p.parsed as { categories: unknown[] }).categories.length),
     ).toEqual([50, 30]);
 
-    received.length = 0;
+    platform.requests.length = 0;
     expect((await ferryHere(['interface', 'accept'], env())).code).toBe(0);
     const after = await run(90, ' (winter)');
     expect(after.status).toBe('succeeded');

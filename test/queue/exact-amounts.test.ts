@@ -7,8 +7,6 @@
  * view of the dead letter, carries the number digit for digit.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -19,12 +17,13 @@ import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { STRICT, STRICT_PIPELINE } from '../pipeline/strict-contract.js';
 import { ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
+import { sendJson, startTestServer, type TestServer } from '../interface/client-test-server.js';
 import { expectNothingOpen, quietLogger, tempDir } from './delivery-fixtures.js';
 
 const AMOUNT = '123456789012345678.91'; // 20 digits: as a double, 123456789012345680
 const prefix = uniquePrefix('exact-amounts');
 const dir = tempDir('exact-amounts');
-let platform: Server;
+let platform: TestServer;
 let configFile = '';
 let refuse = true;
 /** The bodies of the campaign writes the platform received, in order. */
@@ -37,19 +36,12 @@ const ferry = (args: string[]) =>
 const c2 = new RegExp(`"externalId":"C2"[^}]*"value":${AMOUNT.replace('.', '\\.')}[,}]`);
 
 beforeAll(async () => {
-  platform = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      if (req.url === '/external/api/campaigns') bodies.push(body);
-      const refused = refuse && body.includes('"C2"');
-      res
-        .writeHead(refused ? 422 : 200, { 'content-type': 'application/json' })
-        .end(refused ? '{"error":{"code":"INVALID","message":"refused"}}' : '{}');
-    });
+  platform = await startTestServer((req, res) => {
+    if (req.url === '/external/api/campaigns') bodies.push(req.body);
+    if (refuse && req.body.includes('"C2"')) {
+      sendJson(res, 422, { error: { code: 'INVALID', message: 'refused' } });
+    } else sendJson(res, 200, {});
   });
-  await new Promise<void>((done) => platform.listen(0, '127.0.0.1', done));
   const pipelines = join(dir.path, 'pipelines');
   mkdirSync(pipelines);
   writeFileSync(
@@ -62,7 +54,7 @@ beforeAll(async () => {
     stringify({
       redis: { url: TEST_REDIS_URL, prefix },
       interface: {
-        baseUrl: `http://127.0.0.1:${(platform.address() as AddressInfo).port}`,
+        baseUrl: platform.url,
         auth: { type: 'bearer', token: 'dev-token' },
         openapi: STRICT,
       },
@@ -74,7 +66,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise<void>((done) => platform.close(() => done()));
+  await platform.close();
   await deleteKeys(prefix);
   dir.remove();
   await expectNothingOpen();
