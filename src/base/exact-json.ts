@@ -45,7 +45,8 @@ const TAG = `\u0000exact-${randomBytes(6).toString('hex')}:`;
 const TAG_JSON = JSON.stringify(TAG).slice(1, -1);
 const TAGGED = new RegExp(`"${TAG_JSON.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}([-+.0-9eE]+)"`, 'g');
 
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+/** JSON's number grammar, exponents included. */
+const ANY_JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
 /** JSON.parse, keeping the numbers a double would change as ExactNumbers. */
 export function parseExact(text: string): unknown {
@@ -65,7 +66,7 @@ export function parseExact(text: string): unknown {
       while (end < text.length && /[-+.0-9eE]/.test(text[end]!)) end += 1;
       const number = text.slice(i, end);
       // Not a JSON number (1.2.3, 01): left as it is for JSON.parse to refuse.
-      if (JSON_NUMBER.test(number) && !doubleHolds(number)) {
+      if (ANY_JSON_NUMBER.test(number) && !doubleHolds(number)) {
         out += `${text.slice(from, i)}"${TAG_JSON}${number}"`;
         from = end;
       }

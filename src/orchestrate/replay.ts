@@ -9,6 +9,7 @@ import type { RedisClient } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
 import { resolveBindings } from '../interface/index.js';
 import type { Logger } from '../logging/index.js';
+import { operationContracts } from '../pipeline/index.js';
 import { createStateStore } from '../state/index.js';
 import {
   connectDelivery,
@@ -146,10 +147,12 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
     const config = await contractedConfig(options.config, redis, keys);
     const bindings = resolveBindings(config.interface.bindings);
     const entries = await selectDeadLetters(dlq, options.selection);
+    const contracts =
+      config.contract && options.payloads ? await operationContracts(config) : undefined;
     const replays = entries.map((entry) => {
       const binding = bindings.get(entry.operationId);
       if (!binding) throw new Error(`no binding for ${entry.operationId}`);
-      return replayRequest(entry, binding, options.payloads, config.contract !== undefined);
+      return replayRequest(entry, binding, options.payloads, contracts);
     });
     if (options.dryRun) {
       const dry = await dryRun(redis, config, replays);

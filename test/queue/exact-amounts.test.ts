@@ -179,6 +179,20 @@ describe('a 20-digit amount keeps its digits', () => {
       logger: quietLogger(),
     });
     try {
+      // An edit the described schema refuses is refused before anything is sent, its number's
+      // rule checked on its 21 digits (0.001 off a multiple of 0.01, which a double cannot see).
+      const refused = await app.inject({
+        method: 'POST',
+        url: `/api/dead-letters/${entry!.id}/replay`,
+        headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
+        payload: `{"payload": {"externalId":"C2","name":"Console","adjustmentType":"flat","value":${AMOUNT}1}}`,
+      });
+      expect(refused.statusCode).toBe(400);
+      const message = (refused.json() as { error: { message: string } }).error.message;
+      expect(message).toContain("does not fit the platform's request schema");
+      expect(message).toMatch(/\/adjustmentType: .*percent, fixed/);
+      expect(message).toMatch(/\/value: .*0\.01/);
+      expect(bodies).toEqual([]);
       // What the page's script sends: the textarea's text inside {"payload": ...}, not re-encoded.
       const typed = `{"externalId":"C2","name":"Console","adjustmentType":"fixed","value":${AMOUNT}}`;
       const replay = await app.inject({

@@ -5,7 +5,7 @@
  * in their place; and the item's JSON carries their decimal strings as JSON numbers. Why:
  * item-contract.ts.
  */
-import { compareDecimals, isMultipleOf, JSON_NUMBER } from '../../base/index.js';
+import { compareDecimals, ExactNumber, isMultipleOf, JSON_NUMBER } from '../../base/index.js';
 import type { Schema } from './described-operations.js';
 import { pointerOf } from './json-pointer.js';
 import { isSchemaObject, objectShape, typesOf } from './json-schema.js';
@@ -108,7 +108,10 @@ export function standIn(
 ): unknown {
   if ('rule' in node) {
     const isText = text && typeof value === 'string' && JSON_NUMBER.test(value);
-    const digits = isText ? value : digitsOf(value);
+    // An edited payload's number of more digits than a double holds (base/exact-json).
+    const exact =
+      value instanceof ExactNumber && JSON_NUMBER.test(value.digits) ? value.digits : undefined;
+    const digits = isText ? value : (exact ?? digitsOf(value));
     if (digits === undefined) return value; // not a number: ajv says so
     const message = brokenRule(digits, node.rule);
     if (message) out.push({ pointer: pointerOf(path), message });

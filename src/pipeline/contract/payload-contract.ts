@@ -7,13 +7,7 @@
  * description the pipeline is returned as it is.
  */
 import type { FerryConfig } from '../../config/index.js';
-import {
-  createSchemaCompiler,
-  describedOperations,
-  descriptionOf,
-  type ItemContract,
-  matchCatalog,
-} from '../../interface/index.js';
+import type { ItemContract } from '../../interface/index.js';
 import type {
   EntityContract,
   EntityDefinition,
@@ -21,7 +15,7 @@ import type {
   PipelineDefinition,
 } from '../definition/definition-types.js';
 import type { ChangeKind } from '../types.js';
-import { itemSchemaOf } from './item-schema.js';
+import { operationContracts } from './operation-contracts.js';
 import { sourceColumn } from './source-column.js';
 
 type Compiled = { ref: OperationRef; contract: ItemContract } | undefined;
@@ -54,21 +48,10 @@ export async function withPayloadContract(
   definition: PipelineDefinition,
   config: FerryConfig,
 ): Promise<PipelineDefinition> {
-  // The description the config's bindings came from (the pinned one where there is a pin).
-  const description = await descriptionOf(config);
-  if (!description) return definition;
-  const match = matchCatalog(describedOperations(description.doc));
-  const compile = createSchemaCompiler(description.source, description.dialect);
-  const byOperation = new Map<string, ItemContract | undefined>();
+  const contractOf = await operationContracts(config);
+  if (!contractOf) return definition;
   const compiled = (ref?: OperationRef): Compiled => {
-    if (!ref || ref.operation.kind === 'delete') return undefined; // a delete's items are keys
-    const id = ref.operation.id;
-    if (!byOperation.has(id)) {
-      const op = match.matched.get(id);
-      const schema = op && itemSchemaOf(ref, op);
-      byOperation.set(id, op && schema ? compile(schema, op.pointer) : undefined);
-    }
-    const contract = byOperation.get(id);
+    const contract = ref && contractOf(ref);
     return contract && { ref, contract };
   };
   const entities = definition.entities.map((entity): EntityDefinition => {

@@ -7,7 +7,7 @@
  */
 import type { Binding } from '../../interface/index.js';
 import { type ErrorCode, UsageError } from '../../errors/index.js';
-import { schemaFor, type DeliveryItem } from '../../pipeline/index.js';
+import { schemaFor, type DeliveryItem, type OperationContracts } from '../../pipeline/index.js';
 import type { JobRequest, DeadLetter } from '../../runs/index.js';
 import { jobRequestOf, replayKey } from '../request-body.js';
 import type { EditedPayloads } from './edited-payloads.js';
@@ -29,20 +29,28 @@ export interface ReplayRequest {
 }
 
 /**
- * An edit is typed by hand: it gets the same resource check a planned payload gets, so a typo (or
- * a price typed as a number, where Ferry's assumed bodies want decimal strings) is refused before
- * anything is sent. Against a described platform (`described`) those assumed schemas do not
- * apply: its own request schema is the platform's to enforce (a refused edit is dead-lettered
- * again).
+ * An edit is typed by hand: it gets the check a planned payload gets, so a typo (or a price typed
+ * as a number, where Ferry's assumed bodies want decimal strings) is refused before anything is
+ * sent: the described platform's request schema where there is a description (`contracts`), else
+ * Ferry's assumed resource schema.
  */
 function checkEditedPayload(
   entry: DeadLetter,
   item: DeliveryItem,
   binding: Binding,
   payload: unknown,
-  described: boolean,
+  contracts: OperationContracts | undefined,
 ): void {
-  if (item.kind === 'delete' || described) return;
+  if (item.kind === 'delete') return;
+  const what = `Edited payload for ${entry.operationId} item "${item.key}"`;
+  if (contracts) {
+    const violations = contracts({ operation: binding.operation, binding })?.check(payload);
+    if (!violations) return;
+    const problems = violations.map((v) => `${v.pointer || '(payload)'}: ${v.message}`);
+    throw new UsageError(
+      `${what} does not fit the platform's request schema: ${problems.join('; ')}.`,
+    );
+  }
   const schema = schemaFor(binding.operation.resource, binding.keyField);
   if (!schema) return;
   const result = (item.kind === 'patch' ? schema.partial() : schema).safeParse(payload);
@@ -51,7 +59,7 @@ function checkEditedPayload(
     .map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`)
     .join('; ');
   throw new UsageError(
-    `Edited payload for ${entry.operationId} item "${item.key}" is not a valid ${binding.operation.resource} payload: ${problems}.`,
+    `${what} is not a valid ${binding.operation.resource} payload: ${problems}.`,
   );
 }
 
@@ -60,7 +68,7 @@ function editedItem(
   item: DeliveryItem,
   binding: Binding,
   edits: EditedPayloads | undefined,
-  described: boolean,
+  contracts: OperationContracts | undefined,
 ): DeliveryItem {
   const edit = edits?.find(entry.operationId, item.key);
   if (!edit) return item;
@@ -73,21 +81,21 @@ function editedItem(
       );
     }
   }
-  checkEditedPayload(entry, item, binding, edit.payload, described);
+  checkEditedPayload(entry, item, binding, edit.payload, contracts);
   // The hash and the input fingerprint stay the source's: state then records that this source
   // version was delivered, so the next run does not send the unfixed source data again until the
   // source changes.
   return { ...item, payload: edit.payload };
 }
 
-/** `described`: the platform has a description (interface.openapi), so no assumed schema applies. */
+/** `contracts`: the described platform's (interface.openapi), which edits are checked against. */
 export function replayRequest(
   entry: DeadLetter,
   binding: Binding,
   edits: EditedPayloads | undefined,
-  described = false,
+  contracts?: OperationContracts,
 ): ReplayRequest {
-  const items = entry.items.map((item) => editedItem(entry, item, binding, edits, described));
+  const items = entry.items.map((item) => editedItem(entry, item, binding, edits, contracts));
   const edited = items.some((item, i) => item !== entry.items[i]);
   const keepKey = !edited && UNCERTAIN.has(entry.errorCode);
   return {
