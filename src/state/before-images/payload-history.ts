@@ -8,16 +8,22 @@ import { runScript, type RedisClient } from '../../redis/index.js';
 import type { StateItem } from '../types.js';
 import { beforeImageField, beforeImagesKey, payloadKey } from '../keys.js';
 import { RECORD_BEFORE_IMAGES } from '../scripts/record-before-images.js';
-import { decodePayload, encodePayload, type KeptPayload } from './payload-codec.js';
+import { parseExact, stringifyExact } from '../../base/index.js';
+import {
+  decodePayload,
+  encodeDeleted,
+  encodePayloadJson,
+  type KeptPayload,
+} from './payload-codec.js';
 
 const READ_CHUNK = 2_000;
 const WRITE_CHUNK = 500;
 const SCAN_COUNT = 1_000;
 
-/** A confirmed item and the payload it carried. */
+/** A confirmed item and its payload's JSON as it was sent (undefined: none known). */
 export interface DeliveredItem {
   item: StateItem;
-  payload: unknown;
+  json: string | undefined;
 }
 
 /** A run's change as its before-image tells it. */
@@ -55,14 +61,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The whole payload after a change. A patch carries only the changed fields (a removed field
- * makes the planner send the whole entity instead), so it is the previous payload with them.
+ * The JSON of the whole payload after a change. A patch carries only the changed fields (a removed
+ * field makes the planner send the whole entity instead), so it is the previous payload with them;
+ * any other change's payload is kept as it was sent.
  */
-function payloadAfter(item: DeliveredItem, previous: KeptPayload | undefined): unknown {
-  if (item.item.kind !== 'patch') return item.payload;
+function jsonAfter(item: DeliveredItem, previous: KeptPayload | undefined): string | undefined {
+  if (item.item.kind !== 'patch' || item.json === undefined) return item.json;
   const before = previous?.payload;
-  if (!isObject(before) || !isObject(item.payload)) return undefined;
-  return { ...before, ...item.payload };
+  if (!isObject(before)) return undefined;
+  const patch = parseExact(item.json);
+  return isObject(patch) ? stringifyExact({ ...before, ...patch }) : undefined;
 }
 
 function decodeBeforeImage(field: string, value: Buffer): BeforeImage {
@@ -121,9 +129,10 @@ export function createPayloadHistory(
           const args: (string | Buffer)[] = [];
           for (const d of chunk) {
             const { key, kind, version, baseVersion } = d.item;
-            const after = kind === 'delete' ? undefined : payloadAfter(d, previous.get(key));
-            const value =
-              kind !== 'delete' && after === undefined ? '' : encodePayload(version, after);
+            const after = kind === 'delete' ? undefined : jsonAfter(d, previous.get(key));
+            let value: string | Buffer = '';
+            if (kind === 'delete') value = encodeDeleted(version);
+            else if (after !== undefined) value = encodePayloadJson(version, after);
             args.push(
               key,
               String(version),
