@@ -1,12 +1,12 @@
 /**
- * After a job's confirmed items are committed to state, their payloads go into the payload
- * history (src/state/before-images): what Ferry last delivered, and each change's before-image for
- * `ferry undo`. Each payload is kept as the JSON it was sent as, cut out of its request's (only
- * requests with committed items are cut). A price that rode in its product's item (item.also) is
- * recorded as if it had gone by itself: its payload is the `prices` it rode with, so undo restores
- * it like any price.
+ * A job's confirmed items with the JSON of the payloads they were sent with, for their commit to
+ * state and the payload history (src/state/before-images): what Ferry last delivered, and each
+ * change's before-image for `ferry undo`. Each payload is cut out of its request's JSON as it
+ * stands (nothing parsed or written again). A price that rode in its product's item (item.also)
+ * is committed with it and recorded as if it had gone by itself: its payload is the `prices` it
+ * rode with, so undo restores it like any price.
  */
-import type { DeliveredItem, PayloadHistory, StateItem } from '../../state/index.js';
+import type { DeliveredItem, StateItem } from '../../state/index.js';
 import { riddenPrice } from '../../pipeline/index.js';
 import { jsonArrayItems, parseExact, stringifyExact } from '../../base/index.js';
 import type { JobRequest } from '../../runs/index.js';
@@ -24,16 +24,13 @@ function riddenPriceJson(productJson: string | undefined): string | undefined {
   return price === undefined ? undefined : stringifyExact(price);
 }
 
-export async function recordHistory(
-  history: PayloadHistory,
-  pipeline: string,
-  runId: string,
-  committed: readonly StateItem[],
+/** The confirmed items and the prices that rode in them, each with its payload's JSON. */
+export function deliveredItems(
   confirmed: readonly { item: StateItem; request: JobRequest }[],
-): Promise<void> {
+): DeliveredItem[] {
   // A split part's items are copies of its request's items: payloads are found by key.
   const cut = new Map<JobRequest, Map<string, string | undefined>>();
-  const jsonOf = new Map<StateItem, string | undefined>();
+  const delivered: DeliveredItem[] = [];
   for (const { item, request } of confirmed) {
     let texts = cut.get(request);
     if (!texts) {
@@ -41,12 +38,9 @@ export async function recordHistory(
       cut.set(request, texts);
     }
     const json = texts.get(item.key);
-    jsonOf.set(item, json);
-    for (const riding of item.also ?? []) jsonOf.set(riding, riddenPriceJson(json));
+    delivered.push({ item, json });
+    for (const riding of item.also ?? [])
+      delivered.push({ item: riding, json: riddenPriceJson(json) });
   }
-  const delivered: DeliveredItem[] = [];
-  for (const item of committed) {
-    if (jsonOf.has(item)) delivered.push({ item, json: jsonOf.get(item) });
-  }
-  if (delivered.length > 0) await history.record(pipeline, runId, delivered);
+  return delivered;
 }
