@@ -13,8 +13,7 @@ import type { JobRequest } from '../../runs/index.js';
 
 /** The JSON of each of the request's payloads by its item's key. */
 function payloadTexts(request: JobRequest): Map<string, string | undefined> {
-  const { payloadsJson } = request;
-  const texts = payloadsJson.startsWith('[') ? jsonArrayItems(payloadsJson) : [payloadsJson];
+  const texts = jsonArrayItems(request.payloadsJson);
   return new Map(request.items.map((it, i) => [it.key, texts[i]]));
 }
 
@@ -32,12 +31,16 @@ export function deliveredItems(
   const cut = new Map<JobRequest, Map<string, string | undefined>>();
   const delivered: DeliveredItem[] = [];
   for (const { item, request } of confirmed) {
-    let texts = cut.get(request);
-    if (!texts) {
-      texts = payloadTexts(request);
-      cut.set(request, texts);
+    // An entity write's body is its one item's payload (a price, most of a catalog's requests).
+    let json: string | undefined = request.payloadsJson;
+    if (json.startsWith('[')) {
+      let texts = cut.get(request);
+      if (!texts) {
+        texts = payloadTexts(request);
+        cut.set(request, texts);
+      }
+      json = texts.get(item.key);
     }
-    const json = texts.get(item.key);
     delivered.push({ item, json });
     for (const riding of item.also ?? [])
       delivered.push({ item: riding, json: riddenPriceJson(json) });
