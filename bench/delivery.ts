@@ -11,7 +11,8 @@
  *     measured before and after the runs, each time in a process of its own, and the faster of the
  *     two counts (this machine is shared: the faster bound is the conservative one).
  * Prints one JSON line: rows, items, requests, seconds, cpuSeconds (this process's user + system
- * CPU during the first run: planning and the in-process worker), itemsPerSec, boundItemsPerSec,
+ * CPU during the first run: planning and the in-process worker), itemsPerSec, boundCpuSeconds (the
+ * bare sender's CPU while it sent, in the faster bound), boundItemsPerSec,
  * ratio (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs).
  * Needs a Redis (REDIS_URL); the keys it wrote are deleted at the end.
  */
@@ -66,10 +67,11 @@ async function sendStraight(
   url: string,
   stages: DeliveryRequest[][],
   concurrency: number,
-): Promise<number> {
+): Promise<{ seconds: number; cpuSeconds: number }> {
   const bindings = resolveBindings({});
   const pool = new Pool(url, { connections: concurrency });
   const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   for (const requests of stages) {
     let next = 0;
     await Promise.all(
@@ -95,8 +97,9 @@ async function sendStraight(
     );
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
   await pool.close();
-  return seconds;
+  return { seconds, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
 async function timedRun(
@@ -149,9 +152,10 @@ async function measureBound(simUrl: string, concurrency: number): Promise<void> 
     });
     await fetch(`${simUrl}/__sim/reset`, { method: 'POST' });
     const stages = plan.stages.map((s) => s.requests).filter((r) => r.length > 0);
-    const seconds = await sendStraight(simUrl, stages, concurrency);
+    const { seconds, cpuSeconds } = await sendStraight(simUrl, stages, concurrency);
     await fetch(`${simUrl}/__sim/reset`, { method: 'POST' });
-    console.log(JSON.stringify({ seconds, requests: stages.reduce((n, s) => n + s.length, 0) }));
+    const requests = stages.reduce((n, s) => n + s.length, 0);
+    console.log(JSON.stringify({ seconds, cpuSeconds, requests }));
   } finally {
     await deleteKeysUnder(redis, prefix);
     redis.disconnect();
@@ -161,7 +165,7 @@ async function measureBound(simUrl: string, concurrency: number): Promise<void> 
 async function boundInChild(
   simUrl: string,
   concurrency: number,
-): Promise<{ seconds: number; requests: number }> {
+): Promise<{ seconds: number; cpuSeconds: number; requests: number }> {
   const child = spawn(
     process.execPath,
     [
@@ -178,7 +182,11 @@ async function boundInChild(
   );
   let out = '';
   for await (const chunk of child.stdout) out += String(chunk);
-  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as { seconds: number; requests: number };
+  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
+    seconds: number;
+    cpuSeconds: number;
+    requests: number;
+  };
 }
 
 async function main(): Promise<void> {
@@ -198,7 +206,8 @@ async function main(): Promise<void> {
     const afterRerun = await simStats(sim.url);
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
     const boundAfter = await boundInChild(sim.url, concurrency);
-    const boundSeconds = Math.min(boundBefore.seconds, boundAfter.seconds);
+    const bound = boundBefore.seconds <= boundAfter.seconds ? boundBefore : boundAfter;
+    const boundSeconds = bound.seconds;
 
     const items = Object.values(first.report.operations).reduce((n, c) => n + c.planned, 0);
     const itemsPerSec = items / first.seconds;
@@ -220,6 +229,7 @@ async function main(): Promise<void> {
         cpuSeconds: Number(first.cpuSeconds.toFixed(2)),
         itemsPerSec: Math.round(itemsPerSec),
         boundSeconds: Number(boundSeconds.toFixed(2)),
+        boundCpuSeconds: Number(bound.cpuSeconds.toFixed(2)),
         boundItemsPerSec: Math.round(boundItemsPerSec),
         ratio: Number((itemsPerSec / boundItemsPerSec).toFixed(2)),
         rerunSeconds: Number(rerun.seconds.toFixed(2)),

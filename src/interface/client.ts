@@ -88,10 +88,10 @@ export function createInterfaceClient(
 
     let renewed = false;
     for (;;) {
-      const credential = await auth.headers(ctx);
+      const pending = auth.headers(ctx);
+      const credential = pending instanceof Promise ? await pending : pending;
       const debug = logger?.isLevelEnabled('debug') === true;
       const started = performance.now();
-      const seconds = (): number => (performance.now() - started) / 1000;
       let answer;
       try {
         answer = await transport.send(
@@ -106,10 +106,10 @@ export function createInterfaceClient(
           ctx,
         );
       } catch (error) {
-        options.onAnswer?.(operation.id, 'error', seconds());
+        options.onAnswer?.(operation.id, 'error', (performance.now() - started) / 1000);
         throw error;
       }
-      options.onAnswer?.(operation.id, answer.status, seconds());
+      options.onAnswer?.(operation.id, answer.status, (performance.now() - started) / 1000);
       if (debug && logger) {
         logger.debug(
           { ...ctx, status: answer.status, ms: Math.round(performance.now() - started) },

@@ -1,8 +1,9 @@
 /**
  * The state store: per pipeline and resource, key -> {content hash, version, field hashes}, in
- * Redis under `<prefix>:state:`. Planning only reads it; commit() (called by delivery for items
- * the platform confirmed) is the only writer. Reads go in large HMGET batches so that a
- * million-row plan makes a few hundred round trips, not a million.
+ * Redis under `<prefix>:state:`. Planning only reads it; it is written by the commit script
+ * (scripts/commit-state.ts): commit() here (reconciliation), and delivery's commit of the items
+ * the platform confirmed with their payloads (before-images/payload-history.ts). Reads go in large
+ * HMGET batches so that a million-row plan makes a few hundred round trips, not a million.
  */
 import { type RedisClient, runScript } from '../redis/index.js';
 import { liveCountKey, originKey, stateKey } from './keys.js';
@@ -73,12 +74,17 @@ export interface StateStore {
   verdicts(pipeline: string, items: readonly StateItem[]): Promise<ItemVerdict[]>;
 }
 
-function byResource<T extends StateItem>(items: readonly T[]): Map<string, T[]> {
+/** Entries grouped by their item's resource, in the order met. */
+export function byResource<T>(
+  entries: readonly T[],
+  resourceOf: (e: T) => string,
+): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const list = groups.get(item.resource);
-    if (list) list.push(item);
-    else groups.set(item.resource, [item]);
+  for (const entry of entries) {
+    const resource = resourceOf(entry);
+    const list = groups.get(resource);
+    if (list) list.push(entry);
+    else groups.set(resource, [entry]);
   }
   return groups;
 }
@@ -129,7 +135,7 @@ export function createStateStore(redis: RedisClient, prefix: string): StateStore
     async commit<T extends StateItem>(pipeline: string, items: readonly T[], runId = '') {
       const committed: T[] = [];
       const stale: T[] = [];
-      for (const [resource, list] of byResource(items)) {
+      for (const [resource, list] of byResource(items, (i) => i.resource)) {
         const keys = {
           state: stateKey(prefix, pipeline, resource),
           liveCount: liveCountKey(prefix, pipeline, resource),

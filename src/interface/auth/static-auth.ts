@@ -26,7 +26,7 @@ export function createStaticAuth(config: StaticAuthConfig): AuthProvider {
   const { headers, raw } = credentialOf(config);
   const secrets = raw.filter((s) => s.length > 0);
   return {
-    headers: async () => headers,
+    headers: () => headers,
     renew: () => false,
     secrets: () => secrets,
   };

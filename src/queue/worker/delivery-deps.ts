@@ -17,7 +17,7 @@ export interface DeliveryDeps {
   bindings: ReadonlyMap<string, Binding>;
   gate: RateGate;
   state: StateStore;
-  /** Delivered payloads and before-images (for the value guards and `ferry undo`). */
+  /** Commits confirmed items to state with their payloads and before-images (value guards, undo). */
   history: PayloadHistory;
   /** Counts the changes the platform refused, so they are planned again with new keys. */
   refusals: RefusalLog;

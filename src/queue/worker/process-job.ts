@@ -30,7 +30,7 @@ import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';
-import { recordHistory } from './record-history.js';
+import { deliveredItems } from './delivered-items.js';
 import { isPlatformNo, type Deferral, type Held, type Refusal } from './outcomes.js';
 import { sendRequest, type SendContext } from './send-request.js';
 import { settleAndRelease } from './settle-and-release.js';
@@ -145,10 +145,10 @@ async function commitConfirmed(
   if (confirmed.length === 0) return;
   const opOf = new Map(confirmed.map((c) => [c.item, c.operationId]));
   // Entries that rode along (item.also) are committed with their item but counted with it.
-  const { committed, stale } = await deps.state.commit(
+  const { committed, stale } = await deps.history.commit(
     data.pipeline,
-    confirmed.flatMap((c) => (c.item.also ? [c.item, ...c.item.also] : [c.item])),
     data.runId,
+    deliveredItems(confirmed),
   );
   for (const item of committed) {
     const op = opOf.get(item);
@@ -158,7 +158,6 @@ async function commitConfirmed(
     const op = opOf.get(item);
     if (op !== undefined) addToTally(tally, op, 'stale', 1);
   }
-  await recordHistory(deps.history, data.pipeline, data.runId, committed, confirmed);
 }
 
 /**

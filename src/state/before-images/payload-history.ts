@@ -2,22 +2,38 @@
  * The payload history: what Ferry last delivered for each entity, and for each delivered change
  * the payload the entity had before it (its before-image), kept `undo.retentionDays` per run.
  * The value guards read the first (old values), `ferry undo` the second. Written by delivery for
- * the items the platform confirmed, after their state commit (the only writer, like state's).
+ * the items the platform confirmed, in the script that commits their state (the only writer).
  */
 import { runScript, type RedisClient } from '../../redis/index.js';
 import type { StateItem } from '../types.js';
-import { beforeImageField, beforeImagesKey, payloadKey } from '../keys.js';
+import {
+  beforeImageField,
+  beforeImagesKey,
+  liveCountKey,
+  originKey,
+  payloadKey,
+  stateKey,
+} from '../keys.js';
+import { COMMIT_DELIVERED } from '../scripts/commit-delivered.js';
 import { RECORD_BEFORE_IMAGES } from '../scripts/record-before-images.js';
-import { decodePayload, encodePayload, type KeptPayload } from './payload-codec.js';
+import { encodeItem } from '../state-format.js';
+import { byResource, type CommitResult } from '../state-store.js';
+import { parseExact, stringifyExact } from '../../base/index.js';
+import {
+  decodePayload,
+  encodeDeleted,
+  encodePayloadJson,
+  type KeptPayload,
+} from './payload-codec.js';
 
 const READ_CHUNK = 2_000;
 const WRITE_CHUNK = 500;
 const SCAN_COUNT = 1_000;
 
-/** A confirmed item and the payload it carried. */
+/** A confirmed item and its payload's JSON as it was sent (undefined: none known). */
 export interface DeliveredItem {
   item: StateItem;
-  payload: unknown;
+  json: string | undefined;
 }
 
 /** A run's change as its before-image tells it. */
@@ -33,8 +49,16 @@ export interface BeforeImage {
 }
 
 export interface PayloadHistory {
-  /** Records the confirmed items of a run (after their state commit). */
-  record(pipeline: string, runId: string, delivered: readonly DeliveredItem[]): Promise<void>;
+  /**
+   * Commits a run's confirmed items to state (as StateStore.commit does) and records the committed
+   * ones, atomically per resource and chunk: one round trip each, two when patches of entities
+   * with a payload kept are merged with it.
+   */
+  commit(
+    pipeline: string,
+    runId: string,
+    delivered: readonly DeliveredItem[],
+  ): Promise<CommitResult<StateItem>>;
   /** The payload last delivered for each key, index for index (undefined: none kept). */
   lastDelivered(
     pipeline: string,
@@ -55,14 +79,28 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The whole payload after a change. A patch carries only the changed fields (a removed field
- * makes the planner send the whole entity instead), so it is the previous payload with them.
+ * The JSON of the whole payload after a change. A patch carries only the changed fields (a removed
+ * field makes the planner send the whole entity instead), so it is the previous payload with them;
+ * any other change's payload is kept as it was sent.
  */
-function payloadAfter(item: DeliveredItem, previous: KeptPayload | undefined): unknown {
-  if (item.item.kind !== 'patch') return item.payload;
+function jsonAfter(item: DeliveredItem, previous: KeptPayload | undefined): string | undefined {
+  if (item.item.kind !== 'patch' || item.json === undefined) return item.json;
   const before = previous?.payload;
-  if (!isObject(before) || !isObject(item.payload)) return undefined;
-  return { ...before, ...item.payload };
+  if (!isObject(before)) return undefined;
+  const patch = parseExact(item.json);
+  return isObject(patch) ? stringifyExact({ ...before, ...patch }) : undefined;
+}
+
+/** The payload hash's new value for a delivered item ('' when its whole payload is unknown). */
+function keptValue(item: DeliveredItem, previous: KeptPayload | undefined): string | Buffer {
+  if (item.item.kind === 'delete') return encodeDeleted(item.item.version);
+  const after = jsonAfter(item, previous);
+  return after === undefined ? '' : encodePayloadJson(item.item.version, after);
+}
+
+/** The head of an item's before-image: what the run did, from which version. */
+function headOf(item: StateItem): string {
+  return `${KIND_LETTER[item.kind]}|${item.baseVersion}|`;
 }
 
 function decodeBeforeImage(field: string, value: Buffer): BeforeImage {
@@ -87,6 +125,35 @@ export function createPayloadHistory(
 ): PayloadHistory {
   const ttlSeconds = Math.round(retentionDays * 86_400);
 
+  /** Patches of one resource, committed, whose payloads kept are merged with them and recorded. */
+  async function recordMerged(
+    pipeline: string,
+    runId: string,
+    resource: string,
+    patches: readonly DeliveredItem[],
+  ): Promise<void> {
+    const kept = await history.lastDelivered(
+      pipeline,
+      resource,
+      patches.map((d) => d.item.key),
+    );
+    const args: (string | Buffer)[] = [];
+    patches.forEach((d, j) => {
+      const { key, version } = d.item;
+      args.push(key, String(version), keptValue(d, kept[j]), beforeImageField(resource, key));
+      args.push(headOf(d.item));
+    });
+    await runScript(
+      redis,
+      RECORD_BEFORE_IMAGES,
+      {
+        payloads: payloadKey(prefix, pipeline, resource),
+        beforeImages: beforeImagesKey(prefix, pipeline, runId),
+      },
+      { ttlSeconds, items: args },
+    );
+  }
+
   const history: PayloadHistory = {
     async lastDelivered(pipeline, resource, keys) {
       const out: (KeptPayload | undefined)[] = [];
@@ -100,46 +167,47 @@ export function createPayloadHistory(
       return out;
     },
 
-    async record(pipeline, runId, delivered) {
-      const byResource = new Map<string, DeliveredItem[]>();
-      for (const d of delivered) {
-        const list = byResource.get(d.item.resource);
-        if (list) list.push(d);
-        else byResource.set(d.item.resource, [d]);
-      }
-      const imagesKey = beforeImagesKey(prefix, pipeline, runId);
-      for (const [resource, list] of byResource) {
+    async commit(pipeline, runId, delivered) {
+      const committed: StateItem[] = [];
+      const stale: StateItem[] = [];
+      for (const [resource, list] of byResource(delivered, (d) => d.item.resource)) {
+        const keys = {
+          state: stateKey(prefix, pipeline, resource),
+          liveCount: liveCountKey(prefix, pipeline, resource),
+          origin: originKey(prefix, pipeline, resource),
+          payloads: payloadKey(prefix, pipeline, resource),
+          beforeImages: beforeImagesKey(prefix, pipeline, runId),
+        };
         for (let i = 0; i < list.length; i += WRITE_CHUNK) {
           const chunk = list.slice(i, i + WRITE_CHUNK);
-          const patches = chunk.filter((d) => d.item.kind === 'patch');
-          const previous = new Map<string, KeptPayload | undefined>();
-          if (patches.length > 0) {
-            const keys = patches.map((d) => d.item.key);
-            const kept = await history.lastDelivered(pipeline, resource, keys);
-            keys.forEach((k, j) => previous.set(k, kept[j]));
-          }
-          const args: (string | Buffer)[] = [];
+          const items: (string | Buffer)[] = [];
           for (const d of chunk) {
-            const { key, kind, version, baseVersion } = d.item;
-            const after = kind === 'delete' ? undefined : payloadAfter(d, previous.get(key));
-            const value =
-              kind !== 'delete' && after === undefined ? '' : encodePayload(version, after);
-            args.push(
-              key,
-              String(version),
-              value,
-              beforeImageField(resource, key),
-              `${KIND_LETTER[kind]}|${baseVersion}|`,
+            const merge = d.item.kind === 'patch' && d.json !== undefined;
+            items.push(
+              d.item.key,
+              String(d.item.version),
+              encodeItem(d.item),
+              merge ? '' : keptValue(d, undefined),
+              headOf(d.item),
+              merge ? '1' : '0',
             );
           }
-          await runScript(
-            redis,
-            RECORD_BEFORE_IMAGES,
-            { payloads: payloadKey(prefix, pipeline, resource), beforeImages: imagesKey },
-            { ttlSeconds, items: args },
-          );
+          const outcomes = await runScript(redis, COMMIT_DELIVERED, keys, {
+            runId,
+            ttlSeconds,
+            resource,
+            items,
+          });
+          const merging: DeliveredItem[] = [];
+          chunk.forEach((d, j) => {
+            if (outcomes[j] === 'stale') return void stale.push(d.item);
+            committed.push(d.item);
+            if (outcomes[j] === 'merge') merging.push(d);
+          });
+          if (merging.length > 0) await recordMerged(pipeline, runId, resource, merging);
         }
       }
+      return { committed, stale };
     },
 
     async *beforeImages(pipeline, runId) {

@@ -1,24 +1,21 @@
 import { defineScript, reply } from '../../redis/index.js';
 
 /**
- * Commits items of one resource atomically: the state hash, its live counter and its origin hash
- * (state-format.ts); `runId` is the committing run ('' records no origin), `items` triples (key,
- * version, encoded state). Per item: a newer version is written; the same version with the
- * same value is already committed (1, no change); an older version, or the same version with
- * another value, is stale (0). Parsed: per item, whether it is committed. The live counter follows tombstones both ways.
+ * The commit of one resource's items, shared by COMMIT_STATE and COMMIT_DELIVERED
+ * (commit-delivered.ts): KEYS[1] the state hash, KEYS[2] its live counter, KEYS[3] its origin
+ * hash (state-format.ts); `run` the committing run ('' records no origin). commitItem(key, version
+ * as text, encoded state): a newer version is written; the same version with the same value is
+ * already committed (1, no change); an older version, or the same version with another value, is
+ * stale (0). The live counter follows tombstones both ways; commitEnd() writes it and the origins.
  *
  * Origins cost a field per run, not per item: each version (a run's) is owned by the first run
  * that commits items of it, with the times of its first and last commits; only an item written by
  * another run than its version's owner (a replayed dead letter) gets a field of its own.
  */
-export const COMMIT_STATE = defineScript({
-  keys: ['state', 'liveCount', 'origin'],
-  args: ['runId'],
-  rest: 'items',
-  source: `
-local out = {}
+export function commitLua(run: string): string {
+  return `
 local delta = 0
-local run = ARGV[1]
+local run = ${run}
 local owners = {}
 local now
 local function live(value)
@@ -46,42 +43,51 @@ local function ownerOf(version)
   owners[version] = owner
   return owner
 end
-for i = 2, #ARGV, 3 do
-  local key = ARGV[i]
-  local version = tonumber(ARGV[i + 1])
-  local value = ARGV[i + 2]
+local function commitItem(key, versionText, value)
+  local version = tonumber(versionText)
   local cur = redis.call('HGET', KEYS[1], key)
-  local result = 1
-  local write = true
   if cur then
     local curVersion = tonumber(string.sub(cur, 1, string.find(cur, '|', 1, true) - 1))
-    if curVersion > version or (curVersion == version and cur ~= value) then
-      result = 0
-      write = false
-    elseif curVersion == version then
-      write = false
+    if curVersion > version or (curVersion == version and cur ~= value) then return 0 end
+    if curVersion == version then return 1 end
+  end
+  redis.call('HSET', KEYS[1], key, value)
+  local was = cur and live(cur)
+  local is = live(value)
+  if is and not was then delta = delta + 1 elseif was and not is then delta = delta - 1 end
+  if run ~= '' then
+    local owner = ownerOf(versionText)
+    if owner.run ~= run then
+      redis.call('HSET', KEYS[3], 'k:' .. key, versionText .. '|' .. run .. '|' .. clock())
     end
   end
-  if write then
-    redis.call('HSET', KEYS[1], key, value)
-    local was = cur and live(cur)
-    local is = live(value)
-    if is and not was then delta = delta + 1 elseif was and not is then delta = delta - 1 end
-    if run ~= '' then
-      local owner = ownerOf(ARGV[i + 1])
-      if owner.run ~= run then
-        redis.call('HSET', KEYS[3], 'k:' .. key, ARGV[i + 1] .. '|' .. run .. '|' .. clock())
-      end
+  return 1
+end
+local function commitEnd()
+  if delta ~= 0 then redis.call('INCRBY', KEYS[2], delta) end
+  for version, owner in pairs(owners) do
+    if owner.run == run then
+      redis.call('HSET', KEYS[3], 'v:' .. version, run .. '|' .. owner.first .. '|' .. clock())
     end
   end
-  out[#out + 1] = result
 end
-if delta ~= 0 then redis.call('INCRBY', KEYS[2], delta) end
-for version, owner in pairs(owners) do
-  if owner.run == run then
-    redis.call('HSET', KEYS[3], 'v:' .. version, run .. '|' .. owner.first .. '|' .. clock())
-  end
+`;
+}
+
+/**
+ * Commits items of one resource atomically (commitLua); `items` triples (key, version, encoded
+ * state). Parsed: per item, whether it is committed.
+ */
+export const COMMIT_STATE = defineScript({
+  keys: ['state', 'liveCount', 'origin'],
+  args: ['runId'],
+  rest: 'items',
+  source: `${commitLua('ARGV[1]')}
+local out = {}
+for i = 2, #ARGV, 3 do
+  out[#out + 1] = commitItem(ARGV[i], ARGV[i + 1], ARGV[i + 2])
 end
+commitEnd()
 return out
 `,
   parse: (value) => reply.list(value).map((result) => result === 1),
