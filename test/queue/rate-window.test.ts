@@ -38,13 +38,18 @@ function newKeys() {
 
 type Keys = ReturnType<typeof deliveryKeys>;
 
-/** The take script's reply at `now`: 0 granted, else the ms to wait. */
+/** The take script's reply at `now`, one grant asked: 0 granted, else the ms to wait. */
 async function take(keys: Keys, now: number, fixedPerSecond = 0): Promise<number> {
+  return (await takeBlock(keys, now, 1, fixedPerSecond)).waitMs;
+}
+
+async function takeBlock(keys: Keys, now: number, block: number, fixedPerSecond = 0) {
   return await runScript(redis, RATE_TAKE, rateTakeKeys(keys), {
     fixedPerSecond,
     lane: 'bulk',
     bulkShare: 0.8,
     startPerSecond: START_PER_SECOND,
+    block,
     now,
   });
 }
@@ -53,7 +58,7 @@ async function refused(keys: Keys, now: number, fixedPerSecond = 0): Promise<voi
   await runScript(
     redis,
     RATE_REFUSED,
-    { limit: keys.rateLimit },
+    { limit: keys.rateLimit, window: keys.rateBucket },
     { startPerSecond: START_PER_SECOND, fixedPerSecond, now },
   );
 }
@@ -86,6 +91,23 @@ describe('a stated limit', () => {
   it('grants a configured rate the same way, headers or none', async () => {
     const keys = newKeys();
     expect(await takes(keys, [T, T + 1, T + 2, T + 3, T + 4], 4)).toEqual([0, 0, 0, 0, 1026]);
+  });
+
+  it('takes grants in blocks while the window is under half full, one at a time near the limit', async () => {
+    const keys = newKeys();
+    const granted = async (now: number, rate: number) =>
+      (await takeBlock(keys, now, 16, rate)).granted;
+    // 1,000 a second: blocks of 16 up to half the window (31 blocks, 496 grants, then 4)...
+    const blocks: number[] = [];
+    for (let i = 0; i < 32; i++) blocks.push(await granted(T, 1000));
+    expect(blocks).toEqual([...Array<number>(31).fill(16), 4]);
+    // ...then one at a time to the last grant of the window.
+    for (let taken = 500; taken < 999; taken++) await granted(T, 1000);
+    expect(await granted(T, 1000)).toBe(1);
+    expect(await takeBlock(keys, T, 16, 1000)).toEqual({ waitMs: 1030, granted: 0 });
+    // Under 100 a window: always one (a fiftieth of 40 is none).
+    const small = newKeys();
+    expect((await takeBlock(small, T, 16, 40)).granted).toBe(1);
   });
 
   it('stretches a longer window by the same share: 100 per minute is 100 per 61.8 s', async () => {
@@ -130,24 +152,77 @@ describe('a discovered rate', () => {
     expect(await takes(keys, [T + 5_000, T + 5_000, T + 5_000])).toEqual([0, 0, 1334]);
   });
 
-  it('starts low and doubles while the window fills and nothing is refused (slow start)', async () => {
+  it('starts low and doubles every 200 ms once half the window is used (slow start)', async () => {
     const keys = newKeys();
     expect(await takes(keys, [T, T])).toEqual([0, 0]);
-    expect(await redis.hget(keys.rateLimit, 'grants')).toBe(String(START_PER_SECOND * 2));
+    expect(await field(keys, 'grants')).toBe(START_PER_SECOND * 2);
+    // The window (4 a second) fills: no doubling before 200 ms have passed, and the ask that
+    // finds it full comes back then, not when the oldest grant leaves (997 ms)...
+    expect(await takes(keys, [T + 1, T + 2, T + 3])).toEqual([0, 0, 197]);
+    expect(await field(keys, 'grants')).toBe(4);
+    // ...then the next ask doubles it at once, the window still full: it does not wait for the
+    // oldest grant to leave (which made slow start one doubling a second).
+    expect(await take(keys, T + 200)).toBe(0);
+    expect(await field(keys, 'grants')).toBe(8);
+    // Half the window unused (a demand under the rate): no doubling, however long.
+    const idle = newKeys();
+    await redis.hset(idle.rateLimit, 'grants', '8', 'inc', T);
+    expect(await takes(idle, [T + 1_000, T + 1_100, T + 1_200])).toEqual([0, 0, 0]);
+    expect(await field(idle, 'grants')).toBe(8);
+  });
+
+  it('ends slow start at half of what the platform was really sent in the last second', async () => {
+    const keys = newKeys();
+    await redis.hset(keys.rateLimit, 'grants', '64', 'inc', T);
+    // 48 grants in the last second (the rate doubled to 64 but the requests were fewer).
+    for (let i = 0; i < 48; i++) await take(keys, T + 100 + i);
+    await refused(keys, T + 200);
+    expect(await field(keys, 'max')).toBe(48);
+    expect(await field(keys, 'grants')).toBe(24);
+    // No grants seen (a 429 of a request sent long ago): half the rate, as before.
+    const quiet = newKeys();
+    await redis.hset(quiet.rateLimit, 'grants', '64');
+    await refused(quiet, T);
+    expect(await field(quiet, 'max')).toBe(32);
+    expect(await field(quiet, 'grants')).toBe(16);
   });
 
   it('comes down once per burst of 429s: halved first, 30% when they keep coming, 3% alone', async () => {
     const keys = newKeys();
     await redis.hset(keys.rateLimit, 'grants', '8');
+    for (let i = 0; i < 8; i++) await take(keys, T - 500);
     await refused(keys, T); // slow start ends: half
     await refused(keys, T + 500); // the same burst
     expect(await field(keys, 'grants')).toBeCloseTo(4, 9);
-    await refused(keys, T + 2_000); // another 2 s later: the limit dropped
+    await refused(keys, T + 2_000); // another 2 s later, at the rate that held: the limit dropped
     expect(await field(keys, 'grants')).toBeCloseTo(2.8, 9);
     const probe = await field(keys, 'probe');
-    await refused(keys, T + 60_000); // a lone 429 long after: a probe went too far
+    await refused(keys, T + 60_000); // a lone 429 long after: the grants' jitter
     expect(await field(keys, 'grants')).toBeCloseTo(2.716, 6);
     expect(await field(keys, 'probe')).toBe(probe * 2);
+  });
+
+  it('bisects after slow start: a step up that meets a 429 goes back to the rate that held', async () => {
+    // Slow start met a 429 at 64 a second (the limit is 40): 32 held, 62 (97% of 64) is aimed at.
+    const keys = newKeys();
+    await redis.hset(keys.rateLimit, 'grants', '64');
+    for (let i = 0; i < 64; i++) await take(keys, T - 500);
+    await refused(keys, T);
+    expect(await field(keys, 'grants')).toBe(32);
+    const fill = async (now: number) => {
+      while ((await take(keys, now)) === 0);
+    };
+    await fill(T + 2_000); // held 2 s: half the distance to 62.08
+    const step = await field(keys, 'grants');
+    expect(step).toBeCloseTo(47.04, 6);
+    // The step meets a 429 (2 s after the last one: the old rule read it as the limit dropping
+    // and took 30% off, to 33): back to 32, and 47 is now what met a 429.
+    await refused(keys, T + 2_100);
+    expect(await field(keys, 'grants')).toBe(32);
+    expect(await field(keys, 'max')).toBeCloseTo(step, 6);
+    await fill(T + 4_100); // held: half the distance to 97% of 47.04
+    expect(await field(keys, 'grants')).toBeCloseTo((32 + step * 0.97) / 2, 6);
+    expect(await field(keys, 'lo')).toBe(32);
   });
 
   it('climbs back to 97% of the rate that met the last 429, then probes 1% beyond, then further', async () => {
@@ -167,8 +242,9 @@ describe('a discovered rate', () => {
     // It met no 429: the next probe goes twice as far (a raised limit is found in seconds).
     await fill(T + 28_000);
     expect(await field(keys, 'grants')).toBeCloseTo(recovered * 1.01 * 1.02, 6);
-    await refused(keys, T + 29_000); // a probe went too far: 3% off, the step back to 1%
+    await refused(keys, T + 29_000); // a probe went too far: 3% under it, the step back to 1%
     expect(await field(keys, 'grants')).toBeCloseTo(recovered * 1.01 * 1.02 * 0.97, 6);
+    expect(await field(keys, 'max')).toBeCloseTo(recovered * 1.01 * 1.02, 6);
     expect(await field(keys, 'step')).toBeCloseTo(0.01, 9);
   });
 });

@@ -9,17 +9,22 @@
  *   the margin by MARGIN_STEP, up to MARGIN_MAX; it narrows again by half a step every
  *   MARGIN_EASE_MS without one.
  * - `discovered`: a rate per second (real: 3.9/s is 4 grants per 1026 ms) found on the platform's
- *   429s. Doubled every SLOW_START_MS while the window is full and no 429 came yet (slow start); a
- *   429 halves it the first time, then takes 3% off (a probe that went too far) or 30% (429s one
- *   after another: the limit dropped). While the window stays full it climbs back fast towards 97%
- *   of the rate that met the last 429 (half the distance a second), then probes beyond it every
- *   probe interval: 1% at first, twice as far after each probe that met no 429 (up to doubling it). The
- *   interval doubles after each probe that met a 429 and halves after each that did not, so a
- *   steady limit is probed rarely and a raised one (or cheaper requests: a cost-based limit that
- *   met 100-item batches, then single prices) is found within seconds, not hours.
+ *   429s. Doubled every SLOW_START_MS while half the window is used and no 429 came yet (slow
+ *   start; a full window asks again when the rate may double, not when its oldest grant leaves).
+ *   The first 429 halves what met it: the rate, or the grants of the last second when they were
+ *   fewer (rate-refused.ts). While the window stays full the rate climbs back fast towards 97% of
+ *   what met the last 429 (half the distance a second); a step that meets a 429 goes back to the
+ *   rate it left (`lo`, which held): a bisection between the two. At a rate that held, a 429 takes
+ *   3% off (the grants' jitter) or 30% (429s one after another: the limit dropped). Near its
+ *   target the rate probes beyond it every probe interval: 1% at first, twice as far after each
+ *   probe that met no 429 (up to doubling it). The interval doubles after each step or probe that
+ *   met a 429 and halves after each probe that did not, so a steady limit is probed rarely and a
+ *   raised one (or cheaper requests: a cost-based limit that met 100-item batches, then single
+ *   prices) is found within seconds, not hours.
  * Time is Redis's own clock, so every process agrees whatever its own (a test may pass `now`).
  */
-export const SLOW_START_MS = 500;
+/** Slow start doubles at most this often (the 429 of a doubling is back before the next). */
+export const SLOW_START_MS = 200;
 /** Below 97% of the rate of the last 429, the distance to it is halved this often. */
 export const RECOVER_MS = 1_000;
 export const PROBE_MIN_MS = 5_000;
@@ -31,8 +36,12 @@ export const PROBE_STEP_MAX = 1;
 export const HOLD_MS = 2_000;
 /** Headers older than this no longer size the window (the platform stopped sending them). */
 export const HEADERS_FRESH_MS = 60_000;
-/** Highest discovered rate: beyond it the platform is not the bottleneck. */
-export const MAX_DISCOVERED = 10_000;
+/**
+ * Highest discovered rate: beyond it the platform is not the bottleneck. Well above what one
+ * installation sends, so a delivery under it keeps its window under half full and takes its grants
+ * in blocks (rate-take.ts); the window then holds up to this many grants a second (~3 MB).
+ */
+export const MAX_DISCOVERED = 50_000;
 /** A stated limit's window is stretched by this share at least (3%: 40/s is 38.8/s)... */
 export const MARGIN_BASE = 0.03;
 /** ...widened by this on a 429 (at most once a second)... */

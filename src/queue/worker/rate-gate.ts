@@ -3,8 +3,8 @@
  * - a pause: when the platform answers 429 (or 503 with Retry-After), or its headers say nothing
  *   is left of its window, the WHOLE delivery waits as told. The pause is a Redis key whose PTTL
  *   is the time left, so every process sees it whatever its clock; the process that got the 429
- *   closes its own gate at once, the others within POLL_MS (and before every request, through the
- *   take script).
+ *   closes its own gate at once, the others within POLL_MS (and at their next take of grants, at
+ *   most LEASE_MS later).
  * - a rate, shared by every process through Redis as a sliding window: no window (of any start)
  *   holds more grants than allowed, so a platform that counts per calendar second, or in a sliding
  *   second, is not sent one too many (the window is stretched by a margin for the grants' jitter
@@ -13,6 +13,10 @@
  *   (scripts/rate-window.ts).
  * - lanes: while interactive requests ask, bulk requests fill at most `delivery.bulkShare` of the
  *   window, so an interactive request finds room within a window whatever the bulk backlog.
+ * Grants are taken a few at a time while the window is far from full (scripts/rate-take.ts): a
+ * process uses them for its next requests within LEASE_MS, or drops them, so a fast delivery makes
+ * one round trip to Redis per BLOCK requests, not one per request. Near the limit it takes one at
+ * a time, as the window must be exact there.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -37,6 +41,13 @@ export const START_PER_SECOND = 2;
 const RESTATE_MS = 10_000;
 /** Longest window the gate keeps: a platform quota per hour is kept as its share of a minute. */
 const MAX_WINDOW_S = 60;
+/** Most grants taken in one round trip (the take script gives fewer near the window's limit). */
+const BLOCK = 16;
+/**
+ * Grants taken ahead are used within this long or dropped: they were counted at the take, so a
+ * request sent later than that could land in the platform's next window.
+ */
+const LEASE_MS = 20;
 
 /** What an answer's rate-limit headers make of the window, and whether everyone must wait. */
 export interface StatedLimit {
@@ -117,10 +128,27 @@ export function createRateGate(
   // The headers this process last wrote, and the longest reset it saw (X-RateLimit-* name no window).
   let stated = { quota: 0, windowMs: 0, at: 0 };
   let longestResetS = 1;
+  // Grants taken ahead, per lane: how many are left, and until when they may be used.
+  const ahead: Record<Lane, { left: number; until: number }> = {
+    bulk: { left: 0, until: 0 },
+    interactive: { left: 0, until: 0 },
+  };
+  const holdUntil = (until: number): void => {
+    pausedUntil = Math.max(pausedUntil, until);
+    ahead.bulk.left = 0;
+    ahead.interactive.left = 0;
+  };
+  // Grants of several takes add up; the lease of the earliest still holds for them all.
+  const takeAhead = (lane: Lane, grants: number): void => {
+    const taken = ahead[lane];
+    const now = Date.now();
+    if (taken.left > 0 && now < taken.until) taken.left += grants;
+    else ahead[lane] = { left: grants, until: now + LEASE_MS };
+  };
   const poller = setInterval(() => {
     redis.pttl(keys.pause).then(
       (left) => {
-        if (left > 0) pausedUntil = Math.max(pausedUntil, Date.now() + left);
+        if (left > 0) holdUntil(Date.now() + left);
       },
       () => undefined, // Redis unavailable: the commands of the job report it
     );
@@ -135,26 +163,38 @@ export function createRateGate(
         continue;
       }
       if (unlimited) return;
-      const wait = await runScript(redis, RATE_TAKE, rateTakeKeys(keys), {
+      const { waitMs, granted } = await runScript(redis, RATE_TAKE, rateTakeKeys(keys), {
         fixedPerSecond: fixed,
         lane,
         bulkShare: options.bulkShare,
         startPerSecond: START_PER_SECOND,
+        block: BLOCK,
         now: '',
       });
-      if (wait <= 0) return;
-      await sleep(wait, undefined, { signal });
+      if (waitMs <= 0) {
+        if (granted > 1) takeAhead(lane, granted - 1);
+        return;
+      }
+      await sleep(waitMs, undefined, { signal });
     }
   }
 
   async function pause(ms: number): Promise<void> {
-    pausedUntil = Math.max(pausedUntil, Date.now() + ms);
+    holdUntil(Date.now() + ms);
     await runScript(redis, RATE_PAUSE, { pause: keys.pause }, { ms: Math.max(1, Math.ceil(ms)) });
   }
 
   return {
     pass(lane, signal) {
-      if (unlimited && pausedUntil <= Date.now()) return undefined;
+      const now = Date.now();
+      if (pausedUntil <= now) {
+        if (unlimited) return undefined;
+        const taken = ahead[lane];
+        if (taken.left > 0 && now < taken.until) {
+          taken.left -= 1;
+          return undefined;
+        }
+      }
       return waitToPass(lane, signal);
     },
     pause,
@@ -163,7 +203,7 @@ export function createRateGate(
       await runScript(
         redis,
         RATE_REFUSED,
-        { limit: keys.rateLimit },
+        { limit: keys.rateLimit, window: keys.rateBucket },
         { startPerSecond: START_PER_SECOND, fixedPerSecond: fixed, now: '' },
       );
     },
