@@ -44,6 +44,14 @@ function successOf(answer: HttpAnswer): CallResponse {
   };
 }
 
+/** An operation as the client sends it, resolved once. */
+interface Resolved {
+  operation: Operation;
+  binding: Binding;
+  /** It writes: it carries an idempotency key. */
+  write: boolean;
+}
+
 export function createInterfaceClient(
   config: FerryConfig['interface'],
   options: InterfaceClientOptions = {},
@@ -65,26 +73,43 @@ export function createInterfaceClient(
   });
   const idempotencyHeader = config.idempotencyHeader.toLowerCase();
   // An operation is resolved (listing checked, binding found) once, not on every call.
-  const resolved = new Map<string, { operation: Operation; binding: Binding }>();
+  const resolved = new Map<string, Resolved>();
 
-  function resolve(operationId: string): { operation: Operation; binding: Binding } {
+  function resolve(operationId: string): Resolved {
     const known = resolved.get(operationId);
     if (known) return known;
     const operation = resolveOperation(operationId, config.listing);
     const binding = bindings.get(operation.id);
     if (!binding) throw new Error(`no binding for ${operation.id}`); // resolveBindings covers all
-    resolved.set(operationId, { operation, binding });
-    return { operation, binding };
+    const entry: Resolved = { operation, binding, write: isWrite(operation) };
+    resolved.set(operationId, entry);
+    return entry;
+  }
+
+  /**
+   * A call's headers, built in one object (it is sent once, and undici copies what it sends): the
+   * credential's are added last, as they were by a spread.
+   */
+  function headersOf(
+    key: string | undefined,
+    hasBody: boolean,
+    credential: Record<string, string>,
+  ): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (hasBody) headers['content-type'] = 'application/json';
+    if (key !== undefined) headers[idempotencyHeader] = key;
+    for (const name in credential) headers[name] = credential[name] as string;
+    return headers;
   }
 
   async function call(request: CallRequest): Promise<CallResponse> {
-    const { operation, binding } = resolve(request.operationId);
-    const target = buildRequestTarget(binding, request);
+    const op = resolve(request.operationId);
+    const { operation } = op;
+    const target = buildRequestTarget(op.binding, request);
     const method = operation.method;
     const ctx: HttpErrorContext = { operationId: operation.id, method, path: prefix + target.path };
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (target.body !== undefined) headers['content-type'] = 'application/json';
-    if (isWrite(operation)) headers[idempotencyHeader] = request.idempotencyKey ?? randomUUID();
+    // A write's generated key is made once: a renewed credential sends the same request again.
+    const key = op.write ? (request.idempotencyKey ?? randomUUID()) : undefined;
 
     let renewed = false;
     for (;;) {
@@ -99,7 +124,7 @@ export function createInterfaceClient(
             origin: base.origin,
             method,
             path: prefix + target.pathAndQuery,
-            headers: { ...headers, ...credential },
+            headers: headersOf(key, target.body !== undefined, credential),
             body: target.body,
             signal: request.signal,
           },

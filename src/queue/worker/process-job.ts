@@ -123,9 +123,10 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
     for (const item of result.confirmed) {
       out.confirmed.push({ operationId: request.operationId, item, request });
     }
-    out.refused.push(...result.refused);
-    out.deferred.push(...result.deferred);
-    out.held.push(...result.held);
+    // Most answers confirm all: no spread of empty lists.
+    if (result.refused.length > 0) out.refused.push(...result.refused);
+    if (result.deferred.length > 0) out.deferred.push(...result.deferred);
+    if (result.held.length > 0) out.held.push(...result.held);
     // The breaker hears of an answer only when it can change something: a refusal of everyone,
     // a probe, or a refusal seen before (a healthy delivery costs no promise here).
     if (result.held.length > 0 || probe || s.deps.breaker.suspect(s.data.pipeline)) {
