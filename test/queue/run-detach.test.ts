@@ -87,6 +87,8 @@ it('detaches from a followed run on SIGINT; the workers finish it', async () => 
   expect(await runStatus(prefix, runId)).toBe('running');
   expect(follower.stderr()).toContain(`\`ferry runs --pipeline catalog\``);
   expect(follower.stderr()).not.toContain("This process's worker stopped");
+  // The latency kept the run going past the detach; the rest need not take its time.
+  sim.setFaults({ latency: [0, 0] });
   await until(
     'the worker finished the run',
     async () => (await runStatus(prefix, runId)) !== 'running',
@@ -105,6 +107,7 @@ it('detaches on SIGTERM with its own worker stopped, saying to start one', async
   expect(follower.stderr()).toContain("This process's worker stopped");
   const runId = runIdOf(follower.stderr());
   expect(await runStatus(prefix, runId)).toBe('running');
+  sim.setFaults({ latency: [0, 0] });
   const worker = start(['worker'], configFile);
   await workerReady(worker);
   await until(
