@@ -35,8 +35,8 @@ export default defineConfig({
     // suite"). Files share nothing but that: each leaves nothing open (setupFiles below).
     isolate: false,
     // One more worker than this 2-core machine has cores: the suite mostly waits (on simulator
-    // latency, leases, retries, child processes), 130 s of CPU in 270 s of wall time with two, so
-    // a third worker fills the waits (204 s). Four gained little more (181 s) and stretched every
+    // latency, leases, retries, child processes): with two workers, 130 s of CPU in 4.5 minutes.
+    // A third fills the waits (3 to 3.5 minutes); a fourth gained little more and stretched every
     // file under load. docs/BENCHMARKS.md, "Test suite".
     maxWorkers: 3,
     sequence: { sequencer: SlowFirstSequencer },
