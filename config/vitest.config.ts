@@ -25,8 +25,8 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/**/*.test.ts', 'connectors/**/*.test.ts'],
-    // Generous: tests of processes (signals, kill, several workers) start tsx children, which take
-    // 40 s and more on a 2-core machine at a load of 25; a test waits on conditions, not on this.
+    // Generous: tests of processes (signals, kill, several workers) start `ferry` children, which
+    // take many seconds on a 2-core machine at a load of 25; a test waits on conditions, not this.
     testTimeout: 120_000,
     hookTimeout: 30_000,
     pool: 'forks',
@@ -34,8 +34,11 @@ export default defineConfig({
     // fastify, bullmq, ioredis, zod afresh (measured: 60 % less CPU; docs/BENCHMARKS.md, "Test
     // suite"). Files share nothing but that: each leaves nothing open (setupFiles below).
     isolate: false,
-    // Two cores: integration tests start servers and workers; keep parallelism modest.
-    maxWorkers: 2,
+    // One more worker than this 2-core machine has cores: the suite mostly waits (on simulator
+    // latency, leases, retries, child processes): with two workers, 130 s of CPU in 4.5 minutes.
+    // A third fills the waits (3 to 3.5 minutes); a fourth gained little more and stretched every
+    // file under load. docs/BENCHMARKS.md, "Test suite".
+    maxWorkers: 3,
     sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ['test/helpers/global-setup.ts'],
     // Each file must close every socket, server and child process it opened.

@@ -1,8 +1,14 @@
 import { Redis } from 'ioredis';
+import type { TestProject } from 'vitest/node';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { buildFerry } from './build-ferry.js';
 import { TEST_REDIS_URL } from './redis.js';
 
-/** Fails the run at once, with what to do, when the tests' Redis does not answer. */
-export default async function setup(): Promise<void> {
+/**
+ * Fails the run at once, with what to do, when the tests' Redis does not answer; then compiles the
+ * `ferry` binary that tests run as a child process (test/helpers/ferry-bin.ts).
+ */
+export default async function setup(project: TestProject): Promise<void> {
   const redis = new Redis(TEST_REDIS_URL, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -19,4 +25,5 @@ export default async function setup(): Promise<void> {
   } finally {
     redis.disconnect();
   }
+  project.provide('ferryBin', await buildFerry(PROJECT_ROOT));
 }

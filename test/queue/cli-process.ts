@@ -1,14 +1,13 @@
 /** Running `ferry` as a child process, with a config file of the test's own. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import { FERRY_BIN } from '../helpers/ferry-bin.js';
 import { ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import type { DeliveryOverrides } from './delivery-fixtures.js';
-
-const FERRY = resolve(PROJECT_ROOT, 'src/cli/ferry.js');
 
 /** Writes <dir>/<name> (a config for these tests); returns its path. */
 export function writeConfigFile(
@@ -70,7 +69,7 @@ export function spawnFerry(
   configFile: string,
   extraEnv: NodeJS.ProcessEnv = {},
 ): FerryProcess {
-  const child = spawn(process.execPath, [FERRY, ...args], {
+  const child = spawn(process.execPath, [FERRY_BIN, ...args], {
     cwd: PROJECT_ROOT,
     env: ferryEnv(configFile, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -60,7 +60,7 @@ it('is noticed by the waiting CLI, the worker and `ferry status`, and the next r
     configFile,
   );
   processes.push(follower);
-  // A deadline that includes a tsx child's start-up: 40 s and more on a loaded 2-core machine.
+  // A deadline that includes a child's start-up: many seconds on a loaded 2-core machine.
   await until('some of the run delivered', () => sim.stats().requests > 40, 90_000);
 
   // Redis comes back on the same port with nothing in it.

@@ -51,7 +51,13 @@ it.each([0, 150, 500, 1_200])(
   'survives a restart %i ms into the run: delivered, or stopped with exit 5 and recorded',
   async (delayMs) => {
     const prefix = uniquePrefix('restart');
-    const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), { bundleSize: 20 });
+    // A job whose lock lapsed while Redis was down is taken up again once its lock expires and
+    // the next stalled check comes: seconds here, not BullMQ's 30 + 15 s of the defaults.
+    const config = testConfig(prefix, sim.url, join(dir.path, 'reports'), {
+      bundleSize: 20,
+      lockDurationMs: 2000,
+      stalledIntervalMs: 1000,
+    });
     config.redis.url = server!.url;
     const run = executeRun({
       config,

@@ -61,7 +61,7 @@ describe('long-running processes', () => {
     processes.push(worker, serve);
     const base = `http://127.0.0.1:${consolePort}`;
 
-    // Two tsx children start at once: 40 s and more each on a loaded 2-core machine.
+    // Two children start at once: many seconds each on a loaded 2-core machine.
     await until('the console listens', () => serve.stderr().includes('listening on'), 90_000);
     await until('both say they wait', () =>
       [worker, serve].every((p) => p.stderr().includes(`waiting for Redis at 127.0.0.1:${port}`)),

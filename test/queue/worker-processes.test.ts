@@ -156,6 +156,8 @@ describe('ferry worker processes', () => {
       const settledAtStop = await settledItems(prefix, runId);
       expect(settledAtStop).toBeGreaterThan(0);
 
+      // The latency kept jobs active at SIGTERM; the rest need not take its time.
+      sim.setFaults({ latency: [5, 15] });
       const next = spawnFerry(['worker'], configFile);
       workers.push(next);
       const run = await followRun(redis, deliveryKeys(prefix), runId, () => undefined);
@@ -223,6 +225,8 @@ describe('ferry worker processes', () => {
     a.child.kill('SIGKILL');
     await a.exited;
 
+    // The latency kept a price job active at the kill; the rest need not take its time.
+    sim.setFaults({ latency: [5, 15] });
     const b = await startDeliveryWorker({ config, logger: quietLogger() });
     try {
       const run = await followRun(redis, keys, runId, () => undefined);

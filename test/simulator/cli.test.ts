@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { startSimulator } from '../../src/simulator/start-simulator.js';
+import { FERRY_BIN } from '../helpers/ferry-bin.js';
 import { ferryHere } from '../helpers/ferry-here.js';
 import { freePort } from '../helpers/redis-server.js';
 
@@ -13,7 +14,7 @@ afterEach(() => {
 });
 
 function ferry(args: string[]) {
-  const child = spawn(process.execPath, ['src/cli/ferry.js', ...args], {
+  const child = spawn(process.execPath, [FERRY_BIN, ...args], {
     cwd: PROJECT_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

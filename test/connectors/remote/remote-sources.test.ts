@@ -16,6 +16,7 @@ import { S3Drop } from '../../../connectors/sources/s3.js';
 import { SftpDrop } from '../../../connectors/sources/sftp.js';
 import type { S3Spec, SftpSpec } from '../../../connectors/sources/remote-types.js';
 import { PROJECT_ROOT } from '../../../src/config/load-config.js';
+import { FERRY_BIN } from '../../helpers/ferry-bin.js';
 import { freePort } from '../../helpers/redis-server.js';
 import { uniquePrefix } from '../../helpers/redis.js';
 import { startS3, type TestS3 } from '../../helpers/s3-server.js';
@@ -217,7 +218,7 @@ describe('ferry read of a remote address', () => {
     env: Record<string, string>,
   ): Promise<{ code: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['src/cli/ferry.js', ...args], {
+      const child = spawn(process.execPath, [FERRY_BIN, ...args], {
         cwd: PROJECT_ROOT,
         env: { ...process.env, FERRY_LOG_LEVEL: 'silent', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
