@@ -2,6 +2,7 @@
  * startSimulator: a real HTTP server (node:http) that plays the platform, for the CLI and for tests.
  * docs/SIMULATOR.md describes it.
  */
+import { setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
@@ -48,6 +49,8 @@ function openApi(ctx: SimContext, url: string, format: 'json' | 'yaml'): SimResp
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const described = options.openapi ? await loadDescribedPlatform(options.openapi) : undefined;
   const closing = new AbortController();
+  // Every request in its latency listens for the close: as many as are in flight, not a leak.
+  setMaxListeners(0, closing.signal);
   const ctx = createContext(options, closing.signal, described);
   const host = options.host ?? '127.0.0.1';
   let url = '';

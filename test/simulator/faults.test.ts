@@ -186,3 +186,22 @@ describe('faults on reads', () => {
     expect(sim.requests()).toMatchObject([{ operationId: 'orders.get', status: 200 }]);
   });
 });
+
+describe('latency', () => {
+  it('holds many requests at once without Node warning of a listener leak', async () => {
+    const sim = await start(7, { latency: [50, 60] });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 24 }, () => outcome(sim, 'GET', '/external/api/orders')),
+      );
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+});
