@@ -6,6 +6,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { configSchema, type FerryConfig } from '../../src/config/schema.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
+import type { Plan } from '../../src/pipeline/types.js';
+import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
@@ -153,4 +155,32 @@ export async function runCatalog(
     source: { file },
   });
   return followRun(redis, deliveryKeys(config.redis.prefix), runId, () => undefined);
+}
+
+/**
+ * Runs the catalog pipeline on `file` with a worker of its own to its end, every planned item
+ * checked delivered: its plan, and its record when it had anything to send.
+ */
+export async function deliverCatalog(
+  redis: Redis,
+  config: FerryConfig,
+  file: string,
+): Promise<{ plan: Plan; run?: RunRecord }> {
+  const started = await startRun({
+    config,
+    redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    source: { file },
+  });
+  if (!started.enqueued) return { plan: started.plan };
+  const worker = await startDeliveryWorker({ config, logger: quietLogger() });
+  try {
+    const keys = deliveryKeys(config.redis.prefix);
+    const run = await followRun(redis, keys, started.runId, () => undefined);
+    for (const [id, c] of Object.entries(run.operations)) expect(c.delivered, id).toBe(c.planned);
+    return { plan: started.plan, run };
+  } finally {
+    await worker.close();
+  }
 }

@@ -15,16 +15,12 @@ import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { AuthConfig, FerryConfig } from '../../src/config/schema.js';
 import { configFromDescription } from '../../src/interface/openapi/configured-contract.js';
 import { loadDescription } from '../../src/interface/openapi/load-description.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
 import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check.js';
 import type { Plan } from '../../src/pipeline/types.js';
-import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
-import { followRun } from '../../src/runs/follow-run.js';
-import { deliveryKeys } from '../../src/runs/keys.js';
 import { ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { call } from '../simulator/sim-http.js';
-import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
+import { deliverCatalog, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
 const fixture = (name: string) => resolve(PROJECT_ROOT, 'test/fixtures/openapi', name);
 
@@ -147,25 +143,9 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
   async function run(name: string, rows: string): Promise<Plan> {
     const file = join(h.dir, name);
     writeFileSync(file, rows);
-    const started = await startRun({
-      config,
-      redis: h.redis,
-      logger: quietLogger(),
-      pipeline: 'catalog',
-      source: { file },
-    });
-    expect(started.plan.errors).toEqual([]);
-    if (!started.enqueued) return started.plan;
-    const worker = await startDeliveryWorker({ config, logger: quietLogger() });
-    try {
-      const done = await followRun(h.redis, deliveryKeys(h.prefix), started.runId, () => undefined);
-      for (const [id, c] of Object.entries(done.operations)) {
-        expect(c.delivered, id).toBe(c.planned);
-      }
-    } finally {
-      await worker.close();
-    }
-    return started.plan;
+    const { plan } = await deliverCatalog(h.redis, config, file);
+    expect(plan.errors).toEqual([]);
+    return plan;
   }
 
   it('ferry interface check passes the catalog pipeline', async () => {

@@ -10,14 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
 import { configFromDescription } from '../../src/interface/openapi/configured-contract.js';
 import { loadDescription } from '../../src/interface/openapi/load-description.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
-import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { loadRun } from '../../src/runs/run-report.js';
 import { planSummary } from '../../src/pipeline/plan-report.js';
 import type { Plan } from '../../src/pipeline/types.js';
-import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
-import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
+import { deliverCatalog, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
 
 const DESCRIPTION = resolve(import.meta.dirname, '../fixtures/openapi/prices-in-batch-3.0.yaml');
 const HEADER =
@@ -40,24 +37,12 @@ function items(name: string, from: number, cents: number): string {
 
 /** Runs the catalog on `file` to its end; its plan. */
 async function run(config: FerryConfig, file: string): Promise<Plan> {
-  const keys = deliveryKeys(config.redis.prefix);
-  const started = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
-  if (!started.enqueued) return started.plan;
-  const worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  try {
-    const done = await followRun(h.redis, keys, started.runId, () => undefined);
-    for (const [id, c] of Object.entries(done.operations)) expect(c.delivered, id).toBe(c.planned);
-  } finally {
-    await worker.close();
+  const { plan, run: done } = await deliverCatalog(h.redis, config, file);
+  if (done) {
+    const keys = deliveryKeys(config.redis.prefix);
+    expect((await loadRun(h.redis, keys, done.id)).prices).toEqual(plan.prices);
   }
-  expect((await loadRun(h.redis, keys, started.runId)).prices).toEqual(started.plan.prices);
-  return started.plan;
+  return plan;
 }
 
 const requests = (plan: Plan): number =>
