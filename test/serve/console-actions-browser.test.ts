@@ -1,7 +1,7 @@
 /**
  * Pages that follow the action, in a real browser (Chromium, playwright-core) against real Redis,
  * a worker and the simulator over TCP: after a replay the dead letter's page says it no longer
- * waits (no red badge, no Replay buttons) and a reload says who replayed it instead of a 404;
+ * waits (no red badge, no Replay buttons), an edit the schema refuses says why and sends nothing, and a reload says who replayed it instead of a 404;
  * "Replay selected" takes the replayed rows out of the list, unticked; a cancel shows the run's
  * new status at once; pause and resume of a schedule show at once; after an upload the file input
  * is empty and the live refresh goes on; "Run now" starts a run from the pipeline's own file; the
@@ -101,7 +101,17 @@ it('takes a replayed dead letter off its page at once, and a reload says who rep
   expect(await page.locator('h1 .badge.dead').count()).toBe(1);
   await shot(page, 'dead-letter-before');
   const editor = page.locator('textarea#payload');
-  await editor.fill((await editor.inputValue()).replace('-1.00', '1.00'));
+  const stored = await editor.inputValue();
+  // An edit the resource schema refuses (an amount as a number) says why, and sends nothing.
+  const sent = h.sim.stats().requests;
+  await editor.fill(stored.replace('"-1.00"', '1'));
+  await page.click('text=Replay with this payload');
+  const refused = page.locator('[data-result].bad');
+  await refused.waitFor({ timeout: 20_000 });
+  expect(await refused.textContent()).toContain('is not a valid prices payload');
+  expect(h.sim.stats().requests).toBe(sent);
+  await shot(page, 'dead-letter-edit-refused');
+  await editor.fill(stored.replace('-1.00', '1.00'));
   await page.click('text=Replay with this payload');
   const flash = page.locator('[data-flash].ok');
   await flash.waitFor({ timeout: 20_000 });
