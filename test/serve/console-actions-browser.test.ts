@@ -1,7 +1,8 @@
 /**
  * Pages that follow the action, in a real browser (Chromium, playwright-core) against real Redis,
- * a worker and the simulator over TCP: after a replay the dead letter's page says it no longer
- * waits (no red badge, no Replay buttons), an edit the schema refuses says why and sends nothing, and a reload says who replayed it instead of a 404;
+ * a worker and the simulator over TCP: an edit the schema refuses says why on the dead letter's
+ * page and sends nothing; after a replay the page says it no longer waits (no red badge, no Replay
+ * buttons) and a reload says who replayed it instead of a 404;
  * "Replay selected" takes the replayed rows out of the list, unticked; a cancel shows the run's
  * new status at once; pause and resume of a schedule show at once; after an upload the file input
  * is empty and the live refresh goes on; "Run now" starts a run from the pipeline's own file; the
