@@ -10,6 +10,7 @@ import {
   type DeliveryKeys,
   newRunId,
   indexRun,
+  keepRunDescription,
   lockPipeline,
   type StageInfo,
   StageWriter,
@@ -59,10 +60,12 @@ export async function startReplay(
     'pending:0': replays.length,
   };
   for (const [id, n] of Object.entries(planned)) fields[`op:${id}:planned`] = n;
+  if (config.contract) fields.descriptionSha = config.contract.sha256;
   try {
     await writer.flush();
     // Before the run is recorded: a replay whose lock lapsed must not start.
     await lock.keep();
+    if (config.contract) await keepRunDescription(redis, keys, config.contract);
     await indexRun(
       redis.multi().hset(keys.run(runId), fields),
       keys,

@@ -60,6 +60,7 @@ import {
   type StartPhase,
   type RunContract,
   contractedConfig,
+  keepRunDescription,
 } from '../runs/index.js';
 
 export interface StartRunOptions {
@@ -165,6 +166,8 @@ function runFields(
   if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
   if (options.lateSeconds !== undefined) fields.lateSeconds = options.lateSeconds;
   if (contract) fields.contract = JSON.stringify(contract);
+  // Its workers send by the description it was planned by (runs/contract/run-description.ts).
+  if (options.config.contract) fields.descriptionSha = options.config.contract.sha256;
   if (plan.prices) fields.prices = JSON.stringify(plan.prices);
   for (const s of stages) fields[`pending:${s.index}`] = s.jobs;
   for (const [id, count] of Object.entries(plan.operations))
@@ -395,6 +398,9 @@ async function recordRun(
   if (hasJobs) multi.sadd(keys.activeRuns, runId);
   try {
     if (hasJobs) await lock.keep();
+    if (hasJobs && options.config.contract) {
+      await keepRunDescription(redis, keys, options.config.contract);
+    }
     await multi.exec();
     if (hasJobs) await writer.keep();
     if (run.loss && options.resendAll) await markResent(redis, keys, definition.name);

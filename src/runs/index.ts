@@ -16,7 +16,12 @@ export {
   deadLetterText,
 } from './dead-letters/dead-letter-views.js';
 export { ContractBreakingError } from './contract/contract-error.js';
-export { contractedConfig, pinnedSha } from './contract/contracted-config.js';
+export { contractedConfig } from './contract/contracted-config.js';
+export {
+  type KeptDescription,
+  keepRunDescription,
+  readRunDescription,
+} from './contract/run-description.js';
 export {
   type ContractPin,
   type ContractSighting,

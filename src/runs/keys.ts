@@ -61,6 +61,8 @@ export interface DeliveryKeys {
   readonly contractPin: string;
   /** The description as last read before a run, and its changes to the pin (contract/pin-store.ts). */
   readonly contractSeen: string;
+  /** A description runs were planned by, by its sha256 (contract/run-description.ts). */
+  contractText(sha256: string): string;
   /** Operator actions in the console, newest first (JSON each). */
   readonly audit: string;
   /** One pipeline's run ids by start time. */
@@ -118,6 +120,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     metrics: `${base}:metrics`,
     contractPin: `${base}:contract:pin`,
     contractSeen: `${base}:contract:seen`,
+    contractText: (sha256) => `${base}:contract:text:${sha256}`,
     audit: `${base}:audit`,
     pipelineRunIndex: (pipeline) => `${base}:runs:${pipeline}`,
     throughput: (minute) => `${base}:throughput:${minute}`,

@@ -4,8 +4,9 @@
  * categories in an object envelope `{"categories": [...]}` of at most 50, with an API key. An HTTP
  * import through the console (as `ferry serve` builds it, from the config as loaded) arrives in
  * batches of 50 at most, and the replay of its dead letter (as `ferry dlq replay` calls it)
- * arrives in the envelope. With a pin, runs keep the pinned description's bindings while the live
- * one raises maxItems (a non-breaking change), until `ferry interface accept`.
+ * arrives in the envelope. Without a pin, a worker sends each run's jobs by the description the run
+ * was planned by, not by the one it read at start. With a pin, runs keep the pinned description's
+ * bindings while the live one raises maxItems (a non-breaking change), until `ferry interface accept`.
  */
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { loadConfig, PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { FerryConfig } from '../../src/config/schema.js';
 import { configWithContract } from '../../src/interface/openapi/configured-contract.js';
 import { replayDeadLetters } from '../../src/orchestrate/replay.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { createRedis } from '../../src/redis/connection.js';
 import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-store.js';
@@ -22,6 +24,7 @@ import { deliveryKeys } from '../../src/runs/keys.js';
 import type { RunReport } from '../../src/runs/run-report.js';
 import { buildServer } from '../../src/serve/server.js';
 import { ferryHere } from '../helpers/ferry-here.js';
+import { until } from '../helpers/until.js';
 import { sendJson, startTestServer, type TestServer } from './client-test-server.js';
 import { TEST_REDIS_URL, deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { expectNothingOpen, quietLogger, tempDir } from '../queue/delivery-fixtures.js';
@@ -62,12 +65,14 @@ function categoriesCsv(count: number, label = ''): string {
   return `id,name,pos\n${rows.join('\n')}\n`;
 }
 
-/** The live description, its categories' maxItems set to `max`. */
-function describeWith(max: number): void {
+/** The live description, its categories' maxItems set to `max`, in an envelope named `envelope`. */
+function describeWith(max: number, envelope = 'categories'): void {
   const doc = parse(readFileSync(FIXTURE, 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  doc.components.requestBodies.Categories.content[
-    'application/json'
-  ].schema.properties.categories.maxItems = max;
+  const schema = doc.components.requestBodies.Categories.content['application/json'].schema;
+  const { categories } = schema.properties;
+  categories.maxItems = max;
+  schema.properties = { [envelope]: categories };
+  schema.required = [envelope];
   writeFileSync(described, stringify(doc));
 }
 
@@ -182,6 +187,54 @@ describe('the console and dead-letter replays send by the description', () => {
     expect(puts[0]!.parsed).toEqual({
       categories: [{ externalId: 'C07', title: 'Category 07', position: 6 }],
     });
+  });
+});
+
+describe('without a pin, each run goes by the description it was planned by', () => {
+  /** Plans `ferry run cats` with the description as it is now; resolves when the run is over. */
+  const runBy = async (label: string) => {
+    writeFileSync(join(dir.path, 'cats.csv'), categoriesCsv(3, label));
+    const started = await startRun({
+      config: loaded(),
+      redis,
+      logger: quietLogger(),
+      pipeline: 'cats',
+    });
+    return async () =>
+      until('the run to succeed', async () => {
+        const status = await redis.hget(keys.run(started.runId), 'status');
+        return status === 'succeeded';
+      });
+  };
+  const envelopes = () => categoryPuts().map((p) => Object.keys(p.parsed as object).join());
+
+  it('a worker started before the description changed sends by the new one', async () => {
+    await redis.del(keys.contractPin);
+    describeWith(50, 'categories');
+    const worker = await startDeliveryWorker({ config: loaded(), logger: quietLogger() });
+    try {
+      describeWith(50, 'data'); // the platform's envelope is renamed
+      await (
+        await runBy(' (renamed)')
+      )();
+      expect(envelopes()).toEqual(['data']);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("a worker started after it changed again sends by the run's", async () => {
+    await redis.del(keys.contractPin);
+    describeWith(50, 'items');
+    const done = await runBy(' (items)'); // planned by `items`, no worker yet
+    describeWith(50, 'categories');
+    const worker = await startDeliveryWorker({ config: loaded(), logger: quietLogger() });
+    try {
+      await done();
+      expect(envelopes()).toEqual(['items']);
+    } finally {
+      await worker.close();
+    }
   });
 });
 

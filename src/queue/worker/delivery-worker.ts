@@ -38,13 +38,13 @@ import {
   notifyRunEnded,
   parseRun,
   contractedConfig,
-  pinnedSha,
 } from '../../runs/index.js';
 import { openQueues } from '../queues.js';
 import { createBreaker } from './breaker.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { processJob } from './process-job.js';
 import { createRateGate } from './rate-gate.js';
+import { createRunContracts } from './run-contracts.js';
 import { startSupervisor } from './supervisor.js';
 
 const SUPERVISE_MS = 2_000;
@@ -81,8 +81,8 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const keys = deliveryKeys(options.config.redis.prefix);
   const redis = createRedis(options.config.redis);
   await warnIfEvicting(redis, logger);
-  // Bodies are shaped by the contract's bindings: the pinned description's, followed when
-  // `ferry interface accept` pins another (followPin, before each job).
+  // Bodies are shaped by the contract's bindings: the worker's own are the pinned description's
+  // (else the live one's) as read now; each run's jobs go by the one it was planned by.
   const config = await contractedConfig(options.config, redis, keys);
   const clients: InterfaceClient[] = [];
   const clientFor = (c: FerryConfig): InterfaceClient => {
@@ -129,18 +129,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       if (run) await notifyRunEnded({ config, redis, keys, logger }, run);
     },
   };
-  let pinSeen = config.contract?.from === 'pinned' ? config.contract.sha256 : null;
-  let following: Promise<void> | undefined;
-  const followPin = async (): Promise<void> => {
-    const sha = await pinnedSha(redis, keys);
-    if (sha === pinSeen) return;
-    const next = await contractedConfig(deps.config, redis, keys);
-    pinSeen = sha;
-    deps.config = next;
-    deps.bindings = resolveBindings(next.interface.bindings);
-    deps.client = clientFor(next); // the one before finishes its calls in flight
-    logger.info({ pinned: sha }, "delivering by the newly pinned platform's description");
-  };
+  const contracts = createRunContracts({ deps, given: options.config, clientFor, logger });
   let active = 0;
   const workers = lanes.map((lane) => {
     const worker = new Worker<DeliveryJobData>(
@@ -148,10 +137,8 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       async (job, token) => {
         active += 1;
         try {
-          if (config.interface.openapi) {
-            await (following ??= followPin().finally(() => (following = undefined)));
-          }
-          await processJob(job, deps, token);
+          const jobDeps = config.interface.openapi ? await contracts(job.data.runId) : deps;
+          await processJob(job, jobDeps, token);
         } finally {
           active -= 1;
         }

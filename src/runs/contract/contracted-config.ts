@@ -13,11 +13,6 @@ import type { RedisClient } from '../../redis/index.js';
 import type { DeliveryKeys } from '../keys.js';
 import { readPin } from './pin-store.js';
 
-/** The sha256 of the pinned description, or null: one HGET, for a process that keeps a config. */
-export async function pinnedSha(redis: RedisClient, keys: DeliveryKeys): Promise<string | null> {
-  return redis.hget(keys.contractPin, 'sha256');
-}
-
 export async function contractedConfig(
   config: FerryConfig,
   redis: RedisClient,
