@@ -116,8 +116,8 @@ function decodeBody(chunks: Buffer[], length: number): string {
 /**
  * One exchange as an undici dispatch handler: the answer's status, headers and body collected
  * straight from the connection into one promise. undici's `request()` makes an AsyncResource and a
- * Readable stream per answer, and reading its text goes through the stream's events and ticks:
- * about a fifth of the client's CPU per call on the delivery path, for a body read whole anyway.
+ * Readable stream per answer, and reading its text goes through the stream's events and ticks,
+ * for a body read whole anyway (docs/BENCHMARKS.md, Delivery, twelfth session).
  */
 class AnswerReader implements Dispatcher.DispatchHandler {
   readonly answer: Promise<HttpAnswer>;
