@@ -6,7 +6,7 @@
  * a few times (p-retry). HTTP statuses are returned, never retried: that is the worker's job.
  */
 import pRetry from 'p-retry';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { Logger } from '../logging/index.js';
 import {
   NetworkError,
@@ -105,6 +105,84 @@ function flattenHeaders(
   return raw as Record<string, string>;
 }
 
+/** The body's text as undici's `body.text()` gives it: UTF-8, a leading byte-order mark dropped. */
+function decodeBody(chunks: Buffer[], length: number): string {
+  if (length === 0) return '';
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length);
+  const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return bytes.toString('utf8', bom ? 3 : 0);
+}
+
+/**
+ * One exchange as an undici dispatch handler: the answer's status, headers and body collected
+ * straight from the connection into one promise. undici's `request()` makes an AsyncResource and a
+ * Readable stream per answer, and reading its text goes through the stream's events and ticks,
+ * for a body read whole anyway (docs/BENCHMARKS.md, Delivery, twelfth session).
+ */
+class AnswerReader implements Dispatcher.DispatchHandler {
+  readonly answer: Promise<HttpAnswer>;
+  /** The answer's head came: a failure now is not one of a socket that broke before any answer. */
+  answered = false;
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private chunks: Buffer[] = [];
+  private length = 0;
+  private resolve!: (answer: HttpAnswer) => void;
+  private reject!: (error: unknown) => void;
+  private controller: Dispatcher.DispatchController | undefined;
+  private readonly onAbort: (() => void) | undefined;
+
+  constructor(private readonly signal: AbortSignal | undefined) {
+    this.answer = new Promise<HttpAnswer>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    if (signal) {
+      this.onAbort = () => this.controller?.abort(signal.reason);
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal?.aborted) controller.abort(this.signal.reason);
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (statusCode < 200) return; // an informational answer: the real one follows
+    this.answered = true;
+    this.status = statusCode;
+    this.headers = flattenHeaders(headers);
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    this.done();
+    this.resolve({
+      status: this.status,
+      headers: this.headers,
+      text: decodeBody(this.chunks, this.length),
+    });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.done();
+    this.reject(error);
+  }
+
+  private done(): void {
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
 export function createTransport(options: TransportOptions): Transport {
   const { timeouts, logger } = options;
   const agent = new Agent({
@@ -114,31 +192,38 @@ export function createTransport(options: TransportOptions): Transport {
     bodyTimeout: timeouts.bodyMs,
   });
 
-  function dispatch(request: HttpRequest) {
-    return agent.request({
-      origin: request.origin,
-      path: request.path,
-      method: request.method as 'GET',
-      headers: request.headers,
-      body: request.body ?? null,
-      signal: request.signal ?? null,
-    });
-  }
-
-  async function untilHeaders(request: HttpRequest, ctx: HttpErrorContext) {
-    try {
-      return await dispatch(request);
-    } catch (error) {
-      throw toInterfaceError(error, ctx);
-    }
+  /** Sends the request; its reader collects the answer. */
+  function dispatch(request: HttpRequest): AnswerReader {
+    const reader = new AnswerReader(request.signal);
+    agent.dispatch(
+      {
+        origin: request.origin,
+        path: request.path,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.body ?? null,
+      },
+      reader,
+    );
+    return reader;
   }
 
   /** The quick retries after a first attempt that broke before any answer (p-retry). */
   function retryAfterBreak(request: HttpRequest, ctx: HttpErrorContext, firstError: unknown) {
     let first: unknown = firstError;
+    // A failure after the answer's head came (a body cut short) is not retried.
+    let answered = false;
     return pRetry(
-      () => {
-        if (first === undefined) return untilHeaders(request, ctx);
+      async () => {
+        if (first === undefined) {
+          const reader = dispatch(request);
+          try {
+            return await reader.answer;
+          } catch (error) {
+            answered = reader.answered;
+            throw toInterfaceError(error, ctx);
+          }
+        }
         const error = first; // attempt 1 already ran (below): p-retry handles its failure
         first = undefined;
         throw error;
@@ -149,9 +234,9 @@ export function createTransport(options: TransportOptions): Transport {
         maxTimeout: 100,
         randomize: true,
         signal: request.signal,
-        shouldRetry: ({ error }) => brokeBeforeAnswer(error),
+        shouldRetry: ({ error }) => !answered && brokeBeforeAnswer(error),
         onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-          if (brokeBeforeAnswer(error) && retriesLeft > 0) {
+          if (!answered && brokeBeforeAnswer(error) && retriesLeft > 0) {
             logger?.debug(
               { operationId: ctx.operationId, attempt: attemptNumber, code: codeOf(error.cause) },
               'connection broke before an answer; retrying at once',
@@ -167,22 +252,14 @@ export function createTransport(options: TransportOptions): Transport {
       // The first attempt goes without p-retry (its options and closures cost ~10 µs per call on
       // the delivery path); only a socket that broke before any answer enters the retry loop.
       request.signal?.throwIfAborted();
-      let response: Awaited<ReturnType<typeof untilHeaders>>;
+      const reader = dispatch(request);
       try {
-        response = await dispatch(request);
+        return await reader.answer;
       } catch (failure) {
         const error = toInterfaceError(failure, ctx);
-        if (!brokeBeforeAnswer(error) || options.quickRetries <= 0) throw error;
-        response = await retryAfterBreak(request, ctx, error);
+        if (reader.answered || !brokeBeforeAnswer(error) || options.quickRetries <= 0) throw error;
+        return await retryAfterBreak(request, ctx, error);
       }
-      request.signal?.throwIfAborted();
-      let text: string;
-      try {
-        text = await response.body.text();
-      } catch (error) {
-        throw toInterfaceError(error, ctx);
-      }
-      return { status: response.statusCode, headers: flattenHeaders(response.headers), text };
     },
     async close(abandon = false) {
       await (abandon ? agent.destroy() : agent.close());

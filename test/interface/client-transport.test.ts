@@ -79,6 +79,31 @@ describe('connection failures', () => {
     expect(server.requests).toHaveLength(1); // timeouts are not retried in the client
   });
 
+  it('a body cut short after the answer began is a NetworkError, not retried: the platform answered', async () => {
+    server.handler = (_req, res, raw) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"items": [', () => raw.socket.destroy());
+    };
+    const error = await rejection(
+      client({ quickRetries: 2 }).call({ operationId: 'products.put', body: [] }),
+    );
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('an abort signal ends a call waiting for its answer, with the signal reason', async () => {
+    server.handler = (_req, res) => setTimeout(() => sendJson(res, 200, {}), 2_000);
+    const abort = new AbortController();
+    const reason = new Error('stopped by the test');
+    setTimeout(() => abort.abort(reason), 50);
+    const started = Date.now();
+    const error = await rejection(
+      client().call({ operationId: 'stores.get', signal: abort.signal }),
+    );
+    expect(error).toBe(reason);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
   it('a body that stalls is a TimeoutError in the body phase', async () => {
     server.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -167,6 +192,26 @@ describe('request shape', () => {
     });
     expect(server.requests[1]?.url).toBe('/external/api/products?id=p+1&id=p2');
     expect(server.requests[1]?.body).toBe('');
+  });
+
+  it('reads the answer whole: repeated headers joined, a byte-order mark dropped, chunks in order', async () => {
+    server.handler = (_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('x-note', ['a', 'b']);
+      res.writeHead(200);
+      res.write('\ufeff{"name":');
+      setTimeout(() => res.end('"Ø"}'), 20);
+    };
+    const res = await client().call({ operationId: 'stores.get' });
+    expect(res.headers['x-note']).toBe('a, b');
+    expect(res.body).toEqual({ name: 'Ø' });
+    expect(res.body).toBe(res.body); // parsed once
+    // Written as JSON (`ferry call --json`), the answer carries its body.
+    expect(JSON.parse(JSON.stringify(res))).toEqual({
+      status: 200,
+      headers: expect.objectContaining({ 'x-note': 'a, b' }) as unknown,
+      body: { name: 'Ø' },
+    });
   });
 
   it('sends a body given as JSON text as it is', async () => {

@@ -56,7 +56,8 @@ class RequestSender {
     private readonly binding: Binding,
   ) {}
 
-  async send(part: JobRequest): Promise<void> {
+  /** Sends a part (the request, or a half of it); resolves to the request's outcome so far. */
+  async send(part: JobRequest): Promise<SendResult> {
     for (;;) {
       if (this.calls >= this.ctx.budget) {
         this.result.refused.push({
@@ -67,7 +68,7 @@ class RequestSender {
             `${part.operationId}: gave up after ${this.calls} HTTP calls for one request ` +
             `(delivery.retryBudget); replay it with \`ferry dlq replay\` once the cause is fixed.`,
         });
-        return;
+        return this.result;
       }
       const gate = this.ctx.gate.pass(this.ctx.lane);
       if (gate) await gate;
@@ -81,12 +82,12 @@ class RequestSender {
         if (observed) await observed;
         if (await this.again(error)) continue;
         await this.onError(part, error);
-        return;
+        return this.result;
       }
       const observed = this.ctx.gate.observe(answer.headers);
       if (observed) await observed;
       this.onAnswer(part, answer);
-      return;
+      return this.result;
     }
   }
 
@@ -180,8 +181,7 @@ class RequestSender {
   }
 }
 
-export async function sendRequest(request: JobRequest, ctx: SendContext): Promise<SendResult> {
-  const sender = new RequestSender(ctx, ctx.binding(request.operationId));
-  await sender.send(request);
-  return sender.result;
+/** One request's outcome (no async frame of its own: it runs for every request). */
+export function sendRequest(request: JobRequest, ctx: SendContext): Promise<SendResult> {
+  return new RequestSender(ctx, ctx.binding(request.operationId)).send(request);
 }
