@@ -50,6 +50,7 @@ async function oneStart(prefix: string): Promise<void> {
   const base = loadConfig().config;
   const config = configSchema.parse({
     redis: { url: base.redis.url, prefix },
+    // Nothing is sent: no worker runs, so the platform's address is never called.
     interface: { baseUrl: 'http://127.0.0.1:9', auth: { type: 'bearer', token: 'dev-token' } },
     log: { level: 'warn' },
   });
