@@ -3,10 +3,12 @@
  * request that carries one entity (a product's prices) is bundled with others of its stage, so the
  * queue's cost per job (BullMQ moves ~5,500 jobs/s here) does not bound delivery. A job's id is its
  * request's idempotency key, or a hash of its requests' keys, so enqueueing it twice is a no-op.
+ * A planned request goes into its job as it is, payloads and all: the job's payload is encoded
+ * from what a job keeps (job-payload-codec.ts) when its job is written, so no copy is made first.
  */
 import type { DeliveryRequest } from '../pipeline/index.js';
 import { hashParts } from '../base/index.js';
-import { toJobRequest, type JobRequest, type StagedJob } from '../runs/index.js';
+import type { JobRequest, StagedJob } from '../runs/index.js';
 
 export function bundleId(requests: readonly JobRequest[]): string {
   if (requests.length === 1) return (requests[0] as JobRequest).idempotencyKey;
@@ -23,13 +25,12 @@ export class JobBundler {
   ) {}
 
   add(stage: number, request: DeliveryRequest): void {
-    const jobRequest = toJobRequest(request);
     if (request.items.length > 1 || this.bundleSize === 1) {
-      this.emitJob(stage, [jobRequest]);
+      this.emitJob(stage, [request]);
       return;
     }
     const bundle = this.open.get(stage) ?? [];
-    bundle.push(jobRequest);
+    bundle.push(request);
     this.open.set(stage, bundle);
     if (bundle.length >= this.bundleSize) {
       this.open.delete(stage);

@@ -64,7 +64,6 @@ export {
   type StagedJob,
   stateItem,
   type Tally,
-  toJobRequest,
 } from './job-data.js';
 export { decodeJobPayload } from './job-payload-codec.js';
 export {

@@ -1,5 +1,5 @@
 /** What a delivery job carries, and the outcome counts a job reports when it settles. */
-import type { DeliveryRequest, StateItem } from '../pipeline/index.js';
+import type { StateItem } from '../pipeline/index.js';
 
 /**
  * One request's worth of items. The items do not carry their payloads: those are kept once, as
@@ -70,16 +70,6 @@ export function stateItem(item: StateItem & { payload?: unknown }): StateItem {
   if (item.source) out.source = item.source;
   if (item.also) out.also = item.also.map(stateItem);
   return out;
-}
-
-export function toJobRequest(request: DeliveryRequest): JobRequest {
-  return {
-    operationId: request.operationId,
-    pathParams: request.pathParams,
-    idempotencyKey: request.idempotencyKey,
-    items: request.items.map(stateItem),
-    payloadsJson: request.payloadsJson,
-  };
 }
 
 export function addToTally(tally: Tally, operationId: string, outcome: Outcome, n: number): void {

@@ -77,9 +77,11 @@ export function encodeJobPayload(payload: JobPayload): string {
   });
   const head: StoredHead = [FORMAT, operations, resources, files, requests];
   if (payload.replayOf) head.push(payload.replayOf);
-  let text = JSON.stringify(head);
-  for (const r of payload.requests) text += `\n${r.payloadsJson}`;
-  return text;
+  // Joined rather than appended: one flat string, which the Redis client measures and writes to
+  // its socket at about half the cost of a string made of a hundred appends.
+  const lines = [JSON.stringify(head)];
+  for (const r of payload.requests) lines.push(r.payloadsJson);
+  return lines.join('\n');
 }
 
 function decodeItem(stored: StoredItem, resources: string[], files: string[]): StateItem {

@@ -13,19 +13,12 @@ function changeField(operationId: string, key: string): string {
   return `${operationId}:${key}`;
 }
 
-/** Adds each item of the jobs to `fields`. */
-export function addChangeFields(
-  fields: Record<string, string>,
-  jobs: readonly JobPayload[],
-): Record<string, string> {
-  for (const job of jobs) {
-    for (const request of job.requests) {
-      for (const item of request.items) {
-        fields[changeField(request.operationId, item.key)] = item.kind;
-      }
-    }
+/** Adds each item of the job to `fields`, as field and value one after the other (HSET's). */
+export function addChangeFields(fields: string[], job: JobPayload): void {
+  for (const request of job.requests) {
+    for (const item of request.items)
+      fields.push(changeField(request.operationId, item.key), item.kind);
   }
-  return fields;
 }
 
 export interface PlannedChange {

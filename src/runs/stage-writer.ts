@@ -3,10 +3,12 @@
  * held in memory: each job's requests go into the run's payload hash (where the worker reads them)
  * and its id onto its stage's list (until the stage is released), and each item's change into the
  * run's changes (run-changes.ts). They expire unless the run starts, so a `ferry run` killed while
- * planning leaves nothing behind for long.
+ * planning leaves nothing behind for long. A job is encoded as soon as it is pushed and only its
+ * strings wait for the next write: the planner's request and item objects die young, which keeps
+ * them out of the old generation's collections (docs/BENCHMARKS.md, "Starting a run").
  */
 import type { RedisClient } from '../redis/index.js';
-import type { JobPayload, StagedJob } from './job-data.js';
+import type { StagedJob } from './job-data.js';
 import { encodeJobPayload } from './job-payload-codec.js';
 import type { DeliveryKeys } from './keys.js';
 import { addChangeFields } from './run-changes.js';
@@ -21,7 +23,11 @@ export interface StageTotals {
 }
 
 export class StageWriter {
-  private readonly buffer: StagedJob[] = [];
+  /** What the next write sends: payload hash fields and values, change fields and values, ids. */
+  private payloads: string[] = [];
+  private changes: string[] = [];
+  private stageIds = new Map<number, string[]>();
+  private buffered = 0;
   private readonly writes = new Set<Promise<unknown>>();
   private failure: unknown;
   readonly totals = new Map<number, StageTotals>();
@@ -37,8 +43,13 @@ export class StageWriter {
     totals.jobs += 1;
     totals.requests += job.requests.length;
     this.totals.set(job.stage, totals);
-    this.buffer.push(job);
-    if (this.buffer.length >= CHUNK) this.write();
+    this.payloads.push(job.id, encodeJobPayload(job));
+    addChangeFields(this.changes, job);
+    const ids = this.stageIds.get(job.stage);
+    if (ids) ids.push(job.id);
+    else this.stageIds.set(job.stage, [job.id]);
+    this.buffered += 1;
+    if (this.buffered >= CHUNK) this.write();
   }
 
   /** Writes what is buffered and waits for every write; throws the first failure. */
@@ -67,29 +78,20 @@ export class StageWriter {
   }
 
   private write(): void {
-    if (this.buffer.length === 0) return;
-    const jobs = this.buffer.splice(0);
+    if (this.buffered === 0) return;
     const payloads = this.keys.runPayloads(this.runId);
-    const multi = this.redis.multi();
-    multi.hset(
-      payloads,
-      Object.fromEntries(
-        jobs.map((j) => {
-          const payload: JobPayload = { requests: j.requests };
-          if (j.replayOf) payload.replayOf = j.replayOf;
-          return [j.id, encodeJobPayload(payload)];
-        }),
-      ),
-    );
-    multi.expire(payloads, PLANNING_TTL_S);
     const changes = this.keys.runChanges(this.runId);
-    multi.hset(changes, addChangeFields({}, jobs)).expire(changes, PLANNING_TTL_S);
-    const byStage = new Map<number, string[]>();
-    for (const job of jobs) byStage.set(job.stage, [...(byStage.get(job.stage) ?? []), job.id]);
-    for (const [stage, ids] of byStage) {
+    const multi = this.redis.multi();
+    multi.hset(payloads, this.payloads).expire(payloads, PLANNING_TTL_S);
+    multi.hset(changes, this.changes).expire(changes, PLANNING_TTL_S);
+    for (const [stage, ids] of this.stageIds) {
       const list = this.keys.runStage(this.runId, stage);
       multi.rpush(list, ...ids).expire(list, PLANNING_TTL_S);
     }
+    this.payloads = [];
+    this.changes = [];
+    this.stageIds = new Map();
+    this.buffered = 0;
     const write = multi
       .exec()
       .catch((error: unknown) => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveBindings } from '../../src/interface/bindings.js';
-import type { DeliveryItem } from '../../src/pipeline/types.js';
-import type { JobPayload } from '../../src/runs/job-data.js';
+import type { DeliveryItem, DeliveryRequest } from '../../src/pipeline/types.js';
+import { JobBundler } from '../../src/queue/bundle-jobs.js';
+import type { JobPayload, StagedJob } from '../../src/runs/job-data.js';
 import { decodeJobPayload, encodeJobPayload } from '../../src/runs/job-payload-codec.js';
 import {
   itemsWithPayloads,
@@ -87,6 +88,27 @@ describe('job payloads as stored', () => {
     ]);
     // The items a job keeps carry no payload: it travels once, as JSON.
     expect(back.requests[0]!.items.every((i) => !('payload' in i))).toBe(true);
+  });
+
+  it('stores a planned request, put in its job as it is, with its payloads on their line only', () => {
+    const payloads = products.map((p) => p.payload);
+    const planned: DeliveryRequest = {
+      operationId: 'products.put',
+      pathParams: {},
+      body: payloads,
+      payloadsJson: JSON.stringify(payloads),
+      items: products,
+      idempotencyKey: 'k1',
+    };
+    const jobs: StagedJob[] = [];
+    new JobBundler(100, (job) => jobs.push(job)).add(0, planned);
+    const text = encodeJobPayload(jobs[0]!);
+    const [head, line] = text.split('\n');
+    expect(head).not.toContain('Bergans');
+    expect(line).toBe(planned.payloadsJson);
+    const [request] = decodeJobPayload(text).requests;
+    expect(request!.items).toEqual(products.map(({ payload: _, ...kept }) => kept));
+    expect(itemsWithPayloads(request!)).toEqual(products);
   });
 
   it('keeps what items lack, field hashes, and several resources and files apart', () => {
