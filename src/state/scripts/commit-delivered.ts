@@ -16,10 +16,10 @@ export const MERGE_PAYLOAD = '+';
  * chunk. `items` triples: the key; the before-image head (`<kind letter>|<baseVersion>|`) and the
  * encoded state (whose version leads it) in one; the new payload value, '' when unknown, or
  * MERGE_PAYLOAD for a patch. Three arguments an item where there were six: passing an argument
- * costs ioredis and Redis about as much as a hash write (docs/BENCHMARKS.md, Commit). The
- * before-image field is `resource`, a line break and the key. A committed patch whose entity has a
- * payload kept is not recorded ('merge'): the caller records it with the merged payload
- * (RECORD_BEFORE_IMAGES). The run's before-image hash expires `ttlSeconds` after its last commit.
+ * costs ioredis and Redis about as much as a hash write (docs/BENCHMARKS.md, Delivery, the
+ * commit path). The before-image field is `resource`, a line break and the key. A committed patch
+ * whose entity has a payload kept is not recorded ('merge'): the caller records it with the merged
+ * payload (RECORD_BEFORE_IMAGES). The run's before-image hash expires `ttlSeconds` after its last commit.
  */
 export const COMMIT_DELIVERED = defineScript({
   keys: ['state', 'liveCount', 'origin', 'payloads', 'beforeImages'],
