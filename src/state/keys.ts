@@ -34,16 +34,12 @@ export function payloadKey(prefix: string, pipeline: string, resource: string): 
 }
 
 /**
- * A run's before-images: `<prefix>:undo:{<pipeline>}:<runId>`, `<resource>\n<key>` (beforeImageField)
+ * A run's before-images: `<prefix>:undo:{<pipeline>}:<runId>`, `<resource>\n<key>` (built by the scripts that write it)
  * -> `<kind>|<baseVersion>|` then the payload the entity had before the run's change, or nothing
  * when Ferry kept none. Expires `undo.retentionDays` after the run's last commit.
  */
 export function beforeImagesKey(prefix: string, pipeline: string, runId: string): string {
   return `${prefix}:undo:{${pipeline}}:${runId}`;
-}
-
-export function beforeImageField(resource: string, key: string): string {
-  return `${resource}\n${key}`;
 }
 
 /**

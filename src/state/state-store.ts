@@ -143,7 +143,7 @@ export function createStateStore(redis: RedisClient, prefix: string): StateStore
         };
         for (let i = 0; i < list.length; i += COMMIT_CHUNK) {
           const chunk = list.slice(i, i + COMMIT_CHUNK);
-          const items = chunk.flatMap((item) => [item.key, String(item.version), encodeItem(item)]);
+          const items = chunk.flatMap((item) => [item.key, encodeItem(item)]);
           const results = await runScript(redis, COMMIT_STATE, keys, { runId, items });
           chunk.forEach((item, j) => (results[j] ? committed : stale).push(item));
         }

@@ -90,3 +90,36 @@ it('commits state and records the payloads, merging a patch with the payload kep
   expect(again?.before?.payload).toEqual({ externalId: 'a', name: 'Ull', vendor: 'Devold' });
   expect(await history.ttl('p', 'run-2')).toBeGreaterThan(13 * 86_400);
 });
+
+it('commits and records keys holding the separators its arguments use', async () => {
+  // Each item goes as its key, its head and state in one, its payload: a key with a bar or a line
+  // break, and a version of a run's size, are kept whole.
+  const version = 1_764_115_200_000;
+  const keys = ['x|1|', 'y\nz', '|'];
+  const result = await history.commit(
+    'p',
+    'run-sep',
+    keys.map((key) => ({
+      item: { ...item(key, version, 'upsert'), hash: 'h1', input: 'fp1' },
+      json: `{"externalId":${JSON.stringify(key)}}`,
+    })),
+  );
+  expect(result.committed.map((i) => i.key)).toEqual(keys);
+  const kept = await history.lastDelivered('p', 'products', keys);
+  expect(kept).toEqual(keys.map((key) => ({ version, payload: { externalId: key } })));
+  const images = await imagesOf('run-sep');
+  expect(images.map((i) => [i.key, i.kind, i.baseVersion, i.before])).toEqual(
+    [...keys].sort((a, b) => a.localeCompare(b)).map((key) => [key, 'upsert', 0, undefined]),
+  );
+  const state = await createStateStore(redis, prefix).read('p', 'products', keys);
+  expect(state.get('y\nz')).toEqual({ hash: 'h1', version, input: 'fp1' });
+
+  // The same version again with another state is stale, and changes nothing kept.
+  const again = await history.commit('p', 'run-sep2', [
+    { item: { ...item('x|1|', version, 'upsert'), hash: 'other' }, json: '{"externalId":"new"}' },
+  ]);
+  expect(again.stale.map((i) => i.key)).toEqual(['x|1|']);
+  const [x] = await history.lastDelivered('p', 'products', ['x|1|']);
+  expect(x?.payload).toEqual({ externalId: 'x|1|' });
+  expect(await imagesOf('run-sep2')).toEqual([]);
+});

@@ -6,15 +6,8 @@
  */
 import { runScript, type RedisClient } from '../../redis/index.js';
 import type { StateItem } from '../types.js';
-import {
-  beforeImageField,
-  beforeImagesKey,
-  liveCountKey,
-  originKey,
-  payloadKey,
-  stateKey,
-} from '../keys.js';
-import { COMMIT_DELIVERED } from '../scripts/commit-delivered.js';
+import { beforeImagesKey, liveCountKey, originKey, payloadKey, stateKey } from '../keys.js';
+import { COMMIT_DELIVERED, MERGE_PAYLOAD } from '../scripts/commit-delivered.js';
 import { RECORD_BEFORE_IMAGES } from '../scripts/record-before-images.js';
 import { encodeItem } from '../state-format.js';
 import { byResource, type CommitResult } from '../state-store.js';
@@ -139,9 +132,7 @@ export function createPayloadHistory(
     );
     const args: (string | Buffer)[] = [];
     patches.forEach((d, j) => {
-      const { key, version } = d.item;
-      args.push(key, String(version), keptValue(d, kept[j]), beforeImageField(resource, key));
-      args.push(headOf(d.item));
+      args.push(d.item.key, String(d.item.version), keptValue(d, kept[j]), headOf(d.item));
     });
     await runScript(
       redis,
@@ -150,7 +141,7 @@ export function createPayloadHistory(
         payloads: payloadKey(prefix, pipeline, resource),
         beforeImages: beforeImagesKey(prefix, pipeline, runId),
       },
-      { ttlSeconds, items: args },
+      { ttlSeconds, resource, items: args },
     );
   }
 
@@ -185,11 +176,8 @@ export function createPayloadHistory(
             const merge = d.item.kind === 'patch' && d.json !== undefined;
             items.push(
               d.item.key,
-              String(d.item.version),
-              encodeItem(d.item),
-              merge ? '' : keptValue(d, undefined),
-              headOf(d.item),
-              merge ? '1' : '0',
+              headOf(d.item) + encodeItem(d.item),
+              merge ? MERGE_PAYLOAD : keptValue(d, undefined),
             );
           }
           const outcomes = await runScript(redis, COMMIT_DELIVERED, keys, {

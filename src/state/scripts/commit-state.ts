@@ -3,10 +3,15 @@ import { defineScript, reply } from '../../redis/index.js';
 /**
  * The commit of one resource's items, shared by COMMIT_STATE and COMMIT_DELIVERED
  * (commit-delivered.ts): KEYS[1] the state hash, KEYS[2] its live counter, KEYS[3] its origin
- * hash (state-format.ts); `run` the committing run ('' records no origin). commitItem(key, version
- * as text, encoded state): a newer version is written; the same version with the same value is
- * already committed (1, no change); an older version, or the same version with another value, is
- * stale (0). The live counter follows tombstones both ways; commitEnd() writes it and the origins.
+ * hash (state-format.ts); `run` the committing run ('' records no origin). commitItem(key, encoded
+ * state, whose version leads it): a newer version is written; the same version with the same
+ * value is already committed (1, no change); an older version, or the same version with another
+ * value, is stale (0). The live counter follows tombstones both ways; commitEnd() writes it and the
+ * origins. versionText(value) is the version an encoded state (or kept payload) starts with.
+ *
+ * A call per item rather than one HMGET and one HSET per chunk: measured on Redis 7, the batched
+ * calls cost more (a call's arguments beyond the first 32 are allocated anew, where a call of a
+ * few reuses cached ones), so the commit's cost is its items' writes, not its calls.
  *
  * Origins cost a field per run, not per item: each version (a run's) is owned by the first run
  * that commits items of it, with the times of its first and last commits; only an item written by
@@ -18,9 +23,11 @@ local delta = 0
 local run = ${run}
 local owners = {}
 local now
+local function versionText(value)
+  return string.sub(value, 1, string.find(value, '|', 1, true) - 1)
+end
 local function live(value)
-  local sep = string.find(value, '|', 1, true)
-  return string.sub(value, sep + 1, sep + 1) ~= '|'
+  return string.byte(value, string.find(value, '|', 1, true) + 1) ~= 124
 end
 local function clock()
   if not now then
@@ -43,11 +50,12 @@ local function ownerOf(version)
   owners[version] = owner
   return owner
 end
-local function commitItem(key, versionText, value)
-  local version = tonumber(versionText)
+local function commitItem(key, value)
+  local text = versionText(value)
+  local version = tonumber(text)
   local cur = redis.call('HGET', KEYS[1], key)
   if cur then
-    local curVersion = tonumber(string.sub(cur, 1, string.find(cur, '|', 1, true) - 1))
+    local curVersion = tonumber(versionText(cur))
     if curVersion > version or (curVersion == version and cur ~= value) then return 0 end
     if curVersion == version then return 1 end
   end
@@ -56,9 +64,9 @@ local function commitItem(key, versionText, value)
   local is = live(value)
   if is and not was then delta = delta + 1 elseif was and not is then delta = delta - 1 end
   if run ~= '' then
-    local owner = ownerOf(versionText)
+    local owner = ownerOf(text)
     if owner.run ~= run then
-      redis.call('HSET', KEYS[3], 'k:' .. key, versionText .. '|' .. run .. '|' .. clock())
+      redis.call('HSET', KEYS[3], 'k:' .. key, text .. '|' .. run .. '|' .. clock())
     end
   end
   return 1
@@ -75,8 +83,8 @@ end
 }
 
 /**
- * Commits items of one resource atomically (commitLua); `items` triples (key, version, encoded
- * state). Parsed: per item, whether it is committed.
+ * Commits items of one resource atomically (commitLua); `items` pairs (key, encoded state).
+ * Parsed: per item, whether it is committed.
  */
 export const COMMIT_STATE = defineScript({
   keys: ['state', 'liveCount', 'origin'],
@@ -84,8 +92,8 @@ export const COMMIT_STATE = defineScript({
   rest: 'items',
   source: `${commitLua('ARGV[1]')}
 local out = {}
-for i = 2, #ARGV, 3 do
-  out[#out + 1] = commitItem(ARGV[i], ARGV[i + 1], ARGV[i + 2])
+for i = 2, #ARGV, 2 do
+  out[#out + 1] = commitItem(ARGV[i], ARGV[i + 1])
 end
 commitEnd()
 return out

@@ -27,17 +27,18 @@ end
 }
 
 /**
- * Records a chunk of one resource's confirmed items (recordLua): `items` quintuples (key, version,
- * the new payload value or '' when unknown, the before-image field, its head). The run's hash
- * expires `ttlSeconds` after its last commit.
+ * Records a chunk of one resource's confirmed items (recordLua): `items` quadruples (key, version,
+ * the new payload value or '' when unknown, the before-image head); the before-image field is
+ * `resource`, a line break and the key. The run's hash expires `ttlSeconds` after its last commit.
  */
 export const RECORD_BEFORE_IMAGES = defineScript({
   keys: ['payloads', 'beforeImages'],
-  args: ['ttlSeconds'],
+  args: ['ttlSeconds', 'resource'],
   rest: 'items',
   source: `${recordLua('KEYS[1]', 'KEYS[2]')}
-for i = 2, #ARGV, 5 do
-  recordItem(ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], '0')
+for i = 3, #ARGV, 4 do
+  local key = ARGV[i]
+  recordItem(key, tonumber(ARGV[i + 1]), ARGV[i + 2], ARGV[2] .. '\\n' .. key, ARGV[i + 3], '0')
 end
 redis.call('EXPIRE', KEYS[2], ARGV[1])
 return 1
