@@ -25,6 +25,11 @@
  */
 /** Slow start doubles at most this often (the 429 of a doubling is back before the next). */
 export const SLOW_START_MS = 200;
+/**
+ * Under this rate slow start adds one request a second instead of doubling: at 4/s a doubling
+ * that goes too far costs about four 429s of the run's few hundred requests, one more request one.
+ */
+export const SLOW_START_LINEAR = 8;
 /** Below 97% of the rate of the last 429, the distance to it is halved this often. */
 export const RECOVER_MS = 1_000;
 export const PROBE_MIN_MS = 5_000;
