@@ -152,19 +152,27 @@ describe('a discovered rate', () => {
     expect(await takes(keys, [T + 5_000, T + 5_000, T + 5_000])).toEqual([0, 0, 1334]);
   });
 
-  it('starts low and doubles every 200 ms once half the window is used (slow start)', async () => {
+  it('starts low, adds one a second up to 8, then doubles every 200 ms while half the window is used (slow start)', async () => {
     const keys = newKeys();
     expect(await takes(keys, [T, T])).toEqual([0, 0]);
-    expect(await field(keys, 'grants')).toBe(START_PER_SECOND * 2);
-    // The window (4 a second) fills: no doubling before 200 ms have passed, and the ask that
-    // finds it full comes back then, not when the oldest grant leaves (997 ms)...
-    expect(await takes(keys, [T + 1, T + 2, T + 3])).toEqual([0, 0, 197]);
-    expect(await field(keys, 'grants')).toBe(4);
-    // ...then the next ask doubles it at once, the window still full: it does not wait for the
-    // oldest grant to leave (which made slow start one doubling a second).
-    expect(await take(keys, T + 200)).toBe(0);
-    expect(await field(keys, 'grants')).toBe(8);
-    // Half the window unused (a demand under the rate): no doubling, however long.
+    expect(await field(keys, 'grants')).toBe(START_PER_SECOND + 1);
+    // The window (3 a second) fills: no step before 200 ms have passed, and the ask that finds it
+    // full comes back then, not when the oldest grant leaves (998 ms)...
+    expect(await takes(keys, [T + 1, T + 2])).toEqual([0, 198]);
+    expect(await field(keys, 'grants')).toBe(3);
+    // ...then the first ask of each 200 ms takes a step at once, the window full: one request a
+    // second more under 8 (a doubling from 4 to 8 against a limit of 4 sends four requests to be
+    // refused, one more request one), then twice the rate.
+    const rates: number[] = [];
+    for (let k = 1; k <= 7; k++) {
+      const now = T + 200 * k;
+      const grants = await field(keys, 'grants');
+      expect(await take(keys, now)).toBe(0);
+      for (let i = 1; i < grants; i++) await take(keys, now);
+      rates.push(await field(keys, 'grants'));
+    }
+    expect(rates).toEqual([4, 5, 6, 7, 8, 16, 32]);
+    // Half the window unused (a demand under the rate): no step, however long.
     const idle = newKeys();
     await redis.hset(idle.rateLimit, 'grants', '8', 'inc', T);
     expect(await takes(idle, [T + 1_000, T + 1_100, T + 1_200])).toEqual([0, 0, 0]);
@@ -246,6 +254,30 @@ describe('a discovered rate', () => {
     expect(await field(keys, 'grants')).toBeCloseTo(recovered * 1.01 * 1.02 * 0.97, 6);
     expect(await field(keys, 'max')).toBeCloseTo(recovered * 1.01 * 1.02, 6);
     expect(await field(keys, 'step')).toBeCloseTo(0.01, 9);
+  });
+
+  it('after a probe met a 429, probes as rarely again until two probes in a row met none', async () => {
+    // A 2% probe met a 429 at 4.0 a second: 3.88 is 97% of it, the interval doubled to 10 s.
+    const keys = newKeys();
+    await redis.hset(keys.rateLimit, 'grants', '3.88', 'lo', '3.88', 'max', '4', 'found', '1');
+    await redis.hset(keys.rateLimit, 'dec', T, 'inc', T, 'probe', '10000', 'step', '0.01');
+    const fill = async (now: number) => {
+      for (let i = 0; i < 4; i++) await take(keys, now);
+    };
+    await fill(T + 10_000); // the rate held 10 s: a probe of 1%, the interval kept
+    expect(await field(keys, 'grants')).toBeCloseTo(3.88 * 1.01, 9);
+    expect(await field(keys, 'probe')).toBe(10_000);
+    // The 1% probe holds; the next (2%, back at the rate that met the 429) comes 10 s after it,
+    // not 5 s (halving here undid the doubling: at 4 a second a 429 every 15 s, 2% of requests).
+    await fill(T + 15_000);
+    expect(await field(keys, 'grants')).toBeCloseTo(3.88 * 1.01, 9);
+    await fill(T + 20_000);
+    expect(await field(keys, 'grants')).toBeCloseTo(3.88 * 1.01 * 1.02, 9);
+    expect(await field(keys, 'probe')).toBe(10_000);
+    // Two in a row met none (a limit raised): the next probes come sooner and go further.
+    await fill(T + 30_000);
+    expect(await field(keys, 'grants')).toBeCloseTo(3.88 * 1.01 * 1.02 * 1.04, 9);
+    expect(await field(keys, 'probe')).toBe(5_000);
   });
 });
 

@@ -40,7 +40,9 @@ local sent = redis.call('ZCOUNT', KEYS[2], now - 1000, '+inf')
 local met = math.max(found and lo or rate / 2, math.min(rate, sent))
 local max = met
 if not found then
-  -- Slow start ends: the limit is under what met the 429, and (most likely) over half of it.
+  -- Slow start ends: the limit is under what met the 429, and (most likely) over half of it
+  -- (also where slow start adds one request a second: it may have taken more than one step
+  -- before the 429 came back).
   rate = met / 2
 elseif rate > lo then
   -- A step up since the last rate that held went too far: back to that rate (a bisection: the

@@ -10,6 +10,7 @@ import {
   PROBE_STEP,
   PROBE_STEP_MAX,
   RECOVER_MS,
+  SLOW_START_LINEAR,
   SLOW_START_MS,
   clock,
 } from './rate-window.js';
@@ -61,10 +62,12 @@ else
   windowMs = math.ceil(1000 * grants / rate)
   if h[8] ~= '1' then
     -- Slow start: nothing refused yet. Twice the rate every SLOW_START_MS while half the window is
-    -- used, at the ask that finds it so (a full window would wait for its oldest grant to leave).
+    -- used, at the ask that finds it so (a full window would wait for its oldest grant to leave);
+    -- one request a second more while under SLOW_START_LINEAR, where the burst of a doubling that
+    -- goes too far (4 to 8 against a limit of 4) would all be refused.
     doubleAt = (tonumber(h[5]) or 0) + ${SLOW_START_MS}
     if now >= doubleAt and redis.call('ZCOUNT', KEYS[1], '(' .. (now - windowMs), '+inf') + 1 >= grants / 2 then
-      rate = math.min(${MAX_DISCOVERED}, rate * 2)
+      if rate < ${SLOW_START_LINEAR} then rate = rate + 1 else rate = math.min(${MAX_DISCOVERED}, rate * 2) end
       redis.call('HSET', KEYS[4], 'grants', rate, 'inc', now)
       doubleAt = now + ${SLOW_START_MS}
       grants = math.ceil(rate - 1e-9)
@@ -102,12 +105,15 @@ if count < allowed then
         redis.call('HSET', KEYS[4], 'grants', rate + (target - rate) / 2, 'inc', now, 'lo', rate)
       end
     elseif now - inc >= probe then
-      -- Reaching here again means the last probe met no 429: probe sooner and twice as far next
-      -- time (a limit raised, or requests that cost less than those that met the 429s).
+      -- Reaching here again means the last probe met no 429: probe twice as far next time (a
+      -- limit raised, or requests that cost less than those that met the 429s), and sooner once
+      -- two in a row met none (the step is then 4% or more). The first probe after a 429 holding
+      -- says nothing new: the one after it repeats the step that met the 429, so halving the
+      -- interval there undid its doubling (at 4/s: a 429 every 10-15 s, 2% of the requests).
       local step = tonumber(h[12]) or ${PROBE_STEP}
+      if step > ${PROBE_STEP * 3} then probe = math.max(${PROBE_MIN_MS}, math.floor(probe / 2)) end
       redis.call('HSET', KEYS[4], 'grants', math.min(${MAX_DISCOVERED}, rate * (1 + step)),
-        'inc', now, 'lo', rate, 'probe', math.max(${PROBE_MIN_MS}, math.floor(probe / 2)),
-        'step', math.min(${PROBE_STEP_MAX}, step * 2))
+        'inc', now, 'lo', rate, 'probe', probe, 'step', math.min(${PROBE_STEP_MAX}, step * 2))
     end
   end
   return {0, n}

@@ -10,21 +10,29 @@
  *   MARGIN_EASE_MS without one.
  * - `discovered`: a rate per second (real: 3.9/s is 4 grants per 1026 ms) found on the platform's
  *   429s. Doubled every SLOW_START_MS while half the window is used and no 429 came yet (slow
- *   start; a full window asks again when the rate may double, not when its oldest grant leaves).
+ *   start; one request a second more under SLOW_START_LINEAR; a full window asks again when the
+ *   rate may step, not when its oldest grant leaves).
  *   The first 429 halves what met it: the rate, or the grants of the last second when they were
  *   fewer (rate-refused.ts). While the window stays full the rate climbs back fast towards 97% of
  *   what met the last 429 (half the distance a second); a step that meets a 429 goes back to the
  *   rate it left (`lo`, which held): a bisection between the two. At a rate that held, a 429 takes
  *   3% off (the grants' jitter) or 30% (429s one after another: the limit dropped). Near its
  *   target the rate probes beyond it every probe interval: 1% at first, twice as far after each
- *   probe that met no 429 (up to doubling it). The interval doubles after each step or probe that
- *   met a 429 and halves after each probe that did not, so a steady limit is probed rarely and a
+ *   probe that met no 429 (up to doubling it). The interval doubles after each probe that met a
+ *   429 and halves after each probe that met none once two in a row did, so a steady limit is
+ *   probed rarely (the 1% and 2% probes after a 429 come back to the rate that met it) and a
  *   raised one (or cheaper requests: a cost-based limit that met 100-item batches, then single
  *   prices) is found within seconds, not hours.
  * Time is Redis's own clock, so every process agrees whatever its own (a test may pass `now`).
  */
-/** Slow start doubles at most this often (the 429 of a doubling is back before the next). */
+/** Slow start steps at most this often (the 429 of a step is back before the next). */
 export const SLOW_START_MS = 200;
+/**
+ * Under this rate slow start adds one request a second instead of doubling: at 4/s, a doubling
+ * that goes too far (to 8) costs about four 429s of a run's few hundred requests; one more
+ * request a second, one.
+ */
+export const SLOW_START_LINEAR = 8;
 /** Below 97% of the rate of the last 429, the distance to it is halved this often. */
 export const RECOVER_MS = 1_000;
 export const PROBE_MIN_MS = 5_000;
