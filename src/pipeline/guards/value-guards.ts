@@ -78,6 +78,9 @@ export class GuardWatcher {
   private readonly tallies: Partial<Record<GuardName, Tally>> = {};
   private readonly pending = new Map<string, Watched[]>();
   private readonly resources = new Set<string>();
+  /** Resources whose history was looked for, and those that had none: nothing to compare. */
+  private readonly looked = new Set<string>();
+  private readonly nothingKept = new Set<string>();
   private readonly digest = createHash('sha256');
   private checks: Promise<void> = Promise.resolve();
 
@@ -108,6 +111,8 @@ export class GuardWatcher {
   observe(item: DeliveryItem): void {
     this.digest.update(`${item.resource}\n${item.key}\n${item.kind}\n${item.hash}\n`);
     if (item.kind === 'delete' || this.paths.size === 0) return;
+    // Its resource was counted with its first batch; nothing is kept to compare with.
+    if (this.nothingKept.has(item.resource)) return;
     const payload = item.payload as Record<string, unknown>;
     const values: Watched['values'] = new Map();
     let any = false;
@@ -147,6 +152,13 @@ export class GuardWatcher {
 
   private async check(batch: readonly Watched[]): Promise<void> {
     const resource = batch[0]!.resource;
+    if (!this.looked.has(resource)) {
+      // A first night keeps no payload: one EXISTS instead of reading every planned key. Nothing
+      // writes this pipeline's history while it plans a run (the run lock), so it stays so.
+      this.looked.add(resource);
+      if (!(await this.history.anyKept(this.pipeline, resource))) this.nothingKept.add(resource);
+    }
+    if (this.nothingKept.has(resource)) return;
     const kept = await this.history.lastDelivered(
       this.pipeline,
       resource,

@@ -52,6 +52,8 @@ export interface PayloadHistory {
     runId: string,
     delivered: readonly DeliveredItem[],
   ): Promise<CommitResult<StateItem>>;
+  /** Whether any payload of the resource is kept (one EXISTS: none on a first night). */
+  anyKept(pipeline: string, resource: string): Promise<boolean>;
   /** The payload last delivered for each key, index for index (undefined: none kept). */
   lastDelivered(
     pipeline: string,
@@ -146,6 +148,10 @@ export function createPayloadHistory(
   }
 
   const history: PayloadHistory = {
+    async anyKept(pipeline, resource) {
+      return (await redis.exists(payloadKey(prefix, pipeline, resource))) === 1;
+    },
+
     async lastDelivered(pipeline, resource, keys) {
       const out: (KeptPayload | undefined)[] = [];
       for (let i = 0; i < keys.length; i += READ_CHUNK) {
