@@ -9,5 +9,6 @@ export { compareDecimals, isMultipleOf, JSON_NUMBER } from './decimal-digits.js'
 export { csvCell, toCsv } from './csv.js';
 export { jsonArrayItems } from './json-array-items.js';
 export { closestName, didYouMean } from './did-you-mean.js';
+export { durationText } from './duration-text.js';
 export { hashParts } from './hash.js';
 export type { RowError, SourceRecord, SourceRef } from './records.js';

@@ -108,12 +108,16 @@ function useClusterSeeds(raw: Record<string, unknown>, value: string, file: stri
   raw.redis = { ...redis, mode: 'cluster', url: urls[0], nodes: urls.slice(1) };
 }
 
-/** FERRY_VIEWER_TOKEN and FERRY_OPERATOR_TOKEN: one console token each (docs/CONSOLE.md, Roles). */
+/**
+ * FERRY_VIEWER_TOKEN and FERRY_OPERATOR_TOKEN: one console token each (docs/CONSOLE.md, Roles).
+ * Returns the variable each added entry of serve.tokens came from, by the entry's key path.
+ */
 function addRoleTokens(
   raw: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
   issues: ConfigIssue[],
-): void {
+): Map<string, string> {
+  const added = new Map<string, string>();
   const roles = [
     ['FERRY_VIEWER_TOKEN', 'viewer'],
     ['FERRY_OPERATOR_TOKEN', 'operator'],
@@ -124,7 +128,9 @@ function addRoleTokens(
     const serve = (raw.serve ??= {}) as Record<string, unknown>;
     const tokens = Array.isArray(serve.tokens) ? serve.tokens : [];
     serve.tokens = [...tokens, { name, role, token }];
+    added.set(`serve.tokens.${tokens.length}`, name);
   }
+  return added;
 }
 
 /** Loads and validates the configuration; throws ConfigError naming every offending key. */
@@ -150,12 +156,16 @@ export function loadConfig(
     }
   }
   if (env.REDIS_CLUSTER) useClusterSeeds(raw, env.REDIS_CLUSTER, file);
-  addRoleTokens(raw, env, issues);
+  const roleTokens = addRoleTokens(raw, env, issues);
   if (issues.length > 0) throw new ConfigError(file, issues);
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const envByKey = new Map<string, string>(Object.entries(ENV_OVERRIDES).map(([n, k]) => [k, n]));
     const named = formatIssues(parsed.error).map((i) => {
+      // A console token from the environment is an entry of serve.tokens the file does not have.
+      const tokenEntry = /^serve\.tokens\.\d+/.exec(i.path)?.[0];
+      const fromRole = tokenEntry === undefined ? undefined : roleTokens.get(tokenEntry);
+      if (fromRole) return { ...i, path: `${i.path} (from ${fromRole})` };
       const envName = envByKey.get(i.path);
       const given = envName && envValue(env, envName).value;
       return given ? { ...i, path: `${i.path} (from ${envName})` } : i;

@@ -144,6 +144,11 @@ export const configSchema = z.strictObject({
       reportsDir: z.string().min(1).default('reports'),
       /** Requests per job for one-entity operations (a product's prices): the queue's cost per job. */
       bundleSize: z.number().int().min(1).max(1_000).default(100),
+      /**
+       * How often a job under way commits and counts what the platform confirmed so far (a job of
+       * a hundred requests under a rate limit takes minutes; a quicker one does it once, at its end).
+       */
+      progressEveryMs: z.number().int().min(100).default(2_000),
       /** Completed jobs each lane's queue keeps for the queue board (0: none). */
       keepCompletedJobs: z.number().int().min(0).max(100_000).default(1_000),
       /**

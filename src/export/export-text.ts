@@ -1,4 +1,5 @@
 /** An export run's result for people (`ferry export` without --json). */
+import { durationText } from '../base/index.js';
 import type { ExportResult } from './run-export.js';
 
 export function exportText(r: ExportResult): string {
@@ -25,6 +26,6 @@ export function exportText(r: ExportResult): string {
       (r.dryRun && moved ? ' (not moved: dry run)' : ''),
   );
   if (r.error) lines.push(`  ${r.error.code}: ${r.error.message}`);
-  lines.push(`  took ${r.seconds.toFixed(1)} s`);
+  lines.push(`  took ${durationText(r.seconds)}`);
   return `${lines.join('\n')}\n`;
 }

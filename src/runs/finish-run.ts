@@ -1,5 +1,5 @@
 /**
- * After a run's last job settled: its working keys (stage lists, payloads, settled set) go; the
+ * After a run's last job settled: its working keys (stage lists, payloads, settled and counted sets) go; the
  * record, errors, changes (what it planned per key) and rejected rows by key are kept for RETENTION_S, and the report
  * is written. Safe to call more than once (the worker that settled the last job and a
  * `ferry run --wait` may both do it).
@@ -20,7 +20,9 @@ export async function finishRun(
   reportsDir: string,
 ): Promise<RunReport> {
   const stageCount = Number((await redis.hget(keys.run(runId), 'stageCount')) ?? 0);
-  const multi = redis.multi().del(keys.runSettled(runId), keys.runPayloads(runId));
+  const multi = redis
+    .multi()
+    .del(keys.runSettled(runId), keys.runCounted(runId), keys.runPayloads(runId));
   for (let s = 0; s < stageCount; s += 1) multi.del(keys.runStage(runId, s));
   await multi
     .expire(keys.run(runId), RETENTION_S)

@@ -55,6 +55,7 @@ export { finishRun, RETENTION_S } from './finish-run.js';
 export { forecastRun, forecastText, type RunForecast } from './forecast.js';
 export { followRun } from './follow-run.js';
 export {
+  addTally,
   addToTally,
   type DeliveryJobData,
   type JobPayload,
@@ -131,7 +132,7 @@ export { buildRunReport, ERRORS_KEPT, failuresCsv, loadRun, type RunReport } fro
 export { requestsInFlight, runStatusText } from './run-status-text.js';
 export { readRunTimeline, type TimelinePoint } from './run-timeline.js';
 export { type SettleResult } from './scripts/settle-job.js';
-export { settleJob } from './settle-job.js';
+export { countProgress, settleJob } from './settle-job.js';
 export { StageWriter } from './stage-writer.js';
 export { rejectedSinceDelivery, traceText, traceVerdict } from './trace/entity-trace-text.js';
 export {

@@ -78,6 +78,14 @@ export function addToTally(tally: Tally, operationId: string, outcome: Outcome, 
   row[outcome] = (row[outcome] ?? 0) + n;
 }
 
+/** Adds every count of `part` to `tally`. */
+export function addTally(tally: Tally, part: Tally): void {
+  for (const [operationId, row] of Object.entries(part)) {
+    for (const [outcome, n] of Object.entries(row))
+      addToTally(tally, operationId, outcome as Outcome, n);
+  }
+}
+
 export function tallyTotal(tally: Tally, outcome: Outcome): number {
   return Object.values(tally).reduce((sum, row) => sum + (row[outcome] ?? 0), 0);
 }

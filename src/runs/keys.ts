@@ -79,6 +79,8 @@ export interface DeliveryKeys {
   /** Job id -> the job's requests (JSON), for the jobs of the run not settled yet. */
   runPayloads(runId: string): string;
   runSettled(runId: string): string;
+  /** What jobs under way counted into their run before they settled (`<jobId>|<field>` -> n). */
+  runCounted(runId: string): string;
   runReleaseLock(runId: string): string;
   /** Holds the id of the pipeline's active run: one run per pipeline at a time. */
   activeRun(pipeline: string): string;
@@ -131,6 +133,7 @@ export function deliveryKeys(prefix: string): DeliveryKeys {
     runStage: (id, stage) => `${base}:run:${id}:stage:${stage}`,
     runPayloads: (id) => `${base}:run:${id}:payloads`,
     runSettled: (id) => `${base}:run:${id}:settled`,
+    runCounted: (id) => `${base}:run:${id}:counted`,
     runReleaseLock: (id) => `${base}:run:${id}:releasing`,
     activeRun: (pipeline) => `${base}:active:${pipeline}`,
     breaker: (pipeline) => `${base}:breaker:${pipeline}`,

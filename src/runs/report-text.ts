@@ -1,4 +1,5 @@
 /** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
+import { durationText } from '../base/index.js';
 import { guardReason, pricesLine, rowErrorText } from '../pipeline/index.js';
 import { itemTotals } from './run-record.js';
 import type { RunReport } from './run-report.js';
@@ -77,7 +78,12 @@ export function reportText(report: RunReport): string {
   if (report.deadLetters.length > 0) {
     lines.push(`  fix and replay them: ferry dlq replay --run ${report.runId} [--payloads FILE]`);
   }
-  if (report.seconds !== undefined) lines.push(`  took ${report.seconds.toFixed(1)} s`);
-  if (report.files) lines.push(`  report: ${report.files.json}`, `  failures: ${report.files.csv}`);
+  if (report.seconds !== undefined) lines.push(`  took ${durationText(report.seconds)}`);
+  if (report.files) {
+    lines.push(`  report: ${report.files.json}`);
+    // The CSV is written for every run (scripts find it at one place); named when it lists some.
+    if (report.rejected > 0 || report.deadLettered > 0)
+      lines.push(`  failures: ${report.files.csv}`);
+  }
   return `${lines.join('\n')}\n`;
 }

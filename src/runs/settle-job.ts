@@ -5,6 +5,7 @@
  * often it is processed (a stalled job taken over after its worker died, say).
  */
 import { type RedisClient, runScript } from '../redis/index.js';
+import { COUNT_PROGRESS } from './scripts/count-progress.js';
 import { SETTLE_JOB, type SettleResult } from './scripts/settle-job.js';
 import { tallyTotal, type Tally } from './job-data.js';
 import type { DeliveryKeys } from './keys.js';
@@ -48,6 +49,7 @@ export async function settleJob(
       payloads: keys.runPayloads(input.runId),
       metrics: keys.metrics,
       throughput: keys.throughput(Math.floor(now / 60_000)),
+      counted: keys.runCounted(input.runId),
     },
     {
       jobId: input.jobId,
@@ -57,5 +59,32 @@ export async function settleJob(
       pipeline: input.pipeline,
       fields: tallyFields(input.tally, input.deadLetters),
     },
+  );
+}
+
+/**
+ * Counts a part of a job still under way into its run (COUNT_PROGRESS): what it delivered or
+ * found stale so far, which its settle then does not count again. False when the run is over or
+ * the job settled.
+ */
+export async function countProgress(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  input: Omit<SettleInput, 'stage' | 'deadLetters'>,
+): Promise<boolean> {
+  const fields = tallyFields(input.tally, 0);
+  if (fields.length === 0) return false;
+  const now = Date.now();
+  return await runScript(
+    redis,
+    COUNT_PROGRESS,
+    {
+      run: keys.run(input.runId),
+      settled: keys.runSettled(input.runId),
+      counted: keys.runCounted(input.runId),
+      metrics: keys.metrics,
+      throughput: keys.throughput(Math.floor(now / 60_000)),
+    },
+    { jobId: input.jobId, now, pipeline: input.pipeline, fields },
   );
 }

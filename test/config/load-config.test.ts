@@ -86,6 +86,18 @@ describe('loadConfig', () => {
     expect(issues[0]?.path).toBe('interface.listing (from FERRY_LISTING)');
   });
 
+  it('names the variable behind a bad console token, not an entry the file does not have', () => {
+    const file = configFile(
+      'serve:\n  tokens:\n    - { name: ci, role: viewer, token: a-long-enough-token-1 }\n',
+    );
+    const issues = issuesOf(() => loadConfig({ FERRY_OPERATOR_TOKEN: 'short' }, file));
+    expect(issues).toEqual([
+      expect.objectContaining({ path: 'serve.tokens.1.token (from FERRY_OPERATOR_TOKEN)' }),
+    ]);
+    // The token itself is a secret: not echoed.
+    expect(JSON.stringify(issues)).not.toContain('short');
+  });
+
   it('lets the environment override the file', () => {
     const { config } = loadConfig(
       {

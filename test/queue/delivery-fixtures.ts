@@ -26,6 +26,7 @@ export interface DeliveryOverrides {
   stalledIntervalMs?: number;
   maxStalledCount?: number;
   shutdownTimeoutMs?: number;
+  progressEveryMs?: number;
 }
 
 export function testConfig(

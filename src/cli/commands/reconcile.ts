@@ -1,3 +1,4 @@
+import { durationText } from '../../base/index.js';
 import { UsageError } from '../../errors/index.js';
 import type { ReconcileDocument } from '../../reconcile/index.js';
 import {
@@ -32,7 +33,7 @@ function reconcileText(doc: ReconcileDocument): string {
   const lines = [
     `Reconciled ${doc.pipeline}: ${doc.checked} entities checked, ${doc.missing} missing on the ` +
       `platform, ${doc.different} different, ${doc.unknown} unknown to Ferry ` +
-      `(${doc.requests} requests, ${doc.seconds.toFixed(1)} s).`,
+      `(${doc.requests} requests, ${durationText(doc.seconds)}).`,
   ];
   for (const r of doc.resources) {
     lines.push(

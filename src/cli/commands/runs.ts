@@ -12,6 +12,11 @@ import { withRedis } from '../with-redis.js';
 const DEFAULT_LIMIT = 20;
 
 /** `forecastText` is the runs layer's, passed in: this module loads no layer before run(). */
+/** A time to the second, as the table shows times: 2026-11-26T03:10:42Z. */
+function isoSeconds(iso: string): string {
+  return iso.replace(/\.\d+Z$/, 'Z');
+}
+
 function table(lines: RunLine[], forecastText: (forecast: RunForecast) => string): string {
   const rows = [
     [
@@ -32,7 +37,7 @@ function table(lines: RunLine[], forecastText: (forecast: RunForecast) => string
       l.kind,
       l.statusText,
       l.trigger,
-      l.startedAt.replace(/\.\d+Z$/, 'Z'),
+      isoSeconds(l.startedAt),
       l.seconds === undefined ? '-' : l.seconds.toFixed(1),
       `${l.items.settled}/${l.items.planned}`,
       String(l.items.delivered),
@@ -43,7 +48,7 @@ function table(lines: RunLine[], forecastText: (forecast: RunForecast) => string
         l.reason,
         l.lateSeconds ? `started ${l.lateSeconds} s after its tick` : undefined,
         l.forecast
-          ? `${forecastText(l.forecast)}${l.forecast.finishAt ? `, ends ${l.forecast.finishAt}` : ''}`
+          ? `${forecastText(l.forecast)}${l.forecast.finishAt ? `, ends ${isoSeconds(l.forecast.finishAt)}` : ''}`
           : undefined,
       ]
         .filter(Boolean)

@@ -17,7 +17,9 @@ import {
   type DeadLetter,
   DeliveryDeferredError,
   WorkerStoppedError,
+  addTally,
   addToTally,
+  countProgress,
   type DeliveryJobData,
   type JobPayload,
   type JobRequest,
@@ -61,6 +63,20 @@ interface Sending {
    * the threshold (a small run must not dead-letter its items for a wrong credential).
    */
   blockAt?: number;
+  /** Commits and counts what the platform confirmed so far (a long job's progress). */
+  progress: Progress;
+}
+
+/**
+ * A long job's progress: every `everyMs` (delivery.progressEveryMs) what the platform confirmed
+ * so far is committed and counted into the run, so a job of a hundred requests under a rate limit
+ * (minutes) shows its deliveries as they happen, and a worker killed during it sends again only
+ * what came after. A job quicker than that commits and counts once, at its end.
+ */
+interface Progress {
+  dueAt: number;
+  everyMs: number;
+  save(): Promise<void>;
 }
 
 /** What a request's answers say to the breaker; true when the pipeline is (now) blocked. */
@@ -134,6 +150,10 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
     }
     probe = false;
     inARow = result.deferred.length > 0 && result.confirmed.length === 0 ? inARow + 1 : 0;
+    if (out.confirmed.length > 0 && Date.now() >= s.progress.dueAt) {
+      await s.progress.save();
+      s.progress.dueAt = Date.now() + s.progress.everyMs;
+    }
   }
 }
 
@@ -220,7 +240,23 @@ export async function processJob(
     budget: config.delivery.retryBudget,
   };
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  const sending: Sending = { deps, data, ctx: sendCtx, probe: found.kind === 'probe' };
+  const everyMs = config.delivery.progressEveryMs;
+  const progress: Progress = {
+    dueAt: Date.now() + everyMs,
+    everyMs,
+    async save() {
+      const part: Tally = {};
+      await commitConfirmed(deps, data, out.confirmed.splice(0), part);
+      await countProgress(deps.redis, deps.keys, {
+        runId: data.runId,
+        pipeline: data.pipeline,
+        jobId,
+        tally: part,
+      });
+      addTally(tally, part);
+    },
+  };
+  const sending: Sending = { deps, data, ctx: sendCtx, probe: found.kind === 'probe', progress };
   if (lastAttempt) sending.blockAt = job.opts.attempts ?? 1;
   try {
     await sendAll(classified.send, sending, out);

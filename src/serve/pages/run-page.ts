@@ -14,6 +14,7 @@ import {
   runStatusText,
   type TimelinePoint,
 } from '../../runs/index.js';
+import { durationText } from '../../base/index.js';
 import type { ServeContext } from '../serve-context.js';
 import type { UndoResult } from '../../orchestrate/index.js';
 import { undoPreview } from '../undo-preview.js';
@@ -65,7 +66,7 @@ export function runBody(
         </dd>
         <dt>Finished</dt>
         <dd>
-          ${report.finishedAt ? html`${when(report.finishedAt, now)} after ${report.seconds?.toFixed(1)} s` : html`<span class="muted">not yet</span>`}
+          ${report.finishedAt ? html`${when(report.finishedAt, now)} after ${report.seconds === undefined ? '' : durationText(report.seconds)}` : html`<span class="muted">not yet</span>`}
         </dd>
         <dt>Source</dt>
         <dd>

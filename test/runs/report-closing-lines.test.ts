@@ -1,0 +1,75 @@
+/**
+ * The closing lines of a run's report for people: how long it took, in words that do not round
+ * a quick run to nothing, and the failures file named only when it lists something.
+ */
+import { describe, expect, it } from 'vitest';
+import { durationText } from '../../src/base/duration-text.js';
+import { reportText } from '../../src/runs/report-text.js';
+import type { RunReport } from '../../src/runs/run-report.js';
+
+function finished(over: Partial<RunReport>): RunReport {
+  return {
+    runId: 'stores-20261126T030745-afb7',
+    pipeline: 'stores',
+    kind: 'sync',
+    trigger: 'cli',
+    status: 'succeeded',
+    version: 1,
+    rows: 8,
+    startedAt: new Date(0).toISOString(),
+    operations: {},
+    items: {
+      planned: 8,
+      settled: 8,
+      delivered: 8,
+      failed: 0,
+      stale: 0,
+      cancelled: 0,
+      unchanged: 0,
+    },
+    errors: [],
+    rejected: 0,
+    deadLettered: 0,
+    deadLetters: [],
+    stages: [],
+    files: { json: 'reports/stores.json', csv: 'reports/stores-failures.csv' },
+    ...over,
+  };
+}
+
+describe('durationText', () => {
+  it('says milliseconds, seconds, minutes and hours as a person would read them', () => {
+    expect(durationText(0.038)).toBe('38 ms');
+    expect(durationText(0.0001)).toBe('1 ms');
+    expect(durationText(1.64)).toBe('1.6 s');
+    expect(durationText(252.4)).toBe('4 min 12 s');
+    expect(durationText(7512.4)).toBe('2 h 5 min');
+  });
+});
+
+describe('a run report', () => {
+  it('does not round a quick run to "0.0 s"', () => {
+    const text = reportText(finished({ seconds: 0.04 }));
+    expect(text).toContain('\n  took 40 ms\n');
+    expect(text).not.toContain('0.0 s');
+  });
+
+  it('names the failures file only when some records were rejected or dead-lettered', () => {
+    expect(reportText(finished({}))).not.toContain('failures:');
+    expect(reportText(finished({}))).toContain('  report: reports/stores.json');
+    const rejected = finished({
+      status: 'partial',
+      rejected: 1,
+      errors: [
+        {
+          file: 'stores.csv',
+          line: 2,
+          field: 'E-Mail',
+          message: 'E-Mail: expected an e-mail address',
+        },
+      ],
+    });
+    expect(reportText(rejected)).toContain('  failures: reports/stores-failures.csv');
+    expect(reportText(finished({ status: 'partial', deadLettered: 2 }))).toContain('  failures:');
+  });
+});
