@@ -138,6 +138,7 @@ function runFields(
   plan: Plan,
   stages: StageInfo[],
   contract: RunContract | undefined,
+  plannedFrom: number,
 ): Record<string, string | number> {
   const fields: Record<string, string | number> = {
     id: runId,
@@ -149,6 +150,7 @@ function runFields(
     version: plan.version,
     rows: plan.rows,
     rejected: plan.errors.length,
+    plannedFrom,
     createdAt: Date.now(),
     stageCount: stages.length,
     stages: JSON.stringify(stages),
@@ -251,6 +253,8 @@ interface PlannedRun {
   loss: DataLoss | undefined;
   /** What is recorded of the run when Redis goes away before it is (redisLost). */
   lost: RedisLostRun;
+  /** When its reading and planning began (ms). */
+  plannedFrom: number;
 }
 
 /**
@@ -323,7 +327,18 @@ async function planRun(
     await writer.flush();
     const requests = [...writer.totals.values()].reduce((n, t) => n + t.requests, 0);
     const loss = await guardDataLoss(redis, keys, plan, requests, options.resendAll ?? false);
-    return { runId, lane, definition, keys, lock, writer, plan, loss, lost };
+    return {
+      runId,
+      lane,
+      definition,
+      keys,
+      lock,
+      writer,
+      plan,
+      loss,
+      lost,
+      plannedFrom: createdAt,
+    };
   } catch (error) {
     if (isRedisConnectionError(error)) throw await redisLost(options, lost, 'planning', error);
     await writer.discard(definition.stages.length);
@@ -369,7 +384,16 @@ async function recordRun(
     jobs: writer.totals.get(s.index)?.jobs ?? 0,
     requests: writer.totals.get(s.index)?.requests ?? 0,
   }));
-  const fields = runFields(runId, run.lane, options, definition, plan, stages, contract);
+  const fields = runFields(
+    runId,
+    run.lane,
+    options,
+    definition,
+    plan,
+    stages,
+    contract,
+    run.plannedFrom,
+  );
   const hasJobs = stages.some((s) => s.jobs > 0);
   const now = Date.now();
   if (!hasJobs) {

@@ -78,7 +78,14 @@ export function reportText(report: RunReport): string {
   if (report.deadLetters.length > 0) {
     lines.push(`  fix and replay them: ferry dlq replay --run ${report.runId} [--payloads FILE]`);
   }
-  if (report.seconds !== undefined) lines.push(`  took ${durationText(report.seconds)}`);
+  if (report.seconds !== undefined) {
+    const plan = report.planSeconds;
+    lines.push(
+      plan === undefined
+        ? `  took ${durationText(report.seconds)}`
+        : `  took ${durationText(plan + report.seconds)}: ${durationText(plan)} reading and planning, ${durationText(report.seconds)} delivering`,
+    );
+  }
   if (report.files) {
     lines.push(`  report: ${report.files.json}`);
     // The CSV is written for every run (scripts find it at one place); named when it lists some.

@@ -123,7 +123,10 @@ export interface RunRecord {
   rows: number;
   /** Records rejected while planning (their errors are in the run's error list). */
   rejected: number;
+  /** When it was recorded, its plan made: its delivery's start. */
   createdAt: number;
+  /** When its reading and planning began (a sync run's; older records have none). */
+  plannedFrom?: number;
   finishedAt?: number;
   stages: StageInfo[];
   currentStage: number;
@@ -215,6 +218,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
   if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
   if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);
+  if (fields.plannedFrom) run.plannedFrom = Number(fields.plannedFrom);
   if (fields.wantedDeletes) run.wantedDeletes = JSON.parse(fields.wantedDeletes) as WantedDeletes;
   if (fields.export) run.export = JSON.parse(fields.export) as ExportSummary;
   if (fields.contract) run.contract = JSON.parse(fields.contract) as RunContract;

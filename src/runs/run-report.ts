@@ -44,7 +44,10 @@ export interface RunReport {
   rows: number;
   startedAt: string;
   finishedAt?: string;
+  /** From its record (its plan made) to its end: delivery. */
   seconds?: number;
+  /** Reading the source and planning, before `seconds`. */
+  planSeconds?: number;
   operations: Record<string, OperationCounts>;
   /**
    * The operations' counts summed: settled = delivered + failed + stale + cancelled <= planned;
@@ -193,6 +196,7 @@ export async function buildRunReport(
     report.finishedAt = new Date(run.finishedAt).toISOString();
     report.seconds = (run.finishedAt - run.createdAt) / 1000;
   }
+  if (run.plannedFrom !== undefined) report.planSeconds = (run.createdAt - run.plannedFrom) / 1000;
   return report;
 }
 

@@ -71,6 +71,10 @@ async function firstRun(pipeline: string, file: string, want: Expected): Promise
   expect(sim.stats().requests - before).toBe(stageRequests);
   expect(sim.stats().duplicates).toBe(0);
 
+  // How long it took, its reading and planning included (before its record's start).
+  expect(report.planSeconds).toBeGreaterThan(0);
+  expect(report.seconds).toBeGreaterThanOrEqual(0);
+
   const files = report.files as { json: string; csv: string };
   expect(JSON.parse(readFileSync(files.json, 'utf8')).runId).toBe(report.runId);
   const csvLines = readFileSync(files.csv, 'utf8').trim().split('\r\n');

@@ -54,6 +54,13 @@ describe('a run report', () => {
     expect(text).not.toContain('0.0 s');
   });
 
+  it('says how long the reading and planning took before delivery', () => {
+    const text = reportText(finished({ seconds: 78.1, planSeconds: 2.14 }));
+    expect(text).toContain(
+      '\n  took 1 min 20 s: 2.1 s reading and planning, 1 min 18 s delivering\n',
+    );
+  });
+
   it('names the failures file only when some records were rejected or dead-lettered', () => {
     expect(reportText(finished({}))).not.toContain('failures:');
     expect(reportText(finished({}))).toContain('  report: reports/stores.json');

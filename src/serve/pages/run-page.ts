@@ -62,7 +62,7 @@ export function runBody(
         <dt>Started</dt>
         <dd>
           ${when(report.startedAt, now)} by
-          ${report.trigger}${report.startedBy ? ` (${report.startedBy})` : ''}${report.kind === 'replay' ? ', a replay of dead letters' : ''}
+          ${report.trigger}${report.startedBy ? ` (${report.startedBy})` : ''}${report.kind === 'replay' ? ', a replay of dead letters' : ''}${report.planSeconds === undefined ? '' : `, after ${durationText(report.planSeconds)} reading and planning`}
         </dd>
         <dt>Finished</dt>
         <dd>
