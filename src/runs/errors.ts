@@ -44,9 +44,11 @@ export class StateLostError extends FerryError<'FERRY_STATE_LOST'> {
     super(
       `Redis lost its data (noticed ${new Date(loss.detectedAt).toISOString()} by ` +
         `${loss.detectedBy}; the data dated from ${new Date(loss.previousCreatedAt).toISOString()}), ` +
-        `and pipeline "${pipeline}"'s state went with it: this run would resend ${items} items ` +
-        `(${requests} requests) that the platform most likely holds already. Nothing was sent. ` +
-        `To send them all once, run it again with --resend-all (later runs then go on as usual).`,
+        `and pipeline "${pipeline}"'s state went with it: Ferry no longer knows what it delivered ` +
+        `before, so this run would send all ${items} item(s) (${requests} request(s)) as new, ` +
+        `though the platform may hold them already. Nothing was sent. To send them all once ` +
+        `(later runs then go on as usual): \`ferry run ${pipeline} --resend-all\`, or an import ` +
+        `with resendAll=true (POST /api/pipelines/${pipeline}/runs?resendAll=true).`,
       { pipeline, items, requests, detectedAt: loss.detectedAt },
     );
   }

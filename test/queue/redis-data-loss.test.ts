@@ -87,7 +87,7 @@ it('is noticed by the waiting CLI, the worker and `ferry status`, and the next r
   const stopped = await runFerryHere(['run', 'catalog', '--file', items], configFile);
   expect(stopped.code).toBe(1);
   expect(stopped.stderr).toMatch(
-    /this run would resend \d+ items \(\d+ requests\).*Nothing was sent/s,
+    /this run would send all \d+ item\(s\) \(\d+ request\(s\)\) as new.*Nothing was sent/s,
   );
   expect(stopped.stderr).toContain('--resend-all');
 

@@ -234,3 +234,46 @@ describe('refusals', () => {
     });
   });
 });
+
+describe('an import after Redis lost its data', () => {
+  let c: Awaited<ReturnType<typeof consoleOf>>;
+  beforeAll(async () => (c = await consoleOf()));
+  afterAll(async () => await c.close());
+
+  it('stops with the ways out, and with ?resendAll=true sends it all once', async () => {
+    const keys = deliveryKeys(c.config.redis.prefix);
+    // What a worker records when it finds Redis restarted empty (installation-epoch.ts).
+    await h.redis.hset(keys.dataLoss, {
+      previousEpoch: 'epoch-before',
+      previousCreatedAt: Date.now() - 60_000,
+      detectedAt: Date.now(),
+      detectedBy: 'test',
+    });
+    const stores = readFileSync(join(PROJECT_ROOT, 'examples/stores.csv'));
+    const stopped = await post(c.url, '/api/pipelines/stores/runs', stores, {
+      'content-type': 'text/csv',
+    });
+    expect(stopped.status).toBe(409);
+    const error = stopped.body.error as { code: string; message: string };
+    expect(error.code).toBe('FERRY_STATE_LOST');
+    expect(error.message).toContain('/api/pipelines/stores/runs?resendAll=true');
+    expect(error.message).toContain('ferry run stores --resend-all');
+    expect(h.sim.state('stores')).toHaveLength(0);
+
+    const resent = await post(
+      c.url,
+      '/api/pipelines/stores/runs?resendAll=true&wait=true',
+      stores,
+      {
+        'content-type': 'text/csv',
+      },
+    );
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ pipeline: 'stores', status: 'partial', rejected: 2 });
+    expect(h.sim.state('stores')).toHaveLength(8);
+    const audit = await h.redis.lrange(keys.audit, 0, -1);
+    expect(audit.map((l) => JSON.parse(l) as unknown)).toContainEqual(
+      expect.objectContaining({ action: 'run.import-resend-all', target: resent.body.runId }),
+    );
+  });
+});

@@ -2,7 +2,8 @@
  * `POST /api/pipelines/{name}/runs` (operator): an on-demand import. The file comes as the raw
  * body or as a multipart part named `file`, is streamed to disk, and becomes a run of the
  * pipeline (trigger http, started by the token's name): 202 with its runId, or with
- * `?wait=true` 200 and the run's document once it ended. 404 unknown pipeline, 409 with
+ * `?wait=true` 200 and the run's document once it ended; `?resendAll=true` sends it all once after
+ * Redis lost its data (as `ferry run --resend-all`). 404 unknown pipeline, 409 with
  * `activeRunId` while the pipeline runs, 413 past serve.uploadMaxBytes, 415 for a type the
  * pipeline's connector does not read.
  */
@@ -88,7 +89,7 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   // PUT too: `curl -T stores.csv <url>` sends the file with PUT.
-  app.route<{ Params: { name: string }; Querystring: { wait?: boolean } }>({
+  app.route<{ Params: { name: string }; Querystring: { wait?: boolean; resendAll?: boolean } }>({
     method: ['POST', 'PUT'],
     url: '/api/pipelines/:name/runs',
     config: { access: 'operator' },
@@ -96,7 +97,10 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
     schema: {
       querystring: {
         type: 'object',
-        properties: { wait: { type: 'boolean', default: false } },
+        properties: {
+          wait: { type: 'boolean', default: false },
+          resendAll: { type: 'boolean', default: false },
+        },
       },
     },
     handler: async (request, reply) => {
@@ -137,10 +141,11 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
         sourceName: uploadName,
         trigger: 'http',
         startedBy: request.principal!.name,
+        ...(request.query.resendAll ? { resendAll: true } : {}),
       });
       await recordAudit(ctx.redis, ctx.keys, {
         actor: request.principal!.name,
-        action: 'run.import',
+        action: request.query.resendAll ? 'run.import-resend-all' : 'run.import',
         target: started.runId,
       });
       if (!request.query.wait) {
