@@ -13,11 +13,16 @@
  * Prints one JSON line: rows, items, requests, seconds, cpuSeconds (this process's user + system
  * CPU during the first run: planning and the in-process worker), itemsPerSec, boundCpuSeconds (the
  * bare sender's CPU while it sent, in the faster bound), boundItemsPerSec,
- * ratio (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs).
+ * ratio (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs),
+ * and what the first run and the faster bound cost the simulator and Redis (simCpuSeconds,
+ * redisCpuSeconds, boundSimCpuSeconds, boundRedisCpuSeconds; Linux's /proc and Redis's INFO) with
+ * the machine's cores: on a machine where all of them share the cores, the run can take no less
+ * than the CPU seconds of the three over the cores.
  * Needs a Redis (REDIS_URL); the keys it wrote are deleted at the end.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -34,6 +39,7 @@ import { executeRun } from '../src/orchestrate/execute-run.js';
 import type { RunReport } from '../src/runs/run-report.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
+import { processCpuSeconds, redisCpuSeconds } from './process-cpu.js';
 import { startSimulatorProcess } from './simulator-process.js';
 
 const { values, positionals } = parseArgs({
@@ -42,6 +48,7 @@ const { values, positionals } = parseArgs({
     rate: { type: 'string', default: 'auto' },
     // Internal: measure the bound only (in a process of its own), against this simulator.
     'bound-of': { type: 'string' },
+    'sim-pid': { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -67,11 +74,13 @@ async function sendStraight(
   url: string,
   stages: DeliveryRequest[][],
   concurrency: number,
-): Promise<{ seconds: number; cpuSeconds: number }> {
+  simPid: number | undefined,
+): Promise<{ seconds: number; cpuSeconds: number; simCpuSeconds?: number }> {
   const bindings = resolveBindings({});
   const pool = new Pool(url, { connections: concurrency });
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  const simBefore = processCpuSeconds(simPid);
   for (const requests of stages) {
     let next = 0;
     await Promise.all(
@@ -98,13 +107,30 @@ async function sendStraight(
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = process.cpuUsage(cpu);
+  const simAfter = processCpuSeconds(simPid);
   await pool.close();
-  return { seconds, cpuSeconds: (used.user + used.system) / 1e6 };
+  return {
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    ...(simBefore !== undefined && simAfter !== undefined
+      ? { simCpuSeconds: simAfter - simBefore }
+      : {}),
+  };
 }
 
 async function timedRun(
   config: FerryConfig,
-): Promise<{ report: RunReport; seconds: number; cpuSeconds: number }> {
+  redis: Redis,
+  simPid: number | undefined,
+): Promise<{
+  report: RunReport;
+  seconds: number;
+  cpuSeconds: number;
+  simCpuSeconds?: number;
+  redisCpuSeconds: number;
+}> {
+  const simBefore = processCpuSeconds(simPid);
+  const redisBefore = await redisCpuSeconds(redis);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   const report = await executeRun({
@@ -115,10 +141,16 @@ async function timedRun(
     wait: true,
   });
   const used = process.cpuUsage(cpu);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const simAfter = processCpuSeconds(simPid);
   return {
     report,
-    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
+    redisCpuSeconds: (await redisCpuSeconds(redis)) - redisBefore,
+    ...(simBefore !== undefined && simAfter !== undefined
+      ? { simCpuSeconds: simAfter - simBefore }
+      : {}),
   };
 }
 
@@ -136,7 +168,11 @@ function benchConfig(redisUrl: string, prefix: string, simUrl: string, concurren
 }
 
 /** In a child process: plan against an empty state, reset the simulator, send straight. */
-async function measureBound(simUrl: string, concurrency: number): Promise<void> {
+async function measureBound(
+  simUrl: string,
+  concurrency: number,
+  simPid: number | undefined,
+): Promise<void> {
   const base = loadConfig().config;
   const prefix = `ferry-bench-bound-${process.pid}`;
   const config = benchConfig(base.redis.url, prefix, simUrl, concurrency);
@@ -152,20 +188,31 @@ async function measureBound(simUrl: string, concurrency: number): Promise<void> 
     });
     await fetch(`${simUrl}/__sim/reset`, { method: 'POST' });
     const stages = plan.stages.map((s) => s.requests).filter((r) => r.length > 0);
-    const { seconds, cpuSeconds } = await sendStraight(simUrl, stages, concurrency);
+    const redisBefore = await redisCpuSeconds(redis);
+    const sent = await sendStraight(simUrl, stages, concurrency, simPid);
+    const redisCpu = (await redisCpuSeconds(redis)) - redisBefore;
     await fetch(`${simUrl}/__sim/reset`, { method: 'POST' });
     const requests = stages.reduce((n, s) => n + s.length, 0);
-    console.log(JSON.stringify({ seconds, cpuSeconds, requests }));
+    console.log(JSON.stringify({ ...sent, redisCpuSeconds: redisCpu, requests }));
   } finally {
     await deleteKeysUnder(redis, prefix);
     redis.disconnect();
   }
 }
 
+interface Bound {
+  seconds: number;
+  cpuSeconds: number;
+  simCpuSeconds?: number;
+  redisCpuSeconds: number;
+  requests: number;
+}
+
 async function boundInChild(
   simUrl: string,
   concurrency: number,
-): Promise<{ seconds: number; cpuSeconds: number; requests: number }> {
+  simPid: number | undefined,
+): Promise<Bound> {
   const child = spawn(
     process.execPath,
     [
@@ -177,16 +224,13 @@ async function boundInChild(
       simUrl,
       '--concurrency',
       String(concurrency),
+      ...(simPid === undefined ? [] : ['--sim-pid', String(simPid)]),
     ],
     { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';
   for await (const chunk of child.stdout) out += String(chunk);
-  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
-    seconds: number;
-    cpuSeconds: number;
-    requests: number;
-  };
+  return JSON.parse(out.trim().split('\n').pop() ?? '{}') as Bound;
 }
 
 async function main(): Promise<void> {
@@ -199,13 +243,13 @@ async function main(): Promise<void> {
   const config = benchConfig(base.redis.url, prefix, sim.url, concurrency);
   const redis = new Redis(base.redis.url);
   try {
-    const boundBefore = await boundInChild(sim.url, concurrency);
-    const first = await timedRun(config);
+    const boundBefore = await boundInChild(sim.url, concurrency, sim.pid);
+    const first = await timedRun(config, redis, sim.pid);
     const afterFirst = await simStats(sim.url);
-    const rerun = await timedRun(config);
+    const rerun = await timedRun(config, redis, sim.pid);
     const afterRerun = await simStats(sim.url);
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-    const boundAfter = await boundInChild(sim.url, concurrency);
+    const boundAfter = await boundInChild(sim.url, concurrency, sim.pid);
     const bound = boundBefore.seconds <= boundAfter.seconds ? boundBefore : boundAfter;
     const boundSeconds = bound.seconds;
 
@@ -235,6 +279,11 @@ async function main(): Promise<void> {
         rerunSeconds: Number(rerun.seconds.toFixed(2)),
         rerunRequests: afterRerun.requests - afterFirst.requests,
         peakRssMb,
+        simCpuSeconds: twoDecimals(first.simCpuSeconds),
+        redisCpuSeconds: twoDecimals(first.redisCpuSeconds),
+        boundSimCpuSeconds: twoDecimals(bound.simCpuSeconds),
+        boundRedisCpuSeconds: twoDecimals(bound.redisCpuSeconds),
+        cores: availableParallelism(),
       }),
     );
   } finally {
@@ -244,5 +293,9 @@ async function main(): Promise<void> {
   }
 }
 
-if (values['bound-of']) await measureBound(values['bound-of'], Number(values.concurrency ?? 8));
-else await main();
+const twoDecimals = (n: number | undefined) => (n === undefined ? undefined : Number(n.toFixed(2)));
+
+if (values['bound-of']) {
+  const simPid = values['sim-pid'] === undefined ? undefined : Number(values['sim-pid']);
+  await measureBound(values['bound-of'], Number(values.concurrency ?? 8), simPid);
+} else await main();

@@ -4,7 +4,7 @@ import { PROJECT_ROOT } from '../src/config/load-config.js';
 
 export async function startSimulatorProcess(
   args: string[] = [],
-): Promise<{ url: string; stop(): void }> {
+): Promise<{ url: string; pid: number | undefined; stop(): void }> {
   const child = spawn(
     process.execPath,
     ['src/cli/ferry.js', 'simulator', '--port', '0', '--json', ...args],
@@ -16,5 +16,5 @@ export async function startSimulatorProcess(
     if (out.lastIndexOf('}') > 0) break;
   }
   const { url } = JSON.parse(out) as { url: string };
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }

@@ -61,5 +61,15 @@ describe('delivery against a faulty platform', () => {
       report.operations['products.prices.patch']?.planned ?? -1,
     );
     expect(await createDeadLetterStore(h.redis, deliveryKeys(h.prefix)).count()).toBe(0);
+
+    // The forecast's requests left count each request once, when it is done with: the failures
+    // sent again did not take more off (the rate counts every answer).
+    const run = await h.redis.hgetall(deliveryKeys(h.prefix).run(report.runId));
+    const planned = report.stages.reduce((n, st) => n + st.requests, 0);
+    expect(Number(run.sent)).toBe(planned);
+    const answered = Object.entries(run)
+      .filter(([field]) => field.startsWith('rq:'))
+      .reduce((n, [, v]) => n + Number(v), 0);
+    expect(answered).toBeGreaterThan(planned);
   });
 });

@@ -142,8 +142,8 @@ describe('the workers’ request counts', () => {
     await redis.hset(keys.run('counted'), { id: 'counted', status: 'running' });
     const counter = startRunRequestCounter(redis, keys);
     const before = Date.now();
-    for (let i = 0; i < 25; i++) counter.count('counted');
-    for (let i = 0; i < 3; i++) counter.count('gone');
+    for (let i = 0; i < 25; i++) counter.count('counted', true);
+    for (let i = 0; i < 3; i++) counter.count('gone', true);
     await counter.close();
     const run = await loadRun(redis, keys, 'counted');
     expect(run.sent.requests).toBe(25);

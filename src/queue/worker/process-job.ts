@@ -135,7 +135,8 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
       continue;
     }
     const result = await sendRequest(request, s.ctx);
-    s.deps.sent.count(s.data.runId);
+    // A request with a part to send again (a transient failure, a held refusal) is not done yet.
+    s.deps.sent.count(s.data.runId, result.deferred.length === 0 && result.held.length === 0);
     for (const item of result.confirmed) {
       out.confirmed.push({ operationId: request.operationId, item, request });
     }
