@@ -32,6 +32,17 @@ export function tallyFields(tally: Tally, deadLetters: number): (string | number
   return fields;
 }
 
+/** The keys a job's counts go to: its run, the settled and counted sets, the metrics. */
+function countingKeys(keys: DeliveryKeys, runId: string, now: number) {
+  return {
+    run: keys.run(runId),
+    settled: keys.runSettled(runId),
+    counted: keys.runCounted(runId),
+    metrics: keys.metrics,
+    throughput: keys.throughput(Math.floor(now / 60_000)),
+  };
+}
+
 export async function settleJob(
   redis: RedisClient,
   keys: DeliveryKeys,
@@ -42,14 +53,10 @@ export async function settleJob(
     redis,
     SETTLE_JOB,
     {
-      run: keys.run(input.runId),
-      settled: keys.runSettled(input.runId),
+      ...countingKeys(keys, input.runId, now),
       activeRun: keys.activeRun(input.pipeline),
       activeRuns: keys.activeRuns,
       payloads: keys.runPayloads(input.runId),
-      metrics: keys.metrics,
-      throughput: keys.throughput(Math.floor(now / 60_000)),
-      counted: keys.runCounted(input.runId),
     },
     {
       jobId: input.jobId,
@@ -75,16 +82,10 @@ export async function countProgress(
   const fields = tallyFields(input.tally, 0);
   if (fields.length === 0) return false;
   const now = Date.now();
-  return await runScript(
-    redis,
-    COUNT_PROGRESS,
-    {
-      run: keys.run(input.runId),
-      settled: keys.runSettled(input.runId),
-      counted: keys.runCounted(input.runId),
-      metrics: keys.metrics,
-      throughput: keys.throughput(Math.floor(now / 60_000)),
-    },
-    { jobId: input.jobId, now, pipeline: input.pipeline, fields },
-  );
+  return await runScript(redis, COUNT_PROGRESS, countingKeys(keys, input.runId, now), {
+    jobId: input.jobId,
+    now,
+    pipeline: input.pipeline,
+    fields,
+  });
 }

@@ -113,3 +113,13 @@ export async function workerReady(p: FerryProcess, timeoutMs = 90_000): Promise<
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Kills (SIGKILL) what a test left running of `processes` and empties the list: for afterEach. */
+export async function killLeft(processes: FerryProcess[]): Promise<void> {
+  for (const p of processes.splice(0)) {
+    if (p.child.exitCode === null && p.child.signalCode === null) {
+      p.child.kill('SIGKILL');
+      await p.exited;
+    }
+  }
+}

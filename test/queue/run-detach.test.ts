@@ -14,7 +14,13 @@ import { startSimulator, type RunningSimulator } from '../../src/simulator/start
 import { FERRY_BIN } from '../helpers/ferry-bin.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
-import { spawnFerry, workerReady, writeConfigFile, type FerryProcess } from './cli-process.js';
+import {
+  killLeft,
+  spawnFerry,
+  workerReady,
+  writeConfigFile,
+  type FerryProcess,
+} from './cli-process.js';
 import { expectNothingOpen, tempDir } from './delivery-fixtures.js';
 
 const dir = tempDir('detach');
@@ -30,14 +36,7 @@ beforeAll(async () => {
   await generateItems(600, items, 6);
 });
 
-afterEach(async () => {
-  for (const p of processes.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) {
-      p.child.kill('SIGKILL');
-      await p.exited;
-    }
-  }
-});
+afterEach(async () => await killLeft(processes));
 
 afterAll(async () => {
   await sim.close();

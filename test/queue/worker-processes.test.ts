@@ -19,7 +19,13 @@ import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
-import { spawnFerry, workerReady, writeConfigFile, type FerryProcess } from './cli-process.js';
+import {
+  killLeft,
+  spawnFerry,
+  workerReady,
+  writeConfigFile,
+  type FerryProcess,
+} from './cli-process.js';
 import {
   expectAllDeliveredOnce,
   expectNothingOpen,
@@ -40,14 +46,7 @@ beforeAll(async () => {
   await generateItems(400, join(dir.path, 'items.csv'), 3);
 });
 
-afterEach(async () => {
-  for (const w of workers.splice(0)) {
-    if (w.child.exitCode === null && w.child.signalCode === null) {
-      w.child.kill('SIGKILL');
-      await w.exited;
-    }
-  }
-});
+afterEach(async () => await killLeft(workers));
 
 afterAll(async () => {
   await sim.close();
