@@ -1,12 +1,14 @@
 /**
  * A long job's progress: what the platform confirmed is committed and counted into the run as
  * the job goes (delivery.progressEveryMs), not only at its end; counted once, whatever happens to
- * the job after (its settle, or a worker killed and another attempt).
+ * the job after (its settle, or a worker killed and another attempt); and a cancel stops the job
+ * there, not at the end of its bundle.
  */
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
+import { cancelRun } from '../../src/queue/cancel-run.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
@@ -105,6 +107,36 @@ describe("a long job's progress", () => {
       expect(timeline).toBe(Object.values(run.operations).reduce((n, c) => n + c.delivered, 0));
       // Its working keys go with the run.
       expect(await h.redis.exists(keys.runCounted(runId))).toBe(0);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('a cancel stops a job at its next checkpoint: the rest of its bundle is not sent', async () => {
+    const { keys, config } = setup('cancelled');
+    const runId = await startCatalog(config);
+    const worker = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      await until('10 prices delivered', async () => {
+        const n = await h.redis.hget(keys.run(runId), `op:${PRICES}:delivered`);
+        return Number(n) >= 10;
+      });
+      const logger = quietLogger();
+      const outcome = await cancelRun({
+        redis: h.redis,
+        keys,
+        notify: { config, redis: h.redis, keys, logger },
+        reportsDir: h.dir,
+        runId,
+        timeoutMs: 10_000,
+      });
+      expect(outcome.status).toBe('cancelled');
+      const prices = outcome.report.operations[PRICES];
+      // Most of the bundle was never sent: counted cancelled, and the platform has what was sent.
+      expect(prices?.cancelled).toBeGreaterThan(PRICE_COUNT / 4);
+      expect((prices?.delivered ?? 0) + (prices?.cancelled ?? 0)).toBe(PRICE_COUNT);
+      expect(h.sim.stats().byOperation[PRICES]).toBe(prices?.delivered);
+      expect(h.sim.state('prices')).toHaveLength(prices?.delivered ?? -1);
     } finally {
       await worker.close();
     }

@@ -21,15 +21,16 @@ async function outcomeText(o: CancelOutcome, timeoutS: number): Promise<string> 
   if (o.dryRun) {
     return (
       `Would cancel run ${o.runId} (${o.pipeline}, ${o.status}): ${o.unsettledJobs} job(s) not ` +
-      `settled, ${o.inFlight} in flight now. Nothing was changed.\n`
+      `settled, ${o.inFlight} of them in flight now. Nothing was changed.\n`
     );
   }
   if (o.status === 'cancelling') {
     return (
       `Run ${o.runId} is cancelling: ${o.inFlight} request(s) in flight (after ${timeoutS} s, or ` +
-      `you stopped the wait). Nothing more of it is sent, its jobs not started were dropped, and ` +
-      `the workers end the run once those requests settle (a dead worker's job comes back at ` +
-      `BullMQ's stall check); follow it with \`ferry runs --pipeline ${o.pipeline}\`.\n`
+      `you stopped the wait). Its jobs not started were dropped, those sending stop within ` +
+      `delivery.progressEveryMs once their request out is answered, and the workers end the run ` +
+      `once those requests settle (a dead worker's job comes back at BullMQ's stall check); ` +
+      `follow it with \`ferry runs --pipeline ${o.pipeline}\`.\n`
     );
   }
   const { reportText } = await import('../../runs/index.js');
@@ -43,7 +44,8 @@ export const cancelCommand: Command = {
     'For a run that must not go on (a wrong export found mid-delivery, say), running or blocked.',
     'One call is enough. At once, no job of the run starts sending, and its jobs not started',
     '(stages not released, jobs queued or waiting for a retry) are dropped, their items counted',
-    '`cancelled`; jobs already sending finish their requests, and what the platform confirmed is',
+    '`cancelled`; a job already sending stops within delivery.progressEveryMs (2 s), once its',
+    'request out is answered, counting the rest `cancelled`, and what the platform confirmed is',
     'committed to state and counted, so the next run sends only what this one did not. When the',
     'last request in flight settles the run is `cancelled`, its pipeline is free and its report',
     'is written (as a finished run\'s); `ferry runs` shows "cancelling: N requests in flight" meanwhile.',

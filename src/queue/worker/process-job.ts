@@ -49,6 +49,9 @@ interface Outcomes {
   held: Held[];
   /** The pipeline's delivery is blocked: what is left waits. */
   blocked: boolean;
+  /** A checkpoint saw the run being cancelled (or gone): `unsent` were not sent. */
+  cancelling: boolean;
+  unsent: readonly JobRequest[];
 }
 
 interface Sending {
@@ -63,20 +66,23 @@ interface Sending {
    * the threshold (a small run must not dead-letter its items for a wrong credential).
    */
   blockAt?: number;
-  /** Commits and counts what the platform confirmed so far (a long job's progress). */
+  /** A long job's checkpoints. */
   progress: Progress;
 }
 
 /**
- * A long job's progress: every `everyMs` (delivery.progressEveryMs) what the platform confirmed
+ * A long job's checkpoint, every `everyMs` (delivery.progressEveryMs): what the platform confirmed
  * so far is committed and counted into the run, so a job of a hundred requests under a rate limit
  * (minutes) shows its deliveries as they happen, and a worker killed during it sends again only
- * what came after. A job quicker than that commits and counts once, at its end.
+ * what came after; and the run's status is read, so that a run being cancelled sends nothing more
+ * within about that long (`ferry cancel` says so). A job quicker than that does both once: its
+ * commit at its end, the status at its start (job-work.ts).
  */
 interface Progress {
   dueAt: number;
   everyMs: number;
-  save(): Promise<void>;
+  /** Resolves to whether the run still wants the job's requests (running or blocked). */
+  checkpoint(out: Outcomes): Promise<boolean>;
 }
 
 /** What a request's answers say to the breaker; true when the pipeline is (now) blocked. */
@@ -116,7 +122,8 @@ async function tellBreaker(
 async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcomes): Promise<void> {
   let inARow = 0;
   let probe = s.probe;
-  for (const request of requests) {
+  for (let i = 0; i < requests.length; i++) {
+    const request = requests[i] as JobRequest;
     // A refusal seen here may have blocked the pipeline from another job meanwhile.
     if (!out.blocked && !probe && s.deps.breaker.suspect(s.data.pipeline)) {
       out.blocked = await s.deps.breaker.isBlocked(s.data.pipeline);
@@ -151,9 +158,13 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
     }
     probe = false;
     inARow = result.deferred.length > 0 && result.confirmed.length === 0 ? inARow + 1 : 0;
-    if (out.confirmed.length > 0 && Date.now() >= s.progress.dueAt) {
-      await s.progress.save();
+    if (Date.now() >= s.progress.dueAt) {
       s.progress.dueAt = Date.now() + s.progress.everyMs;
+      if (!(await s.progress.checkpoint(out))) {
+        out.cancelling = true;
+        out.unsent = requests.slice(i + 1);
+        return;
+      }
     }
   }
 }
@@ -232,7 +243,15 @@ export async function processJob(
   for (const { operationId } of classified.applied) addToTally(tally, operationId, 'delivered', 1);
   for (const { operationId } of classified.stale) addToTally(tally, operationId, 'stale', 1);
 
-  const out: Outcomes = { confirmed: [], refused: [], deferred: [], held: [], blocked: false };
+  const out: Outcomes = {
+    confirmed: [],
+    refused: [],
+    deferred: [],
+    held: [],
+    blocked: false,
+    cancelling: false,
+    unsent: [],
+  };
   const sendCtx: SendContext = {
     client: deps.client,
     binding: (id) => bindingOf(deps, id),
@@ -245,16 +264,20 @@ export async function processJob(
   const progress: Progress = {
     dueAt: Date.now() + everyMs,
     everyMs,
-    async save() {
-      const part: Tally = {};
-      await commitConfirmed(deps, data, out.confirmed.splice(0), part);
-      await countProgress(deps.redis, deps.keys, {
-        runId: data.runId,
-        pipeline: data.pipeline,
-        jobId,
-        tally: part,
-      });
-      addTally(tally, part);
+    async checkpoint() {
+      if (out.confirmed.length > 0) {
+        const part: Tally = {};
+        await commitConfirmed(deps, data, out.confirmed.splice(0), part);
+        await countProgress(deps.redis, deps.keys, {
+          runId: data.runId,
+          pipeline: data.pipeline,
+          jobId,
+          tally: part,
+        });
+        addTally(tally, part);
+      }
+      const status = await deps.redis.hget(deps.keys.run(data.runId), 'status');
+      return status === 'running' || status === 'blocked';
     },
   };
   const sending: Sending = { deps, data, ctx: sendCtx, probe: found.kind === 'probe', progress };
@@ -287,7 +310,12 @@ export async function processJob(
   );
   // Held requests go on waiting while the pipeline is blocked; below the breaker's threshold
   // they are failures like any other for the job's last attempt.
-  const waiting = [...out.deferred, ...out.held];
+  let waiting = [...out.deferred, ...out.held];
+  if (out.cancelling) {
+    // The run is being cancelled: what this job did not send, or would send again, is cancelled.
+    cancelledTally([...out.unsent, ...waiting.map((d) => d.request)], tally);
+    waiting = [];
+  }
   if (lastAttempt && !out.blocked) entries.push(...waiting.map((d) => letter(d.request, d)));
   // A replay closes the entries it replays before its own failures are written: an item refused
   // again gets a new entry, so a replayed id never names anything again (docs/DELIVERY.md).

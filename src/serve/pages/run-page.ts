@@ -88,7 +88,7 @@ export function runBody(
               <button
                 class="danger"
                 data-post="/api/runs/${report.runId}/cancel"
-                data-confirm="Cancel run ${report.runId}? Nothing more of it is sent; requests in flight finish."
+                data-confirm="Cancel run ${report.runId}? Nothing more of it is sent: the requests out finish, then each job stops."
                 data-then="refresh"
               >
                 Cancel this run
