@@ -138,7 +138,7 @@ export const configSchema = z.strictObject({
       bulkShare: z.number().gt(0).max(1).default(0.8),
       /** Most HTTP calls one job may make, splits and retries included. */
       retryBudget: positiveInt.default(32),
-      /** How long `ferry worker` lets active jobs finish after SIGTERM. */
+      /** How long a stopping worker waits for the requests its jobs have out (they hand the rest back). */
       shutdownTimeoutMs: millis.default(30_000),
       /** Folder the run reports are written to. */
       reportsDir: z.string().min(1).default('reports'),

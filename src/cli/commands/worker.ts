@@ -8,8 +8,9 @@ export const workerCommand: Command = {
   description: [
     'Takes delivery jobs from the queues of both lanes (or the lanes given) and delivers them to',
     'the interface, with retries, the shared rate budget and dead letters. Runs until SIGTERM or',
-    'SIGINT (Ctrl-C): then it takes no new job, lets the active ones finish within',
-    'delivery.shutdownTimeoutMs and exits 0. Jobs of a worker that dies without stopping (SIGKILL,',
+    'SIGINT (Ctrl-C): then it takes no new job, hands the rest of each active job back to the queue',
+    'once the request it has out is answered (within delivery.shutdownTimeoutMs) and exits 0. Jobs',
+    'of a worker that dies without stopping (SIGKILL,',
     'a lost host) are taken over by the other workers once their lock expires',
     '(delivery.lockDurationMs, checked every delivery.stalledIntervalMs).',
     '',

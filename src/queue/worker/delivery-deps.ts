@@ -37,6 +37,11 @@ export interface DeliveryDeps {
    * abandoned, and their jobs must be left to another worker, neither settled nor dead-lettered.
    */
   stopping?: AbortSignal;
+  /**
+   * Aborted when the worker begins to stop: a job sending hands the rest of its requests back to
+   * the queue once the request it has out is answered, so another worker goes on at once.
+   */
+  draining?: AbortSignal;
 }
 
 export function bindingOf(deps: DeliveryDeps, operationId: string): Binding {

@@ -64,9 +64,10 @@ export interface DeliveryWorkerOptions {
 
 export interface DeliveryWorker {
   /**
-   * Stops taking jobs and lets the active ones finish for up to `timeoutMs` (default
+   * Stops taking jobs; an active job hands the rest of its requests back to the queue once the
+   * request it has out is answered (process-job.ts), within `timeoutMs` (default
    * delivery.shutdownTimeoutMs); jobs still running then are left to the stalled check of other
-   * workers. Resolves to whether every active job finished.
+   * workers. Resolves to whether every active job ended in time.
    */
   close(timeoutMs?: number): Promise<boolean>;
   /** Jobs running now. */
@@ -102,6 +103,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   const requestMetrics = startRequestMetrics(redis, keys.metrics);
   const sent = startRunRequestCounter(redis, keys);
   const stopping = new AbortController();
+  const draining = new AbortController();
   const deps: DeliveryDeps = {
     redis,
     keys,
@@ -122,6 +124,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       if (run) await notifyRunBlocked({ config, redis, keys, logger }, run);
     },
     stopping: stopping.signal,
+    draining: draining.signal,
     onRunFinished: async (runId) => {
       const report = await finishRun(redis, keys, deps.dlq, runId, delivery.reportsDir);
       logger.info({ runId, status: report.status, report: report.files?.json }, 'run finished');
@@ -190,6 +193,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   return {
     active: () => active,
     async close(timeoutMs = delivery.shutdownTimeoutMs) {
+      draining.abort();
       epoch.stop();
       await supervisor.stop();
       // Pause first: BullMQ's close() remembers its first call, so a graceful close() that timed

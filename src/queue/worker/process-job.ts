@@ -52,6 +52,8 @@ interface Outcomes {
   /** A checkpoint saw the run being cancelled (or gone): `unsent` were not sent. */
   cancelling: boolean;
   unsent: readonly JobRequest[];
+  /** Not sent: the worker is stopping, and hands them back to the queue. */
+  handBack: readonly JobRequest[];
 }
 
 interface Sending {
@@ -81,8 +83,10 @@ interface Sending {
 interface Progress {
   dueAt: number;
   everyMs: number;
-  /** Resolves to whether the run still wants the job's requests (running or blocked). */
-  checkpoint(out: Outcomes): Promise<boolean>;
+  /** Commits and counts what the platform confirmed so far. */
+  save(): Promise<void>;
+  /** Saves; resolves to whether the run still wants the job's requests (running or blocked). */
+  checkpoint(): Promise<boolean>;
 }
 
 /** What a request's answers say to the breaker; true when the pipeline is (now) blocked. */
@@ -124,6 +128,12 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
   let probe = s.probe;
   for (let i = 0; i < requests.length; i++) {
     const request = requests[i] as JobRequest;
+    // A stopping worker hands the rest back (a probe goes first: the breaker waits for it).
+    if (s.deps.draining?.aborted && !probe) {
+      await s.progress.save();
+      out.handBack = requests.slice(i);
+      return;
+    }
     // A refusal seen here may have blocked the pipeline from another job meanwhile.
     if (!out.blocked && !probe && s.deps.breaker.suspect(s.data.pipeline)) {
       out.blocked = await s.deps.breaker.isBlocked(s.data.pipeline);
@@ -160,7 +170,7 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
     inARow = result.deferred.length > 0 && result.confirmed.length === 0 ? inARow + 1 : 0;
     if (Date.now() >= s.progress.dueAt) {
       s.progress.dueAt = Date.now() + s.progress.everyMs;
-      if (!(await s.progress.checkpoint(out))) {
+      if (!(await s.progress.checkpoint())) {
         out.cancelling = true;
         out.unsent = requests.slice(i + 1);
         return;
@@ -251,6 +261,7 @@ export async function processJob(
     blocked: false,
     cancelling: false,
     unsent: [],
+    handBack: [],
   };
   const sendCtx: SendContext = {
     client: deps.client,
@@ -264,18 +275,20 @@ export async function processJob(
   const progress: Progress = {
     dueAt: Date.now() + everyMs,
     everyMs,
+    async save() {
+      if (out.confirmed.length === 0) return;
+      const part: Tally = {};
+      await commitConfirmed(deps, data, out.confirmed.splice(0), part);
+      await countProgress(deps.redis, deps.keys, {
+        runId: data.runId,
+        pipeline: data.pipeline,
+        jobId,
+        tally: part,
+      });
+      addTally(tally, part);
+    },
     async checkpoint() {
-      if (out.confirmed.length > 0) {
-        const part: Tally = {};
-        await commitConfirmed(deps, data, out.confirmed.splice(0), part);
-        await countProgress(deps.redis, deps.keys, {
-          runId: data.runId,
-          pipeline: data.pipeline,
-          jobId,
-          tally: part,
-        });
-        addTally(tally, part);
-      }
+      await this.save();
       const status = await deps.redis.hget(deps.keys.run(data.runId), 'status');
       return status === 'running' || status === 'blocked';
     },
@@ -316,7 +329,11 @@ export async function processJob(
     cancelledTally([...out.unsent, ...waiting.map((d) => d.request)], tally);
     waiting = [];
   }
-  if (lastAttempt && !out.blocked) entries.push(...waiting.map((d) => letter(d.request, d)));
+  // A job handed back spends no attempt: what it would send again goes back with it.
+  const handingBack = out.handBack.length > 0;
+  if (lastAttempt && !out.blocked && !handingBack) {
+    entries.push(...waiting.map((d) => letter(d.request, d)));
+  }
   // A replay closes the entries it replays before its own failures are written: an item refused
   // again gets a new entry, so a replayed id never names anything again (docs/DELIVERY.md).
   if (work.replayOf && entries.length > 0) await deps.dlq.remove(work.replayOf);
@@ -324,6 +341,13 @@ export async function processJob(
   for (const e of entries) addToTally(tally, e.operationId, 'failed', e.items.length);
   deadLetters += entries.length;
 
+  if (handingBack) {
+    const rest = [...out.handBack, ...waiting.map((d) => d.request)];
+    const back: DeliveryJobData = { ...data, requests: rest, tally, deadLetters };
+    if (work.replayOf) back.replayOf = work.replayOf;
+    await job.updateData(back);
+    return await handBack(job, token);
+  }
   if ((out.blocked || !lastAttempt) && waiting.length > 0) {
     const next: DeliveryJobData = {
       ...data,
@@ -339,6 +363,15 @@ export async function processJob(
 
   if (work.replayOf) await deps.dlq.remove(work.replayOf);
   await settleAndRelease(deps, { ...data, id: jobId, lane }, tally, deadLetters);
+}
+
+/**
+ * A stopping worker's job goes back to the queue at once for another worker, spending no attempt
+ * (BullMQ's manual delay, of none): the rest of its requests are in its data.
+ */
+async function handBack(job: Job<DeliveryJobData>, token: string | undefined): Promise<never> {
+  await job.moveToDelayed(Date.now(), token);
+  throw new DelayedError();
 }
 
 /** The job waits while its pipeline is blocked, spending no attempt (BullMQ's manual delay). */
