@@ -5,7 +5,8 @@
  * stage) of the catalog pipeline over an N-row items.csv (bench/generate-items.ts), against a fresh
  * key prefix (every entity new: the first night, as bench/delivery.ts runs it). No worker runs.
  * Each start runs in a process of its own (cold, as `ferry run` is); R of them, one after another.
- * Prints one JSON line per start: seconds, cpuSeconds (this process, user + system) and loopSeconds
+ * Prints one JSON line per start: seconds, cpuSeconds (this process, user + system, all threads),
+ * mainCpuSeconds (its main thread's alone, on Linux) and loopSeconds
  * (the time the event loop was busy: the main thread's work, not waiting for Redis) to the end
  * of reading (`read`: the rows planned, but for the grouped categories and deletes), to the plan's
  * end (`planned`) and to the first stage released (`started`), and Redis's own CPU seconds over the
@@ -13,7 +14,7 @@
  * Needs a Redis (REDIS_URL); the keys it wrote are deleted at the end.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -45,6 +46,17 @@ async function redisCpu(redis: Redis): Promise<number> {
   return total;
 }
 
+/** CPU seconds of this process's main thread alone (user + system, from /proc: Linux), else undefined. */
+function mainThreadCpu(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: clock ticks (USER_HZ)
+  } catch {
+    return undefined;
+  }
+}
+
 async function oneStart(prefix: string): Promise<void> {
   boundHeapGrowth(); // as `ferry run` does
   const base = loadConfig().config;
@@ -55,16 +67,23 @@ async function oneStart(prefix: string): Promise<void> {
     log: { level: 'warn' },
   });
   const redis = new Redis(base.redis.url);
-  const marks: Record<string, { seconds: number; cpuSeconds: number; loopSeconds: number }> = {};
+  const marks: Record<
+    string,
+    { seconds: number; cpuSeconds: number; mainCpuSeconds?: number; loopSeconds: number }
+  > = {};
   const redisBefore = await redisCpu(redis);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  const mainCpu = mainThreadCpu();
   const loop = performance.eventLoopUtilization();
   const mark = (name: string) => {
     const used = process.cpuUsage(cpu);
     marks[name] = {
       seconds: Number((Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)),
       cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(2)),
+      ...(mainCpu !== undefined
+        ? { mainCpuSeconds: Number(((mainThreadCpu() ?? 0) - mainCpu).toFixed(2)) }
+        : {}),
       loopSeconds: Number((performance.eventLoopUtilization(loop).active / 1e3).toFixed(2)),
     };
   };

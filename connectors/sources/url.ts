@@ -9,16 +9,12 @@ import { Agent, interceptors, request } from 'undici';
 import { isFerryError } from '../../src/errors/index.js';
 import { SourceError, SourceNotFoundError, SourceUnchangedError } from '../errors.js';
 import type { OpenedSource, SourceContext, Validators } from './types.js';
+import { urlName } from './url-name.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const HEADERS_TIMEOUT_MS = 30_000;
 const BODY_IDLE_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTIONS = 5;
-
-/** The URL as records and messages name it: no user, password, query or fragment. */
-export function urlName(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`;
-}
 
 function parseUrl(text: string): URL {
   let url: URL;

@@ -87,7 +87,7 @@ export async function pickUpRemoteExports(
 ): Promise<void> {
   let drop: RemoteDrop | undefined;
   try {
-    drop = openDrop(spec);
+    drop = await openDrop(spec);
     await pickUp(ctx, pickup, drop, spec);
   } catch (error) {
     // An unreachable server, a wrong host key, refused credentials: the files stay for a tick
