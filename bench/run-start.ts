@@ -27,6 +27,7 @@ import { boundHeapGrowth } from '../src/pipeline/heap-tuning.js';
 import { startRun } from '../src/orchestrate/start-run.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
+import { redisCpuSeconds } from './process-cpu.js';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -38,13 +39,6 @@ const { values, positionals } = parseArgs({
 });
 const rows = Number(positionals[0] ?? 100_000);
 const file = resolve(PROJECT_ROOT, `.bench-data/plan-items-${rows}.csv`);
-
-async function redisCpu(redis: Redis): Promise<number> {
-  const info = await redis.info('cpu');
-  let total = 0;
-  for (const m of info.matchAll(/^used_cpu_(?:sys|user):([\d.]+)/gm)) total += Number(m[1]);
-  return total;
-}
 
 /** CPU seconds of this process's main thread alone (user + system, from /proc: Linux), else undefined. */
 function mainThreadCpu(): number | undefined {
@@ -71,7 +65,7 @@ async function oneStart(prefix: string): Promise<void> {
     string,
     { seconds: number; cpuSeconds: number; mainCpuSeconds?: number; loopSeconds: number }
   > = {};
-  const redisBefore = await redisCpu(redis);
+  const redisBefore = await redisCpuSeconds(redis);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   const mainCpu = mainThreadCpu();
@@ -100,14 +94,14 @@ async function oneStart(prefix: string): Promise<void> {
       },
     });
     mark('started');
-    const redisCpuSeconds = Number(((await redisCpu(redis)) - redisBefore).toFixed(2));
+    const redisCpu = Number(((await redisCpuSeconds(redis)) - redisBefore).toFixed(2));
     const requests = Object.values(run.plan.operations).reduce((n, c) => n + c.requests, 0);
     console.log(
       JSON.stringify({
         rows: run.plan.rows,
         requests,
         ...marks,
-        redisCpuSeconds,
+        redisCpuSeconds: redisCpu,
         peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       }),
     );
