@@ -60,7 +60,8 @@ form.inline { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; mar
 .login input { width: 100%; margin: 6px 0 12px; }
 .bar { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; }
 .counts span { margin-right: 14px; }
-/* Reasons and file paths wrap anywhere; keys and ids never break. */
+/* Reasons and file paths wrap anywhere (a path at least a short name wide); keys and ids never break. */
 .reason, td.wrap, td.path { white-space: normal; overflow-wrap: anywhere; }
+td.path { min-width: 24ch; }
 td a[href^="/runs/"], td a[href^="/dead-letters/"] { white-space: nowrap; }
 `;
