@@ -14,4 +14,11 @@ export {
 export { replayDeadLetters, type ReplayReport } from './replay.js';
 export { resumeRun } from './resume-run.js';
 export { laneOf, startRun } from './start-run.js';
-export { restoredPricesText, UndoError, undoRun, type UndoResult } from './undo-run.js';
+export {
+  restoredPricesText,
+  skippedGroups,
+  skippedGroupText,
+  UndoError,
+  undoRun,
+  type UndoResult,
+} from './undo-run.js';

@@ -126,3 +126,33 @@ export function restoredPricesText(prices: UndoResult['prices']): string | undef
   const { restored, requests } = prices;
   return `${restored} ${restored === 1 ? 'price' : 'prices'} in ${requests} ${requests === 1 ? 'request' : 'requests'}`;
 }
+
+/** Entities an undo skips for one reason, of one resource: how many, and the first keys. */
+export interface SkippedGroup {
+  resource: string;
+  reason: string;
+  count: number;
+  keys: string[];
+}
+
+/**
+ * The skipped entities grouped by resource and reason, most first, with up to `examples` keys
+ * each: a catalog's undo skips thousands of prices for one reason, which one line says.
+ */
+export function skippedGroups(skipped: UndoResult['skipped'], examples = 5): SkippedGroup[] {
+  const groups = new Map<string, SkippedGroup>();
+  for (const s of skipped) {
+    const id = `${s.resource}\n${s.reason}`;
+    const group = groups.get(id) ?? { resource: s.resource, reason: s.reason, count: 0, keys: [] };
+    group.count += 1;
+    if (group.keys.length < examples) group.keys.push(s.key);
+    groups.set(id, group);
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count);
+}
+
+/** One group in words: `2,947 prices: <reason> (e.g. 100993, 102243, …)`. */
+export function skippedGroupText(g: SkippedGroup): string {
+  const more = g.count > g.keys.length ? ', …' : '';
+  return `${g.count.toLocaleString('en-US')} ${g.resource}: ${g.reason} (${g.count === 1 ? '' : 'e.g. '}${g.keys.join(', ')}${more})`;
+}

@@ -1,8 +1,16 @@
 import type { UndoResult } from '../../orchestrate/index.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 
-/** `prices`: the price restorations in words (restoredPricesText). */
-function resultText(r: UndoResult, dryRun: boolean, prices: string | undefined): string {
+/**
+ * `prices`: the price restorations in words (restoredPricesText); `skipped`: the skipped entities
+ * grouped (skippedGroups; --json lists them all).
+ */
+function resultText(
+  r: UndoResult,
+  dryRun: boolean,
+  prices: string | undefined,
+  skipped: readonly string[],
+): string {
   const ops = Object.entries(r.operations).map(([id, c]) => `${c.items} ${id}`);
   if (prices) ops.push(`prices restored: ${prices}`);
   const lines = [
@@ -12,8 +20,8 @@ function resultText(r: UndoResult, dryRun: boolean, prices: string | undefined):
         '`ferry runs` follows it; `ferry undo` of that run undoes the undo.',
   ];
   if (r.skipped.length > 0) {
-    lines.push(`Skipped ${r.skipped.length}:`);
-    for (const s of r.skipped) lines.push(`  ${s.resource} ${s.key}: ${s.reason}`);
+    lines.push(`Skipped ${r.skipped.length.toLocaleString('en-US')} (--json lists them all):`);
+    for (const group of skipped) lines.push(`  ${group}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -31,7 +39,8 @@ export const undoCommand: Command = {
     '',
     'An entity a later run changed again is skipped and named (undoing it would throw away the',
     'later change); --force undoes it too. An entity the run created whose resource has no delete',
-    'operation, or one delivered before Ferry kept payloads, is skipped with its reason.',
+    'operation, or one delivered before Ferry kept payloads, is skipped with its reason. The text',
+    'says the skipped by resource and reason, with a few keys each; --json lists every one.',
     '',
     '--dry-run shows what would be sent and sends nothing: do it first.',
     '',
@@ -56,7 +65,8 @@ export const undoCommand: Command = {
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig, logger }) {
     const { connectDelivery } = await import('../../queue/index.js');
-    const { restoredPricesText, undoRun } = await import('../../orchestrate/index.js');
+    const { restoredPricesText, skippedGroups, skippedGroupText, undoRun } =
+      await import('../../orchestrate/index.js');
     const config = getConfig();
     const redis = await connectDelivery(
       config.redis,
@@ -73,7 +83,10 @@ export const undoCommand: Command = {
         force: flag(args, 'force'),
       });
       if (flag(args, 'json')) writeJson(stdout, result);
-      else stdout.write(resultText(result, dryRun, restoredPricesText(result.prices)));
+      else {
+        const skipped = skippedGroups(result.skipped).map(skippedGroupText);
+        stdout.write(resultText(result, dryRun, restoredPricesText(result.prices), skipped));
+      }
       return 0;
     } finally {
       redis.disconnect();

@@ -3,7 +3,12 @@
  * (items per operation, prices restored, entities skipped and why) and the button that starts
  * the undo as a run.
  */
-import { restoredPricesText, type UndoResult } from '../../orchestrate/index.js';
+import {
+  restoredPricesText,
+  skippedGroups,
+  skippedGroupText,
+  type UndoResult,
+} from '../../orchestrate/index.js';
 import { count } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
@@ -25,11 +30,7 @@ export function undoSection(preview: UndoResult): SafeHtml {
     ${
       preview.skipped.length > 0
         ? html`<ul>
-            ${preview.skipped
-              .slice(0, 20)
-              .map(
-                (s) => html`<li><span class="mono">${s.resource} ${s.key}</span>: ${s.reason}</li>`,
-              )}
+            ${skippedGroups(preview.skipped).map((g) => html`<li>${skippedGroupText(g)}</li>`)}
           </ul>`
         : ''
     }
