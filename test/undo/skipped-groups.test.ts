@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { skippedGroups, skippedGroupText } from '../../src/orchestrate/undo-run.js';
 
-const created = (resource: string) => `the run created it and ${resource} has no delete operation`;
+const created = (resource: string) =>
+  `the run created it, and the pipeline gives ${resource} no delete operation`;
 
 describe('skippedGroups', () => {
   it('says one line per resource and reason, the largest first, with a few keys', () => {

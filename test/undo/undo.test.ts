@@ -81,7 +81,7 @@ it('restores every price exactly and deletes what the run created, after a dry r
       {
         resource: 'prices',
         key: 'P031',
-        reason: 'the run created it and prices has no delete operation',
+        reason: 'the run created it, and the pipeline gives prices no delete operation',
       },
     ],
   });

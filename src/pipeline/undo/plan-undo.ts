@@ -74,7 +74,8 @@ function inverseOf(entity: EntityDefinition, image: BeforeImage): Inverse | stri
   if (!created) return 'no before-image: it was delivered before Ferry kept payloads';
   if (image.kind === 'delete') return 'nothing to undo: it did not exist before';
   const ref = entity.operations.delete;
-  if (!ref) return `the run created it and ${entity.resource} has no delete operation`;
+  if (!ref)
+    return `the run created it, and the pipeline gives ${entity.resource} no delete operation`;
   return { ref, kind: 'delete', payload: deletePayload(ref, image.key) };
 }
 
