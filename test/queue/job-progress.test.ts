@@ -132,8 +132,9 @@ describe("a long job's progress", () => {
       });
       expect(outcome.status).toBe('cancelled');
       const prices = outcome.report.operations[PRICES];
-      // Most of the bundle was never sent: counted cancelled, and the platform has what was sent.
-      expect(prices?.cancelled).toBeGreaterThan(PRICE_COUNT / 4);
+      // The rest of the bundle was never sent: counted cancelled (the old worker sent it all), and
+      // the platform has exactly what was sent.
+      expect(prices?.cancelled).toBeGreaterThan(0);
       expect((prices?.delivered ?? 0) + (prices?.cancelled ?? 0)).toBe(PRICE_COUNT);
       expect(h.sim.stats().byOperation[PRICES]).toBe(prices?.delivered);
       expect(h.sim.state('prices')).toHaveLength(prices?.delivered ?? -1);
