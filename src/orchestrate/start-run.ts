@@ -327,6 +327,9 @@ async function planRun(
     await writer.flush();
     const requests = [...writer.totals.values()].reduce((n, t) => n + t.requests, 0);
     const loss = await guardDataLoss(redis, keys, plan, requests, options.resendAll ?? false);
+    // Stopped after its last record was read (grouping, deletes, writing its jobs: seconds for a
+    // million rows): nothing is recorded or released, as when stopped while reading.
+    options.signal?.throwIfAborted();
     return {
       runId,
       lane,

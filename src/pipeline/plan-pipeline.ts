@@ -190,9 +190,11 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
   const groups = checkGroups(registry, errors);
   for (let i = 0; i < groups.length; i += BATCH) await batches.push(groups.slice(i, i + BATCH));
   await batches.drain();
+  signal?.throwIfAborted();
 
   onProgress?.({ phase: 'deletes', rows, errors: errors.length });
   const scan = await scanDeletes(definition, registry, store, ctx.liveSeen);
+  signal?.throwIfAborted();
   checkGuard(definition, scan, rows, options.allowDeletes);
   emitDeletes(scan, version, ctx.emit);
   builder.finish();
