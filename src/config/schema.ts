@@ -145,8 +145,9 @@ export const configSchema = z.strictObject({
       /** Requests per job for one-entity operations (a product's prices): the queue's cost per job. */
       bundleSize: z.number().int().min(1).max(1_000).default(100),
       /**
-       * How often a job under way commits and counts what the platform confirmed so far (a job of
-       * a hundred requests under a rate limit takes minutes; a quicker one does it once, at its end).
+       * How often a job under way commits and counts what the platform confirmed so far, and reads
+       * its run's status (a cancel stops it there); a job of a hundred requests under a rate limit
+       * takes minutes, a quicker one does both once.
        */
       progressEveryMs: z.number().int().min(100).default(2_000),
       /** Completed jobs each lane's queue keeps for the queue board (0: none). */
