@@ -1,10 +1,13 @@
 /**
- * A replay is a run of its own (kind `replay`, lane `interactive`, one stage): one job per dead
- * letter, each removing its entry when it settles (a failure writes a new entry). It takes the
- * pipeline's run lock like any run, so it never races a run of the same pipeline.
+ * A replay is a run of its own (kind `replay`, lane `interactive`): one job per dead letter, each
+ * removing its entry when it settles (a failure writes a new entry), in the stages of the
+ * pipeline's operations, so a product goes before its price as in the run that failed them (the
+ * platform refuses a price whose product it does not have). It takes the pipeline's run lock like
+ * any run, so it never races a run of the same pipeline.
  */
 import type { RedisClient } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
+import { loadPipeline } from '../pipeline/index.js';
 import { type ReplayRequest, openQueues, releaseStage } from '../queue/index.js';
 import {
   type DeliveryKeys,
@@ -27,21 +30,18 @@ export async function startReplay(
   const lock = await lockPipeline(redis, keys, pipeline, runId);
   const writer = new StageWriter(redis, keys, runId);
   const planned: Record<string, number> = {};
-  for (const r of replays) {
-    writer.push({
-      id: r.request.idempotencyKey,
-      stage: 0,
-      requests: [r.request],
-      replayOf: [r.entry.id],
-    });
-    planned[r.entry.operationId] = (planned[r.entry.operationId] ?? 0) + r.request.items.length;
+  const stages = replayStages(config, pipeline, replays);
+  for (const stage of stages) {
+    for (const r of stage.replays) {
+      writer.push({
+        id: r.request.idempotencyKey,
+        stage: stage.info.index,
+        requests: [r.request],
+        replayOf: [r.entry.id],
+      });
+      planned[r.entry.operationId] = (planned[r.entry.operationId] ?? 0) + r.request.items.length;
+    }
   }
-  const stage: StageInfo = {
-    index: 0,
-    operationIds: Object.keys(planned),
-    jobs: replays.length,
-    requests: replays.length,
-  };
   const fields: Record<string, string | number> = {
     id: runId,
     pipeline,
@@ -53,12 +53,12 @@ export async function startReplay(
     rows: 0,
     rejected: 0,
     createdAt: Date.now(),
-    stageCount: 1,
-    stages: JSON.stringify([stage]),
+    stageCount: stages.length,
+    stages: JSON.stringify(stages.map((s) => s.info)),
     currentStage: 0,
     releasedStage: -1,
-    'pending:0': replays.length,
   };
+  for (const s of stages) fields[`pending:${s.info.index}`] = s.info.jobs;
   for (const [id, n] of Object.entries(planned)) fields[`op:${id}:planned`] = n;
   if (config.contract) fields.descriptionSha = config.contract.sha256;
   try {
@@ -76,7 +76,7 @@ export async function startReplay(
       .exec();
     await writer.keep();
   } catch (error) {
-    await writer.discard(1);
+    await writer.discard(stages.length);
     await lock.release();
     throw error;
   }
@@ -91,4 +91,44 @@ export async function startReplay(
     await queues.close();
   }
   return runId;
+}
+
+/**
+ * The replays in stages, in the order of the pipeline's stages: the first holds the operations of
+ * its earliest stage with any, and so on; operations the pipeline no longer has (its file changed)
+ * go last. A pipeline whose file does not load now gets one stage: its dead letters still go.
+ */
+function replayStages(
+  config: FerryConfig,
+  pipeline: string,
+  replays: readonly ReplayRequest[],
+): { info: StageInfo; replays: ReplayRequest[] }[] {
+  let order: readonly (readonly string[])[] = [];
+  try {
+    order = loadPipeline(pipeline, config).stages;
+  } catch {
+    // One stage, as replays had before stages.
+  }
+  const stageOf = (operationId: string) => {
+    const i = order.findIndex((ops) => ops.includes(operationId));
+    return i === -1 ? order.length : i;
+  };
+  const byStage = new Map<number, ReplayRequest[]>();
+  for (const r of replays) {
+    const at = stageOf(r.entry.operationId);
+    const list = byStage.get(at);
+    if (list) list.push(r);
+    else byStage.set(at, [r]);
+  }
+  return [...byStage.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, list], index) => ({
+      info: {
+        index,
+        operationIds: [...new Set(list.map((r) => r.entry.operationId))],
+        jobs: list.length,
+        requests: list.length,
+      },
+      replays: list,
+    }));
 }
