@@ -25,6 +25,7 @@ import { createPayloadHistory } from '../src/state/before-images/payload-history
 import type { StateItem } from '../src/state/types.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
+import { redisCpuSeconds } from './process-cpu.js';
 
 const rows = Number(process.argv[2] ?? 20_000);
 const CONCURRENCY = 8;
@@ -66,7 +67,6 @@ interface RedisFigures {
 }
 
 async function redisFigures(): Promise<RedisFigures> {
-  const cpu = await redis.info('cpu');
   const stats = await redis.info('stats');
   const commands = await redis.info('commandstats');
   const field = (text: string, name: string): number =>
@@ -78,7 +78,7 @@ async function redisFigures(): Promise<RedisFigures> {
     if (m[1] === 'evalsha' || m[1] === 'eval') scriptUsec += Number(m[3]);
   }
   return {
-    cpu: field(cpu, 'used_cpu_sys') + field(cpu, 'used_cpu_user'),
+    cpu: await redisCpuSeconds(redis),
     inBytes: field(stats, 'total_net_input_bytes'),
     scriptUsec,
     calls,

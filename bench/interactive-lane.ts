@@ -37,6 +37,7 @@ import type { RunRecord } from '../src/runs/run-record.js';
 import { startRun } from '../src/orchestrate/start-run.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
+import { processCpuSeconds } from './process-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -161,13 +162,6 @@ const PRICES = 'products.prices.patch';
 /** In the run alone, a pause in place of each import (about what a warm import takes). */
 const PLACEBO_MS = 300;
 
-/** CPU seconds (user + system) a child process has used so far, from /proc. */
-function cpuSeconds(child: Child): number {
-  const stat = readFileSync(`/proc/${child.process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks
-}
-
 /** Prices delivered at time `at`: the last sample taken by then. */
 function pricesAt(samples: { at: number; prices: number }[], at: number): number {
   let prices = 0;
@@ -240,7 +234,7 @@ async function measure(
     while (!finishedAt && !(samples.at(-1)?.prices ?? 0)) await sleep(25);
     await sleep(1000);
     const from = Date.now();
-    const serveCpu = cpuSeconds(serve.child);
+    const serveCpu = processCpuSeconds(serve.child.process.pid) ?? 0;
     for (let k = 1; k <= importCount; k++) {
       if (withImports) {
         const figure = await postImport(serveUrl, writeStores(k));
@@ -249,7 +243,7 @@ async function measure(
       if (k < importCount) await sleep(1000);
     }
     const window: [number, number] = [from, Date.now()];
-    const serveCpuDuring = cpuSeconds(serve.child) - serveCpu;
+    const serveCpuDuring = (processCpuSeconds(serve.child.process.pid) ?? 0) - serveCpu;
     const run = await followed;
     const seconds = (run.finishedAt! - run.createdAt) / 1000;
     const items = delivered(run);

@@ -14,7 +14,7 @@
  * Needs a Redis (REDIS_URL); the keys it wrote are deleted at the end.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -27,7 +27,7 @@ import { boundHeapGrowth } from '../src/pipeline/heap-tuning.js';
 import { startRun } from '../src/orchestrate/start-run.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
-import { redisCpuSeconds } from './process-cpu.js';
+import { mainThreadCpuSeconds, redisCpuSeconds } from './process-cpu.js';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -39,17 +39,6 @@ const { values, positionals } = parseArgs({
 });
 const rows = Number(positionals[0] ?? 100_000);
 const file = resolve(PROJECT_ROOT, `.bench-data/plan-items-${rows}.csv`);
-
-/** CPU seconds of this process's main thread alone (user + system, from /proc: Linux), else undefined. */
-function mainThreadCpu(): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: clock ticks (USER_HZ)
-  } catch {
-    return undefined;
-  }
-}
 
 async function oneStart(prefix: string): Promise<void> {
   boundHeapGrowth(); // as `ferry run` does
@@ -68,7 +57,7 @@ async function oneStart(prefix: string): Promise<void> {
   const redisBefore = await redisCpuSeconds(redis);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
-  const mainCpu = mainThreadCpu();
+  const mainCpu = mainThreadCpuSeconds();
   const loop = performance.eventLoopUtilization();
   const mark = (name: string) => {
     const used = process.cpuUsage(cpu);
@@ -76,7 +65,7 @@ async function oneStart(prefix: string): Promise<void> {
       seconds: Number((Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)),
       cpuSeconds: Number(((used.user + used.system) / 1e6).toFixed(2)),
       ...(mainCpu !== undefined
-        ? { mainCpuSeconds: Number(((mainThreadCpu() ?? 0) - mainCpu).toFixed(2)) }
+        ? { mainCpuSeconds: Number(((mainThreadCpuSeconds() ?? 0) - mainCpu).toFixed(2)) }
         : {}),
       loopSeconds: Number((performance.eventLoopUtilization(loop).active / 1e3).toFixed(2)),
     };

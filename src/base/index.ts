@@ -10,5 +10,6 @@ export { csvCell, toCsv } from './csv.js';
 export { jsonArrayItems } from './json-array-items.js';
 export { closestName, didYouMean } from './did-you-mean.js';
 export { durationText } from './duration-text.js';
+export { groupBy } from './group-by.js';
 export { hashParts } from './hash.js';
 export type { RowError, SourceRecord, SourceRef } from './records.js';

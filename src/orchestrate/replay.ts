@@ -5,6 +5,7 @@
  * dry run shows what would be sent and what would be skipped, and changes nothing.
  */
 import type { Writable } from 'node:stream';
+import { groupBy } from '../base/index.js';
 import type { RedisClient } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
 import { resolveBindings } from '../interface/index.js';
@@ -66,12 +67,6 @@ export interface ReplayOptions {
   localWorker?: boolean;
   progress?: Writable;
   signal?: AbortSignal;
-}
-
-function byPipeline(replays: readonly ReplayRequest[]): Map<string, ReplayRequest[]> {
-  const out = new Map<string, ReplayRequest[]>();
-  for (const r of replays) out.set(r.entry.pipeline, [...(out.get(r.entry.pipeline) ?? []), r]);
-  return out;
 }
 
 /** After the replay: failed (a new dead letter names it), stale (state is newer) or delivered. */
@@ -161,7 +156,7 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
     if (replays.length === 0) return { dryRun: false, entries: [], runs: [], ...totals([]) };
     if (options.localWorker !== false) worker = await startDeliveryWorker({ config, logger });
     const runIds: string[] = [];
-    for (const [pipeline, list] of byPipeline(replays)) {
+    for (const [pipeline, list] of groupBy(replays, (r) => r.entry.pipeline)) {
       runIds.push(await startReplay(redis, keys, config, pipeline, list));
     }
     const runs: RunReport[] = [];

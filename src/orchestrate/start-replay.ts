@@ -7,6 +7,7 @@
  */
 import type { RedisClient } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
+import { groupBy } from '../base/index.js';
 import { loadPipeline } from '../pipeline/index.js';
 import { type ReplayRequest, openQueues, releaseStage } from '../queue/index.js';
 import {
@@ -113,14 +114,7 @@ function replayStages(
     const i = order.findIndex((ops) => ops.includes(operationId));
     return i === -1 ? order.length : i;
   };
-  const byStage = new Map<number, ReplayRequest[]>();
-  for (const r of replays) {
-    const at = stageOf(r.entry.operationId);
-    const list = byStage.get(at);
-    if (list) list.push(r);
-    else byStage.set(at, [r]);
-  }
-  return [...byStage.entries()]
+  return [...groupBy(replays, (r) => stageOf(r.entry.operationId)).entries()]
     .sort(([a], [b]) => a - b)
     .map(([, list], index) => ({
       info: {
