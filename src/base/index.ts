@@ -8,6 +8,7 @@ export { ExactNumber, parseExact, stringifyExact } from './exact-json.js';
 export { compareDecimals, isMultipleOf, JSON_NUMBER } from './decimal-digits.js';
 export { csvCell, toCsv } from './csv.js';
 export { jsonArrayItems } from './json-array-items.js';
+export { jsonChunks } from './json-chunks.js';
 export { closestName, didYouMean } from './did-you-mean.js';
 export { durationText } from './duration-text.js';
 export { groupBy } from './group-by.js';

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { stringifyExact } from '../base/index.js';
+import { jsonChunks } from '../base/index.js';
 import type { FerryConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
@@ -58,9 +58,37 @@ export interface Command {
   run(ctx: CommandContext): Promise<number>;
 }
 
-export function writeJson(out: Writable, value: unknown): void {
-  // Exact: a dead letter's amounts keep every digit (base/exact-json).
-  out.write(`${stringifyExact(value, 2)}\n`);
+/** Writes `text`, waiting when `out` has more buffered than it wants (a slow pipe's reader). */
+export async function writeOut(out: Writable, text: string): Promise<void> {
+  if (out.write(text)) return;
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: Error): void => {
+      out.off('drain', done).off('close', done).off('error', done);
+      if (error) reject(error);
+      else resolve();
+    };
+    out.on('drain', done).on('close', done).on('error', done);
+  });
+}
+
+/** Pieces are written in runs of about this many characters. */
+const WRITE_SIZE = 64 * 1024;
+
+/**
+ * One JSON document and a line break, written piece by piece as a slow reader takes it, never as
+ * one string (a plan of a million items is more than a string holds). Exact: a dead letter's
+ * amounts keep every digit (base/exact-json).
+ */
+export async function writeJson(out: Writable, value: unknown): Promise<void> {
+  let pending = '';
+  for (const piece of jsonChunks(value, 2)) {
+    pending += piece;
+    if (pending.length >= WRITE_SIZE) {
+      await writeOut(out, pending);
+      pending = '';
+    }
+  }
+  await writeOut(out, `${pending}\n`);
 }
 
 /** Options every command has. */

@@ -5,6 +5,6 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('./main.ts');
-// Exit with main's code once it returns (long-running commands return only when stopped): a
-// library handle left open (ssh2's on Node 24) must not keep a finished command alive.
-process.exit(await main(process.argv.slice(2)));
+const { exitAfterOutput } = await import('./exit-after-output.ts');
+// Once main returns (long-running commands return only when stopped), and its output is out.
+await exitAfterOutput(await main(process.argv.slice(2)));

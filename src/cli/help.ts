@@ -45,6 +45,7 @@ export function globalHelp(commands: readonly CommandEntry[]): string {
     '  3  Redis lost its data while a run was followed (see docs/DELIVERY.md)',
     '  4  stopped by Ctrl-C or SIGTERM (a run goes on in the workers; `ferry runs` follows it)',
     '  5  Redis or the platform could not be reached: try again later',
+    "  70 a fault of Ferry's own (an unexpected error, a bug): its message and stack on stderr",
     '',
   ].join('\n');
 }

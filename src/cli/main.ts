@@ -13,6 +13,12 @@ import {
 import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { commandHelp, globalHelp } from './help.js';
 
+/**
+ * The exit code of a failure that is Ferry's own (an unexpected exception: a bug), EX_SOFTWARE of
+ * sysexits.h: never 1, which says that records were rejected.
+ */
+export const EXIT_SOFTWARE = 70;
+
 /** Where one invocation reads and writes: the process's own streams and environment by default. */
 export interface MainIo {
   stdin?: Readable;
@@ -161,7 +167,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
     return await command.run(ctx);
   } catch (error) {
     if (isFerryError(error)) {
-      if (wantsJson) writeJson(stdout, { error: error.toJSON() });
+      if (wantsJson) await writeJson(stdout, { error: error.toJSON() });
       stderr.write(`ferry ${command.name}: ${error.message}\n`);
       return error.exitCode;
     }
@@ -174,14 +180,15 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
         `ferry ${command.name} stopped when it lost the connection (${errorName(error)})`,
         { cause: error },
       );
-      if (wantsJson) writeJson(stdout, { error: lost.toJSON() });
+      if (wantsJson) await writeJson(stdout, { error: lost.toJSON() });
       stderr.write(`ferry ${command.name}: ${lost.message}\n`);
       return lost.exitCode;
     }
     stderr.write(
-      `ferry ${command.name}: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`,
+      `ferry ${command.name}: unexpected error (a fault of Ferry's own, exit ${EXIT_SOFTWARE}): ` +
+        `${(error as Error)?.stack ?? String(error)}\n`,
     );
-    return 1;
+    return EXIT_SOFTWARE;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -93,7 +93,7 @@ export const cancelCommand: Command = {
           onWaiting: waitingLines(stderr),
           signal: stopSignal,
         });
-        if (flag(args, 'json')) writeJson(stdout, outcome);
+        if (flag(args, 'json')) await writeJson(stdout, outcome);
         else stdout.write(await outcomeText(outcome, timeoutS));
         return outcome.status === 'cancelling' && !outcome.dryRun ? 1 : 0;
       },

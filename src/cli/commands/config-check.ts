@@ -10,7 +10,7 @@ export const configCheckCommand: Command = {
     const { configPath, loadConfig } = await import('../../config/index.js');
     const { source, config } = loadConfig(env, configPath(env));
     if (args.values.json) {
-      writeJson(stdout, { ok: true, source, listing: config.interface.listing });
+      await writeJson(stdout, { ok: true, source, listing: config.interface.listing });
     } else {
       stdout.write(`Configuration in ${source} is valid.\n`);
     }

@@ -28,7 +28,7 @@ export const dlqExportCommand: Command = {
     const path = resolve(file);
     await writeFile(path, deadLettersCsv(entries));
     const rows = entries.reduce((n, e) => n + e.items.length, 0);
-    if (flag(args, 'json')) writeJson(stdout, { file: path, rows });
+    if (flag(args, 'json')) await writeJson(stdout, { file: path, rows });
     else stdout.write(`Wrote ${rows} row(s) of ${entries.length} dead letter(s) to ${path}\n`);
     return 0;
   },

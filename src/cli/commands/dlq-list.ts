@@ -17,7 +17,7 @@ export const dlqListCommand: Command = {
   async run({ args, stdout, config }) {
     const { deadLetterRow, deadLetterTable } = await import('../../runs/index.js');
     const entries = await selectedDeadLetters(args, config());
-    if (flag(args, 'json')) writeJson(stdout, entries.map(deadLetterRow));
+    if (flag(args, 'json')) await writeJson(stdout, entries.map(deadLetterRow));
     else stdout.write(deadLetterTable(entries));
     return 0;
   },

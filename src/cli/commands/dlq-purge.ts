@@ -35,7 +35,7 @@ export const dlqPurgeCommand: Command = {
         const dlq = createDeadLetterStore(redis, deliveryKeys(config.redis.prefix));
         const ids = (await selectDeadLetters(dlq, selection)).map((e) => e.id);
         const purged = dryRun ? ids.length : await dlq.remove(ids);
-        if (flag(args, 'json')) writeJson(stdout, { dryRun, purged, ids });
+        if (flag(args, 'json')) await writeJson(stdout, { dryRun, purged, ids });
         else
           stdout.write(
             dryRun

@@ -73,7 +73,7 @@ export const dlqReplayCommand: Command = {
       progress: stderr,
       signal: stopSignal,
     });
-    if (flag(args, 'json')) writeJson(stdout, report);
+    if (flag(args, 'json')) await writeJson(stdout, report);
     else stdout.write(replayText(report));
     return report.failed > 0 ? 1 : 0;
   },

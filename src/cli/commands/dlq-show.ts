@@ -24,7 +24,7 @@ export const dlqShowCommand: Command = {
         const entry = await createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).get(id);
         if (!entry)
           throw new NotFoundError('dead letter', id, 'Run `ferry dlq list` to see the ids.');
-        if (flag(args, 'json')) writeJson(stdout, entry);
+        if (flag(args, 'json')) await writeJson(stdout, entry);
         else stdout.write(deadLetterText(entry));
         return 0;
       },

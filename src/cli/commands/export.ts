@@ -67,7 +67,7 @@ export const exportCommand: Command = {
           trigger: 'cli',
           signal: stopSignal,
         });
-        if (flag(args, 'json')) writeJson(stdout, result);
+        if (flag(args, 'json')) await writeJson(stdout, result);
         else stdout.write(exportText(result));
         return result.status === 'succeeded' ? 0 : 1;
       },

@@ -121,7 +121,7 @@ export const interfaceCheckCommand: Command = {
     }
     const check = checkInterface(await loadDescription(source), config);
     const use = await runsUse(config);
-    if (args.values.json) writeJson(stdout, { ...check, runsUse: use });
+    if (args.values.json) await writeJson(stdout, { ...check, runsUse: use });
     else stdout.write(render(check, use));
     return check.problems.length > 0 ? 1 : 0;
   },

@@ -47,7 +47,7 @@ export const interfaceDiffCommand: Command = {
     if (!diff) {
       throw new UsageError('Nothing is pinned: `ferry interface pull` pins the description first.');
     }
-    if (args.values.json) writeJson(stdout, diff);
+    if (args.values.json) await writeJson(stdout, diff);
     else stdout.write(comparisonText(diff));
     return diff.breaking.length > 0 ? 1 : 0;
   },

@@ -78,7 +78,7 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
           return done;
         },
       );
-      if (flag(args, 'json')) writeJson(stdout, outcome);
+      if (flag(args, 'json')) await writeJson(stdout, outcome);
       else stdout.write(pinText(outcome));
       return outcome.written || outcome.dryRun ? 0 : 1;
     },

@@ -31,7 +31,7 @@ export const operationsCommand: Command = {
       }),
     );
     if (args.values.json) {
-      writeJson(stdout, rows);
+      await writeJson(stdout, rows);
       return 0;
     }
     const idWidth = Math.max(...rows.map((r) => r.id.length));

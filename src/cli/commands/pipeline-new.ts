@@ -110,7 +110,7 @@ export const pipelineNewCommand: Command = {
     mkdirSync(pipelinesDir(config), { recursive: true });
     writeFileSync(file, made.text);
     if (flag(args, 'json')) {
-      writeJson(stdout, {
+      await writeJson(stdout, {
         file,
         operationId,
         matched: made.matched,

@@ -1,16 +1,17 @@
 import { stat } from 'node:fs/promises';
-import type { Writable } from 'node:stream';
 import type { SourceSpec, ReadMeta } from '../../../connectors/index.js';
 import { isFerryError, UsageError } from '../../errors/index.js';
 import { CONNECTOR_NAMES } from '../help-figures.js';
-import { flag, JSON_OPTION, stringList, stringOption, type Command } from '../command.js';
+import {
+  flag,
+  JSON_OPTION,
+  stringList,
+  stringOption,
+  writeOut as write,
+  type Command,
+} from '../command.js';
 
 const PROGRESS_EVERY_MS = 5_000;
-
-/** Writes and waits while the stream's buffer is full, so a large read stays in bounded memory. */
-async function write(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-}
 
 function parseOptions(pairs: string[]): Record<string, string> {
   const options: Record<string, string> = {};

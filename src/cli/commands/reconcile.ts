@@ -157,7 +157,7 @@ export const reconcileCommand: Command = {
             : {}),
           signal: stopSignal,
         });
-        if (flag(args, 'json')) writeJson(stdout, doc);
+        if (flag(args, 'json')) await writeJson(stdout, doc);
         else stdout.write(reconcileText(doc));
         return hasDrift(doc) ? 1 : 0;
       },

@@ -30,7 +30,7 @@ export const resumeCommand: Command = {
       async (redis) => {
         const runId = args.positionals[0] as string;
         const outcome = await resumeRun(redis, deliveryKeys(config.redis.prefix), runId);
-        if (flag(args, 'json')) writeJson(stdout, outcome);
+        if (flag(args, 'json')) await writeJson(stdout, outcome);
         else {
           stdout.write(
             `Resumed run ${runId} (${outcome.pipeline}): its jobs send again within seconds. ` +

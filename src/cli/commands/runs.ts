@@ -118,7 +118,7 @@ export const runsCommand: Command = {
         });
         const now = Date.now();
         const lines = runs.map((run) => lineOf(run, now));
-        if (flag(args, 'json')) writeJson(stdout, lines);
+        if (flag(args, 'json')) await writeJson(stdout, lines);
         else stdout.write(lines.length > 0 ? `${table(lines, forecastText)}\n` : 'No runs.\n');
         return 0;
       },

@@ -21,7 +21,7 @@ function pauseOrResume(action: 'pause' | 'resume'): Command {
       const pipeline = args.positionals[0]!;
       await withScheduleQueue(config, (redis, queue) => change(config, redis, queue, pipeline));
       const paused = action === 'pause';
-      if (flag(args, 'json')) writeJson(stdout, { pipeline, paused });
+      if (flag(args, 'json')) await writeJson(stdout, { pipeline, paused });
       else stdout.write(`Schedule of ${pipeline} ${paused ? 'paused' : 'resumed'}.\n`);
       return 0;
     },

@@ -19,7 +19,7 @@ export const schedulesSyncCommand: Command = {
     const result = await withScheduleQueue(config, (redis, queue) =>
       syncSchedules(config, redis, queue),
     );
-    if (flag(args, 'json')) writeJson(stdout, result);
+    if (flag(args, 'json')) await writeJson(stdout, result);
     else {
       stdout.write(
         `Scheduled: ${result.scheduled.join(', ') || 'none'}. Removed: ${result.removed.join(', ') || 'none'}.\n`,

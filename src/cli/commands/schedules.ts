@@ -68,7 +68,7 @@ export const schedulesCommand: Command = {
     const views = await withScheduleQueue(config, (redis, queue) =>
       listSchedules(config, redis, queue),
     );
-    if (flag(args, 'json')) writeJson(stdout, views);
+    if (flag(args, 'json')) await writeJson(stdout, views);
     else stdout.write(views.length > 0 ? `${table(views)}\n` : 'No pipeline has a schedule.\n');
     return 0;
   },

@@ -79,7 +79,7 @@ Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50
     }
     const described = sim.described;
     if (args.values.json) {
-      writeJson(stdout, {
+      await writeJson(stdout, {
         url: sim.url,
         port: sim.port,
         listing: sim.listing,

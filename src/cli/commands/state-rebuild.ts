@@ -103,7 +103,7 @@ export const stateRebuildCommand: Command = {
             lookupFiles: lookupFiles(stringList(args, 'lookup')),
             signal: stopSignal,
           });
-          if (flag(args, 'json')) writeJson(stdout, result);
+          if (flag(args, 'json')) await writeJson(stdout, result);
           else stdout.write(rebuildText(result));
           return 0;
         } finally {

@@ -59,7 +59,7 @@ export const traceCommand: Command = {
         const keys = deliveryKeys(config.redis.prefix);
         const dlq = createDeadLetterStore(redis, keys);
         const trace = await traceEntity({ config, redis, keys, dlq }, definition, key, runs);
-        if (flag(args, 'json')) writeJson(stdout, trace);
+        if (flag(args, 'json')) await writeJson(stdout, trace);
         else stdout.write(traceText(trace));
         return trace.deadLetters.length > 0 || rejectedSinceDelivery(trace) ? 1 : 0;
       },

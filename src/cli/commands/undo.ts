@@ -82,7 +82,7 @@ export const undoCommand: Command = {
         dryRun,
         force: flag(args, 'force'),
       });
-      if (flag(args, 'json')) writeJson(stdout, result);
+      if (flag(args, 'json')) await writeJson(stdout, result);
       else {
         const skipped = skippedGroups(result.skipped).map(skippedGroupText);
         stdout.write(resultText(result, dryRun, restoredPricesText(result.prices), skipped));
