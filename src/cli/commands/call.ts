@@ -21,6 +21,11 @@ function keyValues(values: string[], option: string): Record<string, string[]> {
   return out;
 }
 
+/** The address a request went to: the base URL's origin (never its user info) and the path. */
+function urlTried(baseUrl: string, path: string): string {
+  return `${new URL(baseUrl).origin}${path}`;
+}
+
 function printable(body: unknown): string {
   if (body === null || body === undefined) return '';
   return typeof body === 'string' ? `${body}\n` : `${JSON.stringify(body, null, 2)}\n`;
@@ -34,8 +39,9 @@ export const callCommand: Command = {
 Sends one request through Ferry's client (listing check, bindings, auth, idempotency header) to
 interface.baseUrl (FERRY_BASE_URL) with interface.auth (FERRY_TOKEN) in listing FERRY_LISTING.
 With --json: {status, headers, body}, plus error: {code, message} when the call failed.
-Exit 0 for a 2xx (and a 404 to a DELETE), 1 when the call failed (HTTP error, network, timeout),
-2 for bad usage, configuration, or an operation outside the listing.
+Exit 0 for a 2xx (and a 404 to a DELETE), 1 when the platform answered with an error, 2 for bad
+usage, configuration, or an operation outside the listing, 5 when the platform could not be
+reached (a network failure, a timeout, a temporary failure: try again later), naming the URL tried.
 Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUMMER --body '{"campaignExternalId":"c1"}'`,
   options: {
     path: { type: 'string', multiple: true, placeholder: 'k=v', description: 'A path parameter.' },
@@ -70,7 +76,9 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
     const body = readCallBody(stringOption(args, 'body'));
     const json = flag(args, 'json');
 
-    const client = createInterfaceClient((await contractConfig()).interface, { logger: logger() });
+    const settings = (await contractConfig()).interface;
+    const baseUrl = settings.baseUrl;
+    const client = createInterfaceClient(settings, { logger: logger() });
     try {
       const res = await client.call({
         operationId,
@@ -80,7 +88,7 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
         idempotencyKey: stringOption(args, 'idempotency-key'),
         signal: stopSignal,
       });
-      if (json) writeJson(stdout, res);
+      if (json) await writeJson(stdout, res);
       else
         stdout.write(
           `HTTP ${res.status} ${STATUS_CODES[res.status] ?? ''}\n${printable(res.body)}`,
@@ -90,7 +98,7 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
       if (!(error instanceof InterfaceError)) throw error;
       const { status, headers, body: answer } = error.context;
       if (json) {
-        writeJson(stdout, {
+        await writeJson(stdout, {
           status: status ?? null,
           headers: headers ?? {},
           body: answer ?? null,
@@ -99,8 +107,10 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
       } else if (status !== undefined) {
         stdout.write(`HTTP ${status} ${STATUS_CODES[status] ?? ''}\n${printable(answer)}`);
       }
-      stderr.write(`ferry call: ${error.message}\n`);
-      return 1;
+      // exitCode 5: the platform could not be reached (errors.ts); the URL tried, without a query.
+      const tried = error.exitCode === 5 ? ` (tried ${urlTried(baseUrl, error.context.path)})` : '';
+      stderr.write(`ferry call: ${error.message}${tried}\n`);
+      return error.exitCode === 5 ? 5 : 1;
     } finally {
       await client.close();
     }
