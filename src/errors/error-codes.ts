@@ -21,6 +21,7 @@ import type {
   RedisDetails,
   RunDetails,
   StateLostDetails,
+  StatePlatformDetails,
   TransformDetails,
   UploadDetails,
   ValueGuardDetails,
@@ -101,6 +102,8 @@ export const ERRORS = {
   FERRY_GUARD_ALLOW: declared<RunDetails>(409),
   FERRY_FOUR_EYES: declared<RunDetails>(403),
   FERRY_UNDO: declared<RunDetails>(409),
+  // state bound to its platform (appended)
+  FERRY_STATE_OTHER_PLATFORM: declared<StatePlatformDetails>(409),
   // the console's own: the request went wrong, not a command
   FERRY_UNAUTHORIZED: declared<NoDetails>(401),
   FERRY_FORBIDDEN: declared<NoDetails>(403),

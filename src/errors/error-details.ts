@@ -78,6 +78,14 @@ export interface ValueGuardDetails {
   runId?: string;
 }
 
+/** A pipeline's state belongs to another platform than the one configured (FERRY_STATE_OTHER_PLATFORM). */
+export interface StatePlatformDetails {
+  pipeline: string;
+  /** The normalised base URL the state was confirmed by, and the one configured now. */
+  statePlatform: string;
+  platform: string;
+}
+
 export interface RunDetails {
   pipeline?: string;
   runId?: string;

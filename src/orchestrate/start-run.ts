@@ -23,6 +23,7 @@ import {
 } from '../pipeline/index.js';
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
 import { gateRun } from './check-contract.js';
+import { claimStatePlatform } from './claim-platform.js';
 import {
   guardDataLoss,
   markResent,
@@ -85,7 +86,10 @@ export interface StartRunOptions {
   };
   /** Sends the plan a run the value guards stopped, once, when this plan is exactly that one. */
   allowGuard?: AllowGuard;
-  /** After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts). */
+  /**
+   * After Redis lost its data: send everything the plan holds (see epoch/data-loss-guard.ts); when
+   * the state belongs to another platform: start it over on this one (claim-platform.ts).
+   */
   resendAll?: boolean;
   /** Lookup name -> a file to read instead (`--lookup NAME=PATH`). */
   lookupFiles?: Readonly<Record<string, string>>;
@@ -288,6 +292,7 @@ async function planRun(
   };
   let plannedRows = 0;
   try {
+    await claimStatePlatform(options, definition, options.resendAll ?? false);
     const version = await nextVersion(redis, keys, definition.name);
     const bundler = new JobBundler(config.delivery.bundleSize, (job) => writer.push(job));
     const onRequest: RequestSink = (stage, request) => bundler.add(stage, request);

@@ -22,6 +22,8 @@ import {
   type StateItem,
 } from '../pipeline/index.js';
 import {
+  bindStatePlatform,
+  platformUrl,
   stateDeleted,
   stateHashIs,
   stateKey,
@@ -261,6 +263,11 @@ export async function rebuildState(options: RebuildOptions): Promise<RebuildResu
       dryRun: options.dryRun,
       seconds: 0,
     };
+    // Rebuilt from this platform: the state belongs to it now (state/platform-binding.ts).
+    if (!options.dryRun) {
+      const platform = platformUrl(config.interface);
+      await bindStatePlatform(redis, config.redis.prefix, definition.name, platform);
+    }
     if (!options.dryRun && (await pendingDataLoss(redis, keys, definition.name))) {
       await markResent(redis, keys, definition.name);
       result.dataLossHandled = true;

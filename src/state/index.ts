@@ -5,6 +5,15 @@
  */
 export { connectState, redisWhere } from './connect-state.js';
 export { liveCountKey, stateKey } from './keys.js';
+export { StateOtherPlatformError } from './errors.js';
+export {
+  bindStatePlatform,
+  checkStatePlatform,
+  normalisePlatformUrl,
+  platformUrl,
+  startStateOver,
+  statePlatform,
+} from './platform-binding.js';
 export {
   type ItemVerdict,
   stateDeleted,

@@ -51,3 +51,11 @@ export function beforeImagesKey(prefix: string, pipeline: string, runId: string)
 export function refusedKey(prefix: string, pipeline: string, resource: string): string {
   return `${prefix}:state-refused:{${pipeline}}:${resource}`;
 }
+
+/**
+ * The platform a pipeline's state belongs to (platform-binding.ts): its normalised base URL, a
+ * string under the pipeline's hash tag. Absent until a run adopts the platform it runs against.
+ */
+export function platformKey(prefix: string, pipeline: string): string {
+  return `${prefix}:state-platform:{${pipeline}}`;
+}

@@ -71,6 +71,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./reconcile.js')).reconcileCommand,
   },
   {
+    name: 'state rebind',
+    summary:
+      "Bind a pipeline's state to the platform configured now: the same platform at a new address (audited).",
+    load: async () => (await import('./state-rebind.js')).stateRebindCommand,
+  },
+  {
     name: 'state rebuild',
     summary:
       "Rebuild a pipeline's lost state from what the platform holds, so the next run sends only changes.",

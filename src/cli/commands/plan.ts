@@ -5,6 +5,7 @@ import {
   stringList,
   stringOption,
   writeJson,
+  writeOut,
   type Command,
 } from '../command.js';
 import {
@@ -54,7 +55,8 @@ export const planCommand: Command = {
     'repeated key or unreadable records, or a value guard would stop the run; 2 bad usage or config,',
     'a missing lookup file or column, or',
     "the platform's description changed since it was pinned in a way that breaks the pipeline",
-    '(FERRY_CONTRACT_BREAKING: see `ferry interface diff`).',
+    "(FERRY_CONTRACT_BREAKING: see `ferry interface diff`), or the pipeline's state belongs to",
+    'another platform than the one configured (FERRY_STATE_OTHER_PLATFORM: see `ferry state rebind`).',
     '',
     'Examples:',
     '  ferry plan catalog --file examples/items.csv',
@@ -78,7 +80,7 @@ export const planCommand: Command = {
   async run({ args, stdout, stderr, config, logger, stopSignal }) {
     const { loadPipeline, boundHeapGrowth, planPipeline, planJson, planSummary, sourceSpecOf } =
       await import('../../pipeline/index.js');
-    const { connectState } = await import('../../state/index.js');
+    const { checkStatePlatform, connectState, platformUrl } = await import('../../state/index.js');
     const { checkPlanContract } = await import('../../orchestrate/index.js');
     const { contractedConfig, deliveryKeys, lastSyncRows } = await import('../../runs/index.js');
     const json = flag(args, 'json');
@@ -98,6 +100,13 @@ export const planCommand: Command = {
         const definition = loadPipeline(args.positionals[0] as string, config);
         const sourceOverride = await sourceOf(stringOption(args, 'file'), definition.source);
         await checkPlanContract({ config, redis, keys, logger: logger() }, definition);
+        // State of another platform would plan nothing for what that one never received.
+        await checkStatePlatform(
+          redis,
+          config.redis.prefix,
+          definition.name,
+          platformUrl(config.interface),
+        );
         try {
           const plan = await planPipeline({
             definition,
@@ -122,14 +131,14 @@ export const planCommand: Command = {
               if (phase === 'reading') stderr.write(`read ${rows} rows (${errors} rejected)...\n`);
             },
           });
-          if (json) writeJson(stdout, planJson(plan, showItems));
+          if (json) await writeJson(stdout, planJson(plan, showItems));
           else {
             stdout.write(
               planSummary(plan, await describeSource(sourceSpecOf(definition, sourceOverride))),
             );
             if (showItems) {
               for (const item of planJson(plan, true).items ?? [])
-                stdout.write(`${JSON.stringify(item)}\n`);
+                await writeOut(stdout, `${JSON.stringify(item)}\n`);
             }
           }
           return plan.errors.length > 0 || plan.guards?.tripped ? 1 : 0;

@@ -44,8 +44,9 @@ export const runCommand: Command = {
     'With --json: {runId, status, operations: {id: {planned, delivered, failed, skipped, stale}},',
     'errors, deadLettered, ...}. Exit codes: 0 every item delivered; 1 some items were dead-lettered',
     'or records rejected (or the mass-delete guard stopped the run, or another run is active);',
-    "2 bad usage or config, or the platform's description changed since it was pinned in a way that",
-    'breaks the pipeline (FERRY_CONTRACT_BREAKING, recorded as a failed run; nothing was sent: see',
+    "2 bad usage or config, the pipeline's state belongs to another platform (see below), or the",
+    "platform's description changed since it was pinned in a way that breaks the pipeline",
+    '(FERRY_CONTRACT_BREAKING, recorded as a failed run; nothing was sent: see',
     '`ferry interface diff`); 3 Redis lost its data while the run was followed (the run is gone);',
     '4 stopped by Ctrl-C or SIGTERM: while following, the command detaches at once and the run',
     'goes on in the workers; while planning, nothing was sent and the pipeline is free.',
@@ -54,6 +55,12 @@ export const runCommand: Command = {
     "pipeline's state is gone, and a run would resend everything the pipeline delivered before: it",
     'stops before sending (FERRY_STATE_LOST), saying how much that is, until --resend-all is given',
     'once.',
+    '',
+    "The pipeline's state belongs to the platform it was delivered to (its base URL). A run against",
+    'another one (FERRY_BASE_URL changed, same FERRY_PREFIX) stops before planning, exit 2',
+    '(FERRY_STATE_OTHER_PLATFORM): `ferry state rebind` when it is the same platform at a new',
+    'address, `ferry state rebuild --from-platform` or --resend-all (the state starts over on the new',
+    'platform and everything is sent) when it is another.',
     '',
     'A run the value guards stopped (status guard_stopped: prices moved too far, fields emptied,',
     'too few rows; its samples show old and new values) sends nothing. If the export is right,',
@@ -86,7 +93,8 @@ export const runCommand: Command = {
     'resend-all': {
       type: 'boolean',
       description:
-        'After Redis lost its data (`ferry status` says so): send everything this run plans, once.',
+        'After Redis lost its data (`ferry status` says so), or when the state belongs to ' +
+        'another platform: send everything this run plans, once.',
     },
     lane: {
       type: 'string',
@@ -142,7 +150,7 @@ export const runCommand: Command = {
       progress: stderr,
       signal: stopSignal,
     });
-    if (flag(args, 'json')) writeJson(stdout, report);
+    if (flag(args, 'json')) await writeJson(stdout, report);
     else stdout.write(reportText(report));
     if (!isFinishedStatus(report.status)) {
       if (wait) {

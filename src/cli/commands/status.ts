@@ -16,6 +16,21 @@ function dataLossLines(loss: DataLoss): string[] {
   ];
 }
 
+/** Which platform each pipeline's state belongs to, where it is not the one configured. */
+function platformLines(
+  pipelines: { pipeline: string; platform: string | null }[],
+  configured: string,
+): string[] {
+  const lines = [`Platform: ${configured}`];
+  for (const p of pipelines.filter((x) => x.platform !== null && x.platform !== configured)) {
+    lines.push(
+      `  the state of ${p.pipeline} belongs to ${p.platform}: its runs stop until ` +
+        `\`ferry state rebind ${p.pipeline}\` (same platform, new address), a rebuild or --resend-all.`,
+    );
+  }
+  return lines;
+}
+
 export const statusCommand: Command = {
   name: 'status',
   usage: 'status [--json]',
@@ -25,19 +40,32 @@ export const statusCommand: Command = {
     'plannedItems, failedItems}], deadLetters, dataLoss?: {detectedAt, detectedBy, previousEpoch,',
     'previousCreatedAt, count, resent}}. dataLoss is there once a Ferry process noticed that Redis',
     'lost its data (restarted empty, failed over to an empty replica, flushed): what it means and',
-    'the ways out are printed with it. Exit 0; 1 when Redis does not answer; 2 bad config.',
+    'the ways out are printed with it. pipelines: [{pipeline, platform, configuredPlatform}]: the',
+    "platform each pipeline's state belongs to (its normalised base URL; null before a run adopted",
+    'one) and the one configured now; a run stops while they differ (see `ferry state rebind`).',
+    'Exit 0; 1 when Redis does not answer; 2 bad config.',
   ].join('\n'),
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
     const { connectDelivery, readStatus } = await import('../../queue/index.js');
     const { deliveryKeys, LANES } = await import('../../runs/index.js');
+    const { pipelineNames } = await import('../../pipeline/index.js');
+    const { platformUrl, statePlatform } = await import('../../state/index.js');
     const config = getConfig();
     return await withRedis(
       () => connectDelivery(config.redis, 'the queues, runs and dead letters are kept there'),
       async (redis) => {
+        const configuredPlatform = platformUrl(config.interface);
+        const pipelines = await Promise.all(
+          pipelineNames(config).map(async (pipeline) => ({
+            pipeline,
+            platform: (await statePlatform(redis, config.redis.prefix, pipeline)) ?? null,
+            configuredPlatform,
+          })),
+        );
         const status = await readStatus(redis, deliveryKeys(config.redis.prefix));
         if (flag(args, 'json')) {
-          writeJson(stdout, status);
+          await writeJson(stdout, { ...status, pipelines });
           return 0;
         }
         const lines = ['Queues (waiting / active / delayed / failed):'];
@@ -64,6 +92,7 @@ export const statusCommand: Command = {
           `Dead letters: ${status.deadLetters}${status.deadLetters > 0 ? ' (`ferry dlq list`)' : ''}`,
         );
         if (status.dataLoss) lines.push(...dataLossLines(status.dataLoss));
+        lines.push(...platformLines(pipelines, configuredPlatform));
         stdout.write(`${lines.join('\n')}\n`);
         return 0;
       },
