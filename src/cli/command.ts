@@ -59,7 +59,7 @@ export interface Command {
 }
 
 /** Writes `text`, waiting when `out` has more buffered than it wants (a slow pipe's reader). */
-export async function writeOut(out: Writable, text: string): Promise<void> {
+export async function writeOut(out: Writable, text: string | Uint8Array): Promise<void> {
   if (out.write(text)) return;
   await new Promise<void>((resolve, reject) => {
     const done = (error?: Error): void => {
@@ -74,21 +74,35 @@ export async function writeOut(out: Writable, text: string): Promise<void> {
 /** Pieces are written in runs of about this many characters. */
 const WRITE_SIZE = 64 * 1024;
 
+/** An array written as the last property of a document by writeJson, from elsewhere (a spool). */
+export interface JsonTail {
+  name: string;
+  count: number;
+  /** Writes the array's elements, each `\n    ` and its JSON indented, separated by commas. */
+  write(out: Writable): Promise<void>;
+}
+
 /**
  * One JSON document and a line break, written piece by piece as a slow reader takes it, never as
  * one string (a plan of a million items is more than a string holds). Exact: a dead letter's
- * amounts keep every digit (base/exact-json).
+ * amounts keep every digit (base/exact-json). With `tail`, `value` is an object and the tail's
+ * array is its last property.
  */
-export async function writeJson(out: Writable, value: unknown): Promise<void> {
+export async function writeJson(out: Writable, value: unknown, tail?: JsonTail): Promise<void> {
   let pending = '';
   for (const piece of jsonChunks(value, 2)) {
     pending += piece;
+    // The last two characters are held back: with a tail, the object's closing `\n}` goes.
     if (pending.length >= WRITE_SIZE) {
-      await writeOut(out, pending);
-      pending = '';
+      await writeOut(out, pending.slice(0, -2));
+      pending = pending.slice(-2);
     }
   }
-  await writeOut(out, `${pending}\n`);
+  if (!tail) return await writeOut(out, `${pending}\n`);
+  await writeOut(out, `${pending.slice(0, -2)},\n  ${JSON.stringify(tail.name)}: [`);
+  if (tail.count === 0) return await writeOut(out, ']\n}\n');
+  await tail.write(out);
+  await writeOut(out, '\n  ]\n}\n');
 }
 
 /** Options every command has. */

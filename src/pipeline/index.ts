@@ -35,7 +35,13 @@ export { boundHeapGrowth } from './heap-tuning.js';
 export { ABSENT, type FieldIssue } from './mapping/field-types.js';
 export type { AllowDeletes } from './plan-deletes.js';
 export { planPipeline, type PlanProgress, type RequestSink } from './plan-pipeline.js';
-export { planJson, planSummary, pricesLine } from './plan-report.js';
+export {
+  planJson,
+  planSummary,
+  pricesLine,
+  requestItems,
+  type PlanItemView,
+} from './plan-report.js';
 export { riddenPrice } from './planner/price-ride.js';
 export { schemaFor } from './resource-schemas.js';
 export { rowErrorText } from './row-error-text.js';

@@ -5,7 +5,7 @@
 import { displayPath } from './display-path.js';
 import { guardReason, type GuardResult } from './guards/guard-report.js';
 import { rowErrorText } from './row-error-text.js';
-import type { Plan } from './types.js';
+import type { DeliveryRequest, Plan } from './types.js';
 import type { RowError } from '../base/index.js';
 
 export interface PlanItemView {
@@ -34,18 +34,19 @@ export interface PlanJson {
   items?: PlanItemView[];
 }
 
+/** One request's items as `--show-items` lists them. */
+export function requestItems(request: DeliveryRequest): PlanItemView[] {
+  return request.items.map((item) => ({
+    operationId: request.operationId,
+    pathParams: request.pathParams,
+    payload: item.payload,
+    key: item.key,
+    kind: item.kind,
+  }));
+}
+
 export function planItems(plan: Plan): PlanItemView[] {
-  return plan.stages.flatMap((stage) =>
-    stage.requests.flatMap((request) =>
-      request.items.map((item) => ({
-        operationId: request.operationId,
-        pathParams: request.pathParams,
-        payload: item.payload,
-        key: item.key,
-        kind: item.kind,
-      })),
-    ),
-  );
+  return plan.stages.flatMap((stage) => stage.requests.flatMap(requestItems));
 }
 
 export function planJson(plan: Plan, showItems: boolean): PlanJson {

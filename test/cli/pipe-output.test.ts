@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { generateItems } from '../../bench/generate-items.js';
 import { FERRY_BIN } from '../helpers/ferry-bin.js';
+import { ferryHere } from '../helpers/ferry-here.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { writeConfigFile } from '../queue/cli-process.js';
 
@@ -77,4 +78,27 @@ describe('ferry through a pipe', () => {
     expect(plan.errors.length).toBeGreaterThan(0);
     expect(run.code).toBe(1);
   }, 120_000);
+
+  it('lists the items after the figures, as one JSON document or one line each', async () => {
+    const env = cleanEnv(
+      writeConfigFile(dir, prefix, 'http://127.0.0.1:9', {}, undefined, 'here.yaml'),
+    );
+    const args = ['plan', 'catalog', '--file', 'examples/items.csv', '--show-items'];
+    const json = await ferryHere([...args, '--json'], { env });
+    const plan = JSON.parse(json.stdout) as {
+      operations: Record<string, { items: number }>;
+      items: { operationId: string; key: string }[];
+    };
+    // Exactly the document JSON.stringify writes, the items last, in stage order.
+    expect(json.stdout).toBe(`${JSON.stringify(plan, null, 2)}\n`);
+    expect(Object.keys(plan).at(-1)).toBe('items');
+    const planned = Object.values(plan.operations).reduce((n, o) => n + o.items, 0);
+    expect(plan.items).toHaveLength(planned);
+    expect(plan.items[0]?.operationId).toBe('categories.put');
+    expect(plan.items.at(-1)?.operationId).toBe('products.prices.patch');
+
+    const text = await ferryHere(args, { env });
+    const lines = text.stdout.split('\n').filter((l) => l.startsWith('{"operationId"'));
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(plan.items);
+  });
 });

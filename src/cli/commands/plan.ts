@@ -1,11 +1,13 @@
+import type { Writable } from 'node:stream';
+import { stringifyExact } from '../../base/index.js';
 import type { SourceSpec } from '../../pipeline/index.js';
+import { ItemSpool } from '../item-spool.js';
 import {
   flag,
   JSON_OPTION,
   stringList,
   stringOption,
   writeJson,
-  writeOut,
   type Command,
 } from '../command.js';
 import {
@@ -78,8 +80,15 @@ export const planCommand: Command = {
   },
   positionals: [1, 1],
   async run({ args, stdout, stderr, config, logger, stopSignal }) {
-    const { loadPipeline, boundHeapGrowth, planPipeline, planJson, planSummary, sourceSpecOf } =
-      await import('../../pipeline/index.js');
+    const {
+      loadPipeline,
+      boundHeapGrowth,
+      planPipeline,
+      planJson,
+      planSummary,
+      requestItems,
+      sourceSpecOf,
+    } = await import('../../pipeline/index.js');
     const { checkStatePlatform, connectState, platformUrl } = await import('../../state/index.js');
     const { checkPlanContract } = await import('../../orchestrate/index.js');
     const { contractedConfig, deliveryKeys, lastSyncRows } = await import('../../runs/index.js');
@@ -107,6 +116,15 @@ export const planCommand: Command = {
           definition.name,
           platformUrl(config.interface),
         );
+        // --show-items: the items go to disk as they are planned, and out after the figures.
+        const spool = showItems
+          ? json
+            ? new ItemSpool(
+                (item) => `\n    ${stringifyExact(item, 2).replace(/\n/g, '\n    ')}`,
+                ',',
+              )
+            : new ItemSpool((item) => `${JSON.stringify(item)}\n`, '')
+          : undefined;
         try {
           const plan = await planPipeline({
             definition,
@@ -125,27 +143,34 @@ export const planCommand: Command = {
                   ),
                 }
               : {}),
-            retainRequests: showItems,
+            ...(spool
+              ? { onRequest: (stage, request) => spool.add(stage, requestItems(request)) }
+              : {}),
+            retainRequests: false,
             signal: stopSignal,
             onProgress: ({ phase, rows, errors }) => {
               if (phase === 'reading') stderr.write(`read ${rows} rows (${errors} rejected)...\n`);
             },
           });
-          if (json) await writeJson(stdout, planJson(plan, showItems));
+          const items = spool && {
+            name: 'items',
+            count: spool.count,
+            write: (out: Writable) => spool.copyTo(out),
+          };
+          if (json) await writeJson(stdout, planJson(plan, false), items);
           else {
             stdout.write(
               planSummary(plan, await describeSource(sourceSpecOf(definition, sourceOverride))),
             );
-            if (showItems) {
-              for (const item of planJson(plan, true).items ?? [])
-                await writeOut(stdout, `${JSON.stringify(item)}\n`);
-            }
+            await items?.write(stdout);
           }
           return plan.errors.length > 0 || plan.guards?.tripped ? 1 : 0;
         } catch (error) {
           if (!stopSignal.aborted) throw error;
           stderr.write('ferry plan: stopped before the end of the input; nothing was planned.\n');
           return 1;
+        } finally {
+          spool?.remove();
         }
       },
     );
