@@ -13,6 +13,18 @@ function written(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
+/**
+ * When stdout's reader goes away (`ferry plan --json | head`), the process ends at once and
+ * quietly with 141, as a process killed by SIGPIPE does (what `yes | head` reports), instead of an
+ * uncaught EPIPE's stack.
+ */
+export function endWhenReaderGoes(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(141);
+  });
+}
+
 /** Exits with `code` once stdout and stderr are written out. */
 export async function exitAfterOutput(code: number): Promise<never> {
   process.exitCode = code;

@@ -5,6 +5,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('./main.ts');
-const { exitAfterOutput } = await import('./exit-after-output.ts');
+const { endWhenReaderGoes, exitAfterOutput } = await import('./exit-after-output.ts');
+endWhenReaderGoes();
 // Once main returns (long-running commands return only when stopped), and its output is out.
 await exitAfterOutput(await main(process.argv.slice(2)));

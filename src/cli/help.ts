@@ -46,6 +46,7 @@ export function globalHelp(commands: readonly CommandEntry[]): string {
     '  4  stopped by Ctrl-C or SIGTERM (a run goes on in the workers; `ferry runs` follows it)',
     '  5  Redis or the platform could not be reached: try again later',
     "  70 a fault of Ferry's own (an unexpected error, a bug): its message and stack on stderr",
+    '  141 the reader of stdout went away (`ferry ... | head`), as SIGPIPE ends a process',
     '',
   ].join('\n');
 }

@@ -14,8 +14,9 @@ export function renderCliDocs(commands: readonly DescribedCommand[]): string {
     'Every command has `--help`; `--json` prints one JSON document on stdout and nothing else there (logs',
     'go to stderr). Exit codes: 0 success, 1 the command ran and found failures, 2 bad usage or configuration,',
     '3 Redis lost its data while a run was followed, 4 stopped by Ctrl-C or SIGTERM, 5 Redis or the platform',
-    "could not be reached, 70 a fault of Ferry's own (an unexpected error, a bug). Output through a pipe",
-    'arrives whole, large `--json` documents included (they are written piece by piece).',
+    "could not be reached, 70 a fault of Ferry's own (an unexpected error, a bug), 141 the reader of stdout",
+    'went away (`| head`). Output through a pipe arrives whole, large `--json` documents included',
+    '(they are written piece by piece).',
     '',
     ...commands.map(
       (c) => `- [\`ferry ${c.name}\`](#ferry-${c.name.replace(/ /g, '-')}): ${c.summary}`,

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { generateItems } from '../../bench/generate-items.js';
 import { FERRY_BIN } from '../helpers/ferry-bin.js';
@@ -18,6 +18,12 @@ import { writeConfigFile } from '../queue/cli-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ferry-pipe-'));
 const prefix = uniquePrefix('pipe');
+
+const file = join(dir, 'items.csv');
+
+beforeAll(async () => {
+  await generateItems(10_000, file);
+});
 
 afterAll(async () => {
   await deleteKeys(prefix);
@@ -60,8 +66,6 @@ function slowlyRead(
 
 describe('ferry through a pipe', () => {
   it('delivers a plan of more than 5 MB whole, with exit code 1 for its rejected records', async () => {
-    const file = join(dir, 'items.csv');
-    await generateItems(10_000, file);
     const config = writeConfigFile(dir, prefix, 'http://127.0.0.1:9');
     const run = await slowlyRead(
       ['plan', 'catalog', '--file', file, '--show-items', '--json'],
@@ -101,4 +105,21 @@ describe('ferry through a pipe', () => {
     const lines = text.stdout.split('\n').filter((l) => l.startsWith('{"operationId"'));
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(plan.items);
   });
+
+  it('ends quietly with 141 when the reader goes away (`| head`)', async () => {
+    const env = cleanEnv(
+      writeConfigFile(dir, prefix, 'http://127.0.0.1:9', {}, undefined, 'head.yaml'),
+    );
+    const child = spawn(
+      process.execPath,
+      [FERRY_BIN, 'plan', 'catalog', '--file', file, '--show-items', '--json'],
+      { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code, err).toBe(141);
+    expect(err).not.toContain('EPIPE');
+  }, 120_000);
 });
