@@ -55,4 +55,21 @@ describe('ferry main', () => {
     const good = await run(['config', 'check']);
     expect(good.code).toBe(0);
   });
+
+  it("exits 70 for an unexpected exception, a fault of Ferry's own: never 1 (records rejected)", async () => {
+    // A stdout that breaks as a bug would: a plain exception, not a FerryError.
+    const broken = {
+      write: () => {
+        throw new TypeError('cannot write');
+      },
+    } as unknown as Writable;
+    const err = capture();
+    const code = await main(['operations', '--json'], {
+      stdout: broken,
+      stderr: err.stream,
+      env: {},
+    });
+    expect(code).toBe(70);
+    expect(err.text()).toMatch(/unexpected error.*exit 70.*TypeError: cannot write/s);
+  });
 });
