@@ -4,8 +4,9 @@
  * bench/plan.ts to .bench-data/, runs `ferry` (src/cli/ferry.js) against a fresh key prefix with
  * its stdout a pipe, and checks the document as it streams by: it must end whole, with one item
  * per planned item of its `operations`. Prints one JSON line: rows, items, bytes, seconds, the
- * child's peak RSS (VmHWM, sampled every 100 ms) and its exit code (1: the export's rejectable
- * records). A document built as one string crashed at 1M rows (RangeError: Invalid string length).
+ * child's CPU seconds and peak RSS (VmHWM; both sampled every 100 ms) and its exit code (1: the
+ * export's rejectable records). A document built as one string crashed at 1M rows (RangeError:
+ * Invalid string length).
  * Needs a Redis (REDIS_URL, default 127.0.0.1:6379); the plan writes no key.
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PROJECT_ROOT } from '../src/config/load-config.js';
 import { generateItems } from './generate-items.js';
+import { processCpuSeconds } from './process-cpu.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const file = resolve(PROJECT_ROOT, `.bench-data/plan-items-${rows}.csv`);
@@ -39,7 +41,11 @@ const child = spawn(
   { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 let peak = 0;
-const sampler = setInterval(() => (peak = Math.max(peak, peakRssMb(child.pid!) ?? 0)), 100);
+let cpuSeconds = 0;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, peakRssMb(child.pid!) ?? 0);
+  cpuSeconds = processCpuSeconds(child.pid) ?? cpuSeconds;
+}, 100);
 
 // Only the head (up to the items) and the tail are kept; items are counted as they pass.
 const ITEM = '\n    {\n      "operationId": ';
@@ -75,6 +81,7 @@ console.log(
     whole,
     bytes,
     seconds: Number(seconds.toFixed(1)),
+    cpuSeconds,
     peakRssMb: peak,
     exitCode: code,
   }),

@@ -77,7 +77,7 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
     const json = flag(args, 'json');
 
     const settings = (await contractConfig()).interface;
-    const baseUrl = settings.baseUrl;
+    const baseUrl = settings.useDemo ? settings.demoBaseUrl : settings.baseUrl;
     const client = createInterfaceClient(settings, { logger: logger() });
     try {
       const res = await client.call({
