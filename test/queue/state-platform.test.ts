@@ -1,16 +1,21 @@
 /**
  * State belongs to its platform: a catalog delivered to simulator A, then FERRY_BASE_URL pointed
  * at simulator B with the same prefix. The run used to plan nothing for what had not changed, and
- * B got nothing; now it stops before planning (exit 2, FERRY_STATE_OTHER_PLATFORM) naming both
- * and the ways out. --resend-all sends everything to B; `ferry state rebind` keeps the state for
+ * B got nothing; now it stops before planning (exit 2, FERRY_STATE_OTHER_PLATFORM; an import 409)
+ * naming both and the ways out. --resend-all sends everything to B; `ferry state rebind` keeps the state for
  * the same platform at a new address, audited.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { deliveryKeys } from '../../src/runs/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { normalisePlatformUrl } from '../../src/state/index.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { consoleTestConfig, listenConsole, OPERATOR } from '../serve/console-fixtures.js';
 import { runFerryHere, writeConfigFile } from './cli-process.js';
 import { expectNothingOpen, tempDir } from './delivery-fixtures.js';
 
@@ -99,6 +104,27 @@ describe('state bound to its platform', () => {
       FERRY_BASE_URL: simB.url,
     });
     expect(plan.code).toBe(2);
+    // An import through the console (configured for B): 409 with the code, nothing started.
+    const redis = new Redis(TEST_REDIS_URL);
+    const { app, url } = await listenConsole(
+      consoleTestConfig({ prefix, dir: dir.path, sim: simB }),
+      redis,
+    );
+    try {
+      const res = await request(`${url}/api/pipelines/catalog/runs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'text/csv' },
+        body: readFileSync(join(PROJECT_ROOT, ITEMS)),
+      });
+      expect(res.statusCode).toBe(409);
+      const answer = (await res.body.json()) as { error: { code: string; message: string } };
+      expect(answer.error.code).toBe('FERRY_STATE_OTHER_PLATFORM');
+      expect(answer.error.message).toContain(`belongs to the platform at ${a}`);
+      expect(answer.error.message).toContain(`configured now is ${b}`);
+    } finally {
+      await app.close();
+      redis.disconnect();
+    }
     expect(simB.stats().requests).toBe(0);
 
     // --resend-all: the state starts over on B and everything goes there.
@@ -125,17 +151,19 @@ describe('state bound to its platform', () => {
     expect(after.operations['products.put']?.planned ?? 0).toBe(0);
     expect(simA.stats().requests).toBe(requestsA);
 
-    const redis = new Redis(TEST_REDIS_URL);
+    const audits = new Redis(TEST_REDIS_URL);
     try {
-      const audit = (await redis.lrange(deliveryKeys(prefix).audit, 0, -1)).map(
+      const audit = (await audits.lrange(deliveryKeys(prefix).audit, 0, -1)).map(
         (l) => JSON.parse(l) as { actor: string; action: string; target: string },
       );
-      expect(audit).toEqual([
-        expect.objectContaining({ action: 'state.rebind', target: 'catalog' }),
-      ]);
-      expect(audit[0]!.actor).toMatch(/^cli:/);
+      expect(audit).toContainEqual({
+        at: expect.any(String) as string,
+        actor: expect.stringMatching(/^cli:/) as string,
+        action: 'state.rebind',
+        target: 'catalog',
+      });
     } finally {
-      redis.disconnect();
+      audits.disconnect();
     }
   }, 180_000);
 });
