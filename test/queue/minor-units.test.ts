@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
-import { ferryHere } from '../helpers/ferry-here.js';
+import { configOnlyEnv, ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { call } from '../simulator/sim-http.js';
 import { useDeliveryHarness } from './delivery-fixtures.js';
@@ -81,14 +81,6 @@ const h = useDeliveryHarness(
   },
 );
 
-/** The environment of one `ferry` call: this test's config only, none of the caller's FERRY_*. */
-function env(config: string): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^(FERRY_|REDIS_URL$|OTEL_)/.test(k)),
-  );
-  return { ...clean, FERRY_CONFIG: config };
-}
-
 function writeConfig(name: string): string {
   const file = join(h.dir, `${name}.yaml`);
   writeFileSync(
@@ -109,7 +101,7 @@ function writeConfig(name: string): string {
   return file;
 }
 
-const ferry = (config: string, args: string[]) => ferryHere(args, { env: env(config) });
+const ferry = (config: string, args: string[]) => ferryHere(args, { env: configOnlyEnv(config) });
 
 function exportFile(name: string, rows: string[]): string {
   const file = join(h.dir, name);
