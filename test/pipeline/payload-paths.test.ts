@@ -6,13 +6,11 @@
  * that exist and the closest one.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { configOnlyEnv, ferryHere } from '../helpers/ferry-here.js';
-import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
-import { definitionOf, tempDir } from './helpers.js';
+import { definitionOf, tempDir, vendorConfigFile } from './helpers.js';
 
 const PRICE_FIELDS = {
   prices: {
@@ -125,19 +123,7 @@ describe('every command that loads the pipeline exits 2 on it', () => {
   );
   const sample = join(dir.path, 'items.csv');
   writeFileSync(sample, 'No.,Description,Price,Currency\n1,Bike,10.00,NOK\n');
-  const config = join(dir.path, 'ferry.yaml');
-  writeFileSync(
-    config,
-    stringify({
-      redis: { url: TEST_REDIS_URL, prefix: uniquePrefix('payload-paths') },
-      interface: {
-        listing: 'B',
-        openapi: resolve(PROJECT_ROOT, 'test/fixtures/openapi/vendor-minor-units-3.0.json'),
-      },
-      pipelines: { dir: pipelines },
-      log: { level: 'silent' },
-    }),
-  );
+  const config = vendorConfigFile(dir.path, pipelines, 'payload-paths');
   const ferry = (args: string[]) => ferryHere(args, { env: configOnlyEnv(config) });
   const named =
     /guards\.valueChange\.field: "prices\.0\.amount" is not a field the mapping builds.*Did you mean "prices\.0\.amountMinor"\?/;
