@@ -13,4 +13,5 @@ export { closestName, didYouMean } from './did-you-mean.js';
 export { durationText } from './duration-text.js';
 export { groupBy } from './group-by.js';
 export { hashParts } from './hash.js';
+export { isCurrencyCode, minorUnitExponent } from './iso-4217.js';
 export type { RowError, SourceRecord, SourceRef } from './records.js';

@@ -6,6 +6,7 @@
 export { installationUsage, pipelineUsage } from './contract/contract-usage.js';
 export { checkInterface, type InterfaceCheck } from './contract/interface-check.js';
 export { newPipeline } from './contract/new-pipeline.js';
+export { profileSample } from './contract/sample-profile.js';
 export { operationContracts, type OperationContracts } from './contract/operation-contracts.js';
 export { formatInstant } from './convert/format-date.js';
 export type { EntityDefinition, PipelineDefinition } from './definition/definition-types.js';

@@ -21,7 +21,7 @@ export interface PlanJson {
   rows: number;
   operations: Plan['operations'];
   deletes: number;
-  errors: { file: string; line: number; field?: string; message: string; key?: string }[];
+  errors: RowError[];
   unchanged: Record<string, number>;
   version: number;
   /** The value guards' findings: stopped (a guard tripped), and per guard, counts and samples. */
@@ -59,6 +59,7 @@ export function planJson(plan: Plan, showItems: boolean): PlanJson {
       file: e.file,
       line: e.line,
       ...(e.field === undefined ? {} : { field: e.field }),
+      ...(e.path === undefined ? {} : { path: e.path }),
       message: e.message,
       ...(e.key === undefined ? {} : { key: e.key }),
     })),

@@ -37,6 +37,12 @@ function capture(): { stream: Writable; text: () => string } {
 
 let running = false;
 
+/** The caller's environment without its FERRY_*, REDIS_URL and OTEL_*, and FERRY_CONFIG = `config`. */
+export function configOnlyEnv(config: string): NodeJS.ProcessEnv {
+  const own = Object.entries(process.env).filter(([k]) => !/^(FERRY_|REDIS_URL$|OTEL_)/.test(k));
+  return { ...Object.fromEntries(own), FERRY_CONFIG: config };
+}
+
 /** Runs `ferry ARGS` from the project's root, as the binary would; resolves when it returns. */
 export async function ferryHere(args: string[], options: HereOptions = {}): Promise<CliRun> {
   // Calls in parallel would share the process's exit code and working directory.

@@ -39,7 +39,15 @@ describe('item contracts', () => {
     expect(item.check({ discount: '0.12' })?.[0]?.message).toBe(
       'must be a multiple of 0.05, got 0.12; it is not rounded',
     );
-    expect(item.check({ quantity: '12.50' })?.[0]?.message).toBe('must be an integer, got 12.50');
+    expect(item.check({ quantity: '12.50' })?.[0]?.message).toMatch(
+      /^must be an integer, got 12\.50: a decimal is never written into an integer property/,
+    );
+    // Zeros after the point too: 1273.00 kroner is not 1273 øre.
+    expect(item.check({ quantity: '12.00' })?.[0]).toMatchObject({
+      pointer: '/quantity',
+      message: expect.stringContaining('set minorUnits on the field') as string,
+    });
+    expect(item.check({ quantity: '12' })).toBeUndefined();
     expect(item.check({ quantity: 1001 })?.[0]?.message).toBe('must be <= 1000, got 1001');
     expect(item.check({ lines: [{ total: '1.00' }, { total: '2.001' }] })).toEqual([
       {

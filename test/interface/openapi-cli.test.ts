@@ -273,7 +273,9 @@ describe('ferry pipeline new', () => {
     ]);
     expect(out.todo).toEqual(['name']);
     const text = readFileSync(out.file, 'utf8');
-    expect(text).toContain('# TODO: required "name" (string) matches no column of the sample');
+    expect(text).toContain(
+      '# TODO: required "name" (string: no column of the sample is named like it)',
+    );
     expect(text).toContain('delimiter: ";"');
     const again = await runFerry(
       ['pipeline', 'new', 'products', '--operation', 'products.put', '--sample', sample],

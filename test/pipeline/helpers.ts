@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { configSchema, type FerryConfig } from '../../src/config/schema.js';
 import type { PipelineDefinition } from '../../src/pipeline/definition/definition-types.js';
 import { compilePipeline } from '../../src/pipeline/definition/load-pipeline.js';
 import { pipelineSchema } from '../../src/pipeline/definition/pipeline-schema.js';
 import type { DeliveryItem, Plan } from '../../src/pipeline/types.js';
 import type { SourceRecord } from '../../src/base/records.js';
+import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 
 export const testConfig: FerryConfig = configSchema.parse({});
 
@@ -52,4 +55,25 @@ export function planItems(plan: Plan): (DeliveryItem & { operationId: string })[
   return plan.stages.flatMap((s) =>
     s.requests.flatMap((r) => r.items.map((i) => ({ ...i, operationId: r.operationId }))),
   );
+}
+
+/** A vendor's description: listing B, allOf, nullable, prices as integer minor units. */
+export const VENDOR_MINOR_UNITS = resolve(
+  PROJECT_ROOT,
+  'test/fixtures/openapi/vendor-minor-units-3.0.json',
+);
+
+/** `dir`/ferry.yaml: the pipelines of `pipelines` against VENDOR_MINOR_UNITS, a prefix of its own. */
+export function vendorConfigFile(dir: string, pipelines: string, label: string): string {
+  const file = join(dir, 'ferry.yaml');
+  writeFileSync(
+    file,
+    stringify({
+      redis: { url: TEST_REDIS_URL, prefix: uniquePrefix(label) },
+      interface: { listing: 'B', openapi: VENDOR_MINOR_UNITS },
+      pipelines: { dir: pipelines },
+      log: { level: 'silent' },
+    }),
+  );
+  return file;
 }

@@ -103,7 +103,9 @@ export const interfaceCheckCommand: Command = {
     'With --json: the check, and runsUse: {from: "pinned"|"live", sha256, pulledAt?, pulledBy?}, or',
     'null when Redis does not answer.',
     'Exit codes: 0 no problems; 1 problems found; 2 the description cannot be read or is not OpenAPI',
-    '(the message names the source and the JSON pointer), or bad config.',
+    '(the message names the source and the JSON pointer), or bad config: a pipeline that does not',
+    'load (PIPELINE_INVALID, e.g. a guard naming a field its mapping does not build) is reported and',
+    'exits 2.',
   ].join('\n'),
   options: {
     openapi: { type: 'string', placeholder: 'SRC', description: 'The description: a file or URL.' },
@@ -123,6 +125,9 @@ export const interfaceCheckCommand: Command = {
     const use = await runsUse(config);
     if (args.values.json) await writeJson(stdout, { ...check, runsUse: use });
     else stdout.write(render(check, use));
+    // A pipeline that does not load (a bad key, a guard naming a field no mapping builds) is bad
+    // config, as for `ferry config check`, `plan` and `run`.
+    if (check.problems.some((p) => p.code === 'PIPELINE_INVALID')) return 2;
     return check.problems.length > 0 ? 1 : 0;
   },
 };

@@ -6,25 +6,21 @@ import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../com
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const SAMPLE_RECORDS = 200;
 
-/** The sample's columns (in first-seen order over its first records), connector and options. */
-async function sampleColumns(file: string, signal: AbortSignal) {
+/** The sample's first records (field -> raw text), connector and options. */
+async function sampleRecords(file: string, signal: AbortSignal) {
   const { readSource: readSample } = await import('../../../connectors/index.js');
   const { items, meta } = readSample({ file }, undefined, {}, { optionsSource: '--sample' });
-  const columns: string[] = [];
-  let seen = 0;
+  const records: Record<string, string>[] = [];
   for await (const item of items) {
-    if (signal.aborted || seen >= SAMPLE_RECORDS) break;
-    if ('error' in item) continue;
-    seen += 1;
-    for (const name of Object.keys(item.record.fields))
-      if (!columns.includes(name)) columns.push(name);
+    if (signal.aborted || records.length >= SAMPLE_RECORDS) break;
+    if (!('error' in item)) records.push(item.record.fields);
   }
   const options: Record<string, string> = {};
   if (typeof meta.delimiter === 'string' && meta.delimiter !== ',')
     options.delimiter = meta.delimiter;
   if (typeof meta.encoding === 'string' && !/^utf-?8$/i.test(meta.encoding))
     options.encoding = meta.encoding;
-  return { columns, connector: String(meta.connector ?? 'csv'), options };
+  return { records, connector: String(meta.connector ?? 'csv'), options };
 }
 
 export const pipelineNewCommand: Command = {
@@ -32,10 +28,16 @@ export const pipelineNewCommand: Command = {
   usage: 'pipeline new NAME --operation ID --sample FILE [--openapi SRC] [--force] [--json]',
   description: [
     "Writes config/pipelines/NAME.yaml (pipelines.dir) for one operation of the platform's OpenAPI",
-    "description (--openapi, else interface.openapi): the request schema's properties mapped to the",
-    "sample export's columns by name (exact, then case and punctuation folded, then synonyms such as",
-    'sku / No. / item number -> externalId, price / unit price -> amount, EAN -> gtin). A required',
-    'property it cannot map gets a TODO comment. Then edit the file and run `ferry interface check`.',
+    "description (--openapi, else interface.openapi), drafted from a profile of the sample's first",
+    `${SAMPLE_RECORDS} records (what each column holds: whole numbers, decimals and their separator,`,
+    'yes/no words, dates, ISO 4217 codes, text; how many values are distinct; their lengths). Each',
+    'described property (inside objects and arrays of objects such as prices[] too) gets the column',
+    'whose name says it (exact, folded, synonyms such as No. -> externalId, Unit Price -> amount,',
+    'EAN -> gtin; "Item Category Name" is a category\'s name) and whose values fit its type, format,',
+    'pattern, enum and length; a decimal amount into an integer property is written in minor units',
+    'of the currency column. A column feeds one property, chosen for the best total; a column about',
+    'another resource ("Category Sort") never feeds this one. A required property nothing fits gets',
+    'a TODO comment saying why. Then edit the file and run `ferry interface check`.',
     'Exit codes: 0 written; 2 bad usage, the file exists (use --force), or the description cannot be read.',
     '',
     'Example:',
@@ -64,7 +66,7 @@ export const pipelineNewCommand: Command = {
       loadDescription,
       matchCatalog,
     } = await import('../../interface/index.js');
-    const { newPipeline, pipelinesDir } = await import('../../pipeline/index.js');
+    const { newPipeline, pipelinesDir, profileSample } = await import('../../pipeline/index.js');
     const name = args.positionals[0] as string;
     if (!NAME.test(name)) throw new UsageError(`NAME takes letters, digits, _ . -; got "${name}".`);
     const operationId = stringOption(args, 'operation');
@@ -97,12 +99,12 @@ export const pipelineNewCommand: Command = {
     if (existsSync(file) && !flag(args, 'force')) {
       throw new UsageError(`${file} exists; pass --force to overwrite it.`);
     }
-    const read = await sampleColumns(sample, stopSignal);
+    const read = await sampleRecords(sample, stopSignal);
     const made = newPipeline({
       operation,
       binding,
       item,
-      columns: read.columns,
+      profiles: profileSample(read.records),
       sample,
       connector: read.connector,
       sourceOptions: read.options,

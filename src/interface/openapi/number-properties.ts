@@ -72,7 +72,11 @@ export function numberNode(schema: Schema, depth = 0): NumberNode | undefined {
 
 /** The first rule of `rule` the digits break, in words. */
 function brokenRule(digits: string, rule: NumberRule): string | undefined {
-  if (rule.integer && /\.\d*[1-9]/.test(digits)) return `must be an integer, got ${digits}`;
+  // Any fraction, zeros too: "1273.00" is a decimal amount, and written into an integer property
+  // a platform reads it as 1273 of whatever unit the property counts (øre: 100 times too low).
+  if (rule.integer && digits.includes('.')) {
+    return `must be an integer, got ${digits}: a decimal is never written into an integer property (an amount in minor units: set minorUnits on the field)`;
+  }
   const step = rule.multipleOf;
   if (step !== undefined && !isMultipleOf(digits, step)) {
     const decimals = /^0\.0*1$/.test(step) ? ` (at most ${step.length - 2} decimals)` : '';

@@ -22,6 +22,7 @@ export interface ContractProblem {
     | 'REQUIRED_NOT_MAPPED'
     | 'PROPERTY_NOT_ALLOWED'
     | 'TYPE_CANNOT_FIT'
+    | 'UNITS'
     | 'AUTH_MISMATCH'
     | 'PIPELINE_INVALID';
   message: string;
@@ -50,7 +51,7 @@ function producedType(spec: FieldSpec): string | undefined {
     case 'boolean':
       return 'boolean';
     case 'decimal':
-      return 'decimal';
+      return spec.minorUnits ? 'integer' : 'decimal';
     default:
       return 'string';
   }
@@ -106,6 +107,24 @@ function fitObject(
   }
 }
 
+/**
+ * A decimal column into a property that takes integers only: its fraction would be refused at
+ * plan time (or, were it written, read as so many of the property's units: 1273.00 kroner sent
+ * as 1273 øre). Minor units say how to write it; the fix names the field's own column.
+ */
+function unitsProblem(spec: FieldSpec, schema: Schema, field: string): string | undefined {
+  const allowed = typesOf(schema);
+  if (producedType(spec) !== 'decimal' || !allowed.includes('integer')) return undefined;
+  if (allowed.includes('number') || allowed.includes('string')) return undefined;
+  const column = spec.column ? ` (column ${spec.column})` : '';
+  return (
+    `"${field}" is an integer property and the mapping gives it a decimal${column}: ` +
+    'an amount there is counted in minor units (øre, cents). Fix: give the field ' +
+    'minorUnits: {column: COLUMN} (the column holding the ISO 4217 currency code) or ' +
+    'minorUnits: {code: NOK}, so 1273.00 NOK is written as 127300'
+  );
+}
+
 function fitField(
   spec: FieldSpec,
   schema: Schema,
@@ -114,6 +133,11 @@ function fitField(
 ): void {
   const produced = producedType(spec);
   if (produced === undefined) return;
+  const units = unitsProblem(spec, schema, field);
+  if (units) {
+    report('UNITS', field, units);
+    return;
+  }
   const problem = typeProblem(produced, schema);
   if (problem) {
     report('TYPE_CANNOT_FIT', field, `"${field}": ${problem}`);

@@ -1,143 +1,87 @@
 /**
- * `ferry pipeline new`: a pipeline file for one described operation, its fields mapped to a sample
- * export's columns by name similarity (exact, then case and punctuation folded, then common
- * synonyms). Required properties it cannot map get a TODO comment; nothing is guessed at run time.
+ * `ferry pipeline new`: a draft pipeline for one described operation from a profile of a sample
+ * export (sample-profile.ts). Each described property (nested objects and the objects of arrays,
+ * such as `prices[].amount`, included) is matched to a column by name (exact, folded, synonyms,
+ * with the column's subject word set aside: "Item Category Name" is a category's name) and by what
+ * the column holds against the property's type, format, pattern, enum and length. A column feeds
+ * one property: the pairs are chosen together for the best total (so `Description` and
+ * `Description 2` go to name and description, not one to both). A column about another resource
+ * ("Category Sort") never feeds this one's property, and where a column is about this resource the
+ * others are not used for it (categories are not keyed on the product number). Where nothing fits
+ * the draft leaves a TODO that says why, never a guess.
  */
-import {
-  type Binding,
-  type Operation,
-  type Schema,
-  isSchemaObject,
-  objectShape,
-  typesOf,
-} from '../../interface/index.js';
+import type { Binding, Schema } from '../../interface/index.js';
+import { assignBest } from './assign-best.js';
+import { nameScore, RESOURCE_SUBJECT, subjectOf } from './column-names.js';
+import { type DraftOptions, type NewPipeline, writeDraft } from './draft-text.js';
+import { type Mapped, type Target, targetsOf } from './draft-targets.js';
+import { fit, keyFit } from './property-fit.js';
+import type { ColumnProfile } from './sample-profile.js';
 
-/** Folded names that mean the same (ERP wording -> the platform's property). */
-const SYNONYMS: Record<string, readonly string[]> = {
-  externalid: [
-    'sku',
-    'no',
-    'number',
-    'itemno',
-    'itemnumber',
-    'productno',
-    'articleno',
-    'id',
-    'code',
-  ],
-  name: ['description', 'title', 'itemname', 'productname'],
-  title: ['name', 'description', 'itemname', 'productname'],
-  description: ['description2', 'longdescription', 'text'],
-  amount: ['price', 'unitprice', 'salesprice'],
-  price: ['unitprice', 'salesprice', 'amount'],
-  gtin: ['ean', 'barcode', 'upc', 'ean13'],
-  vendor: ['vendorname', 'brand', 'manufacturer'],
-  active: ['enabled', 'status'],
-  sortindex: ['sort', 'sortorder', 'position', 'categorysort'],
-  position: ['sort', 'sortorder', 'sortindex'],
-  currency: ['currencycode'],
-};
+export type { NewPipeline } from './draft-text.js';
 
-const fold = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** The sample column for `property`, or undefined. */
-export function columnFor(property: string, columns: readonly string[]): string | undefined {
-  const exact = columns.find((c) => c === property);
-  if (exact) return exact;
-  const folded = fold(property);
-  const same = columns.find((c) => fold(c) === folded);
-  if (same) return same;
-  for (const synonym of SYNONYMS[folded] ?? []) {
-    const found = columns.find((c) => fold(c) === synonym);
-    if (found) return found;
-  }
-  return undefined;
+/**
+ * Which columns may feed a target. A column about a resource ("Category Sort") feeds only a
+ * property about it; an item column ("Item No.") also a property about nothing in particular.
+ * A property about a resource other than the item the rows are (a category drawn from item
+ * rows) takes only the columns about it, where the sample has any: "No." is the product's.
+ */
+function allowed(target: Target, column: ColumnProfile, subjects: ReadonlySet<string>): boolean {
+  const about = subjectOf(column.name).subject;
+  if (about !== undefined)
+    return about === target.subject || (about === 'product' && !target.subject);
+  const derived = target.subject !== undefined && target.subject !== 'product';
+  return !derived || !subjects.has(target.subject!);
 }
 
-export interface NewPipeline {
-  text: string;
-  matched: { property: string; column: string }[];
-  /** Required properties no column matched (a TODO each). */
-  todo: string[];
-  /** Optional properties no column matched (left out). */
-  unmapped: string[];
-}
-
-const q = (s: string): string => JSON.stringify(s);
-
-function fieldLine(property: string, column: string, schema: Schema): string {
-  const types = typesOf(schema);
-  const type = types.includes('integer')
-    ? 'integer'
-    : types.includes('number')
-      ? 'decimal'
-      : types.includes('boolean')
-        ? 'boolean'
-        : undefined;
-  if (types.includes('array')) return `      ${q(property)}: { split: ',', column: ${q(column)} }`;
-  return type
-    ? `      ${q(property)}: { column: ${q(column)}, type: ${type} }`
-    : `      ${q(property)}: ${q(column)}`;
-}
-
-export function newPipeline(options: {
-  operation: Operation;
-  binding: Binding;
-  /** The schema of one item the operation sends. */
-  item: Schema;
-  columns: readonly string[];
-  sample: string;
-  connector: string;
-  sourceOptions: Record<string, string>;
-}): NewPipeline {
-  const { operation, binding, item, columns } = options;
-  const shape = objectShape(item);
-  const keyProperty = operation.pathParams[0] ?? binding.keyField;
-  const keyColumn = columnFor(keyProperty, columns) ?? columnFor(binding.keyField, columns);
-  const kind = operation.kind === 'patch' ? 'patch' : 'upsert';
-  const matched: NewPipeline['matched'] = [];
-  const todo: string[] = [];
-  const unmapped: string[] = [];
-  const fields: string[] = [];
-  for (const [property, schema] of Object.entries(shape.properties)) {
-    if (property === binding.keyField) continue;
-    const column = columnFor(property, columns);
-    const required = shape.required.includes(property);
-    if (column && isSchemaObject(schema) && !typesOf(schema).includes('object')) {
-      matched.push({ property, column });
-      fields.push(fieldLine(property, column, schema));
-    } else if (required) {
-      todo.push(property);
-      const types = isSchemaObject(schema) ? typesOf(schema).join(' or ') || 'any' : 'any';
-      fields.push(
-        `      # TODO: required "${property}" (${types}) matches no column of the sample`,
-      );
-    } else unmapped.push(property);
-  }
-  const lines = [
-    `# Written by \`ferry pipeline new\` for ${operation.id} from the sample ${options.sample}.`,
-    '# Check it, map the TODOs, then run `ferry interface check`.',
-    'source:',
-    `  connector: ${options.connector}`,
-    `  file: ${q(options.sample)}`,
+export function newPipeline(
+  options: DraftOptions & {
+    binding: Binding;
+    /** The schema of one item the operation sends. */
+    item: Schema;
+  },
+): NewPipeline {
+  const { operation, binding, item, profiles } = options;
+  const resourceSubject = RESOURCE_SUBJECT[operation.resource];
+  const keyName = operation.pathParams[0] ?? binding.keyField;
+  const targets: Target[] = [
+    {
+      label: keyName,
+      tokens: [keyName],
+      schema: { type: 'string' },
+      required: true,
+      subject: resourceSubject,
+      key: true,
+    },
   ];
-  const opts = Object.entries(options.sourceOptions);
-  if (opts.length > 0) {
-    lines.push('  options:', ...opts.map(([k, v]) => `    ${k}: ${q(v)}`));
-  }
-  lines.push('mode: snapshot', 'entities:', `  - name: ${operation.resource}`);
-  lines.push('    operations:', `      ${kind}: ${operation.id}`);
-  if (keyColumn) {
-    matched.unshift({ property: keyProperty, column: keyColumn });
-    lines.push(`    key: ${q(keyColumn)}`);
-  } else {
-    todo.unshift(keyProperty);
-    lines.push(
-      `    # TODO: the key (${keyProperty}) matches no column of the sample`,
-      `    key: TODO`,
-    );
-  }
-  const real = fields.some((l) => !l.trimStart().startsWith('#'));
-  lines.push('    fields:', ...fields, ...(real ? [] : ['      {}']));
-  return { text: `${lines.join('\n')}\n`, matched, todo, unmapped };
+  targetsOf(item, [], resourceSubject, binding.keyField, targets);
+  const subjects = new Set(
+    profiles.map((c) => subjectOf(c.name).subject).filter((s) => s !== undefined),
+  );
+  const currencyColumn = profiles.find((c) => c.kind === 'currency')?.name;
+  // Score every allowed pair; the assignment takes the best total, one column per property.
+  const specs = new Map<string, { spec: string }>();
+  const scores = targets.map((target, t) =>
+    profiles.map((column, c) => {
+      if (!allowed(target, column, subjects)) return 0;
+      const name = nameScore(target.key ? keyName : target.tokens.at(-1)!, column.name);
+      if (name.score === 0) return 0;
+      const fitted = target.key
+        ? keyFit(column)
+        : fit(target, column, name.negate === true, currencyColumn);
+      if (!fitted) return 0;
+      specs.set(`${t}:${c}`, fitted);
+      return name.score + fitted.bonus;
+    }),
+  );
+  const chosen = assignBest(scores);
+  const mapped = new Map<number, Mapped>();
+  const taken = new Map<string, string>();
+  chosen.forEach((c, t) => {
+    if (c === undefined) return;
+    const column = profiles[c]!;
+    mapped.set(t, { column: column.name, spec: specs.get(`${t}:${c}`)!.spec });
+    taken.set(column.name, targets[t]!.label);
+  });
+  return writeDraft(options, targets, mapped, profiles, taken);
 }

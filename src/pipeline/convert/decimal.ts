@@ -32,7 +32,7 @@ const ZERO = 48;
 const isDigit = (c: number): boolean => c >= ZERO && c <= ZERO + 9;
 
 /** Rounds the digits int.fraction to `scale` decimals, exactly (BigInt, never a float). */
-function roundDigits(
+export function roundDigits(
   int: string,
   fraction: string,
   scale: number,

@@ -4,6 +4,7 @@
  * array, compute) and the conversions, defaults and checks to apply.
  */
 import { z } from 'zod';
+import { isCurrencyCode } from '../../base/index.js';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
@@ -25,6 +26,9 @@ export interface FieldChecksSpec {
   maxLength?: number;
 }
 
+/** The currency of a minor-units amount: the column holding its ISO 4217 code, or the code. */
+export type MinorUnitsSpec = { column: string } | { code: string };
+
 export interface FieldSpec {
   column?: string;
   value?: JsonValue;
@@ -38,6 +42,8 @@ export interface FieldSpec {
   type?: FieldType;
   scale?: number;
   round?: 'half-up' | 'half-even';
+  /** A decimal written as an integer count of its currency's minor units (convert/minor-units.ts). */
+  minorUnits?: MinorUnitsSpec;
   decimalSeparator?: ',' | '.';
   groupSeparators?: string[];
   trueValues?: string[];
@@ -87,6 +93,14 @@ const fieldObjectSchema: z.ZodType<FieldSpec> = z
     type: z.enum(FIELD_TYPES).optional(),
     scale: z.number().int().min(0).max(18).optional(),
     round: z.enum(['half-up', 'half-even']).optional(),
+    minorUnits: z
+      .union([
+        z.strictObject({ column: z.string().min(1) }),
+        z.strictObject({
+          code: z.string().refine(isCurrencyCode, 'expected an ISO 4217 currency code, e.g. NOK'),
+        }),
+      ])
+      .optional(),
     decimalSeparator: z.enum([',', '.']).optional(),
     groupSeparators: z.array(z.string().length(1)).optional(),
     trueValues: z.array(z.string()).min(1).optional(),
@@ -115,6 +129,20 @@ const fieldObjectSchema: z.ZodType<FieldSpec> = z
           given.length === 0
             ? `expected one source: ${SOURCES.join(', ')}`
             : `expected one source, got ${given.join(' and ')}`,
+      });
+    }
+    if (spec.minorUnits && spec.type !== 'decimal') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minorUnits'],
+        message: 'minorUnits goes with type: decimal (the amount as the export writes it)',
+      });
+    }
+    if (spec.minorUnits && spec.scale !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['scale'],
+        message: "minorUnits takes the currency's decimals (ISO 4217): leave scale out",
       });
     }
     if (spec.type === 'date' && !spec.formats) {

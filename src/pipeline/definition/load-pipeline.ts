@@ -26,6 +26,7 @@ import { compileExport } from './compile-export.js';
 import type { PipelineDefinition } from './definition-types.js';
 import { exportPipelineSchema } from './export-schema.js';
 import type { ExportDefinition } from './export-types.js';
+import { checkPayloadPaths } from './payload-paths.js';
 import { pipelineSchema, type FileLookupSpec, type PipelineFile } from './pipeline-schema.js';
 import { compileStages } from './stages.js';
 
@@ -136,6 +137,7 @@ export function compilePipeline(
     withLookupTables: (read) => compilePipeline(name, file, parsed, config, baseDir, read),
   };
   checkChangeTypes(parsed, definition, ctx);
+  ctx.issues.push(...checkPayloadPaths(parsed, entities));
   ctx.issues.push(...checkSourceOptions(parsed.source));
   if (ctx.issues.length > 0) throw new ConfigError(file, ctx.issues);
   return definition;

@@ -11,6 +11,8 @@ import { slugify } from '../convert/slug.js';
 import type { FieldSpec, JsonValue } from '../definition/field-schema.js';
 import { findTransform, TransformRejection, type Transform } from '../transforms/index.js';
 import { compileComputed } from './compile-custom.js';
+import { minorUnitExponent } from '../../base/index.js';
+import { toMinorUnits } from '../convert/minor-units.js';
 import { compileConverter, type Converter } from './convert-value.js';
 import { ABSENT, type CompileContext, type FieldFn, type FieldIssue } from './field-types.js';
 
@@ -21,6 +23,7 @@ const SCALAR_ONLY = [
   'type',
   'scale',
   'round',
+  'minorUnits',
   'decimalSeparator',
   'groupSeparators',
   'trueValues',
@@ -99,6 +102,43 @@ function compileLookup(
   };
 }
 
+type Fields = Readonly<Record<string, string>>;
+
+/**
+ * A decimal's amount in minor units of its currency (the code in a column of the record, or
+ * fixed); undefined when the field has no minorUnits. Issues name the column at fault: the
+ * currency's for a missing or unknown code, the amount's for one with too many decimals.
+ */
+function compileMinorUnits(
+  spec: FieldSpec,
+  label: string,
+):
+  | ((decimal: string, fields: Fields) => { value: number } | { error: string; field: string })
+  | undefined {
+  const units = spec.minorUnits;
+  if (!units) return undefined;
+  const round = spec.round;
+  if ('code' in units) {
+    return (decimal) => {
+      const r = toMinorUnits(decimal, units.code, round);
+      return 'error' in r ? { error: r.error, field: label } : r;
+    };
+  }
+  const column = units.column;
+  return (decimal, fields) => {
+    const code = (fields[column] ?? '').trim().toUpperCase();
+    if (!code) {
+      return {
+        error: `no currency code for the amount of ${label} (minorUnits: {column: ${column}})`,
+        field: column,
+      };
+    }
+    const r = toMinorUnits(decimal, code, round);
+    if ('value' in r) return r;
+    return { error: r.error, field: minorUnitExponent(code) === undefined ? column : label };
+  };
+}
+
 function compileScalar(spec: FieldSpec, path: string, ctx: CompileContext): FieldFn {
   const label = spec.column ?? path;
   let converter: Converter | undefined;
@@ -124,8 +164,9 @@ function compileScalar(spec: FieldSpec, path: string, ctx: CompileContext): Fiel
   const fallback = spec.fallback ? compileField(spec.fallback, `${path}.fallback`, ctx) : undefined;
   const defaultValue = spec.default === undefined ? undefined : cloneConstant(spec.default);
   const required = spec.required === true;
+  const minor = compileMinorUnits(spec, label);
 
-  const one = (text: string, issues: FieldIssue[]): unknown => {
+  const one = (text: string, fields: Fields, issues: FieldIssue[]): unknown => {
     let t = text;
     if (lookup) {
       const r = lookup(t);
@@ -137,6 +178,11 @@ function compileScalar(spec: FieldSpec, path: string, ctx: CompileContext): Fiel
       const c = converter(t);
       if ('error' in c) return (issues.push({ field: label, message: c.error }), ABSENT);
       value = c.value;
+      if (minor) {
+        const m = minor(value as string, fields);
+        if ('error' in m) return (issues.push({ field: m.field, message: m.error }), ABSENT);
+        value = m.value;
+      }
     }
     if (slug && typeof value === 'string') value = slugify(value);
     for (const check of checks) {
@@ -166,12 +212,12 @@ function compileScalar(spec: FieldSpec, path: string, ctx: CompileContext): Fiel
       if (required) issues.push({ field: label, message: 'required, but empty' });
       return ABSENT;
     }
-    if (split === undefined) return one(text, issues);
+    if (split === undefined) return one(text, fields, issues);
     const out: unknown[] = [];
     for (const part of text.split(split)) {
       const p = trim ? part.trim() : part;
       if (!p) continue;
-      const v = one(p, issues);
+      const v = one(p, fields, issues);
       if (v !== ABSENT) out.push(v);
     }
     return out;
