@@ -9,6 +9,7 @@ export { compareDecimals, isMultipleOf, JSON_NUMBER } from './decimal-digits.js'
 export { csvCell, toCsv } from './csv.js';
 export { jsonArrayItems } from './json-array-items.js';
 export { closestName, didYouMean } from './did-you-mean.js';
+export { atDottedPath, setDottedPath } from './dotted-path.js';
 export { durationText } from './duration-text.js';
 export { groupBy } from './group-by.js';
 export { hashParts } from './hash.js';

@@ -19,15 +19,3 @@ export class ResourceNotReadableError extends FerryError<'FERRY_OPERATION_NOT_IN
     );
   }
 }
-
-/** A page of a listing that is not `{items: [...]}` (or an array). */
-export class ListingAnswerError extends FerryError<'FERRY_HTTP_PERMANENT'> {
-  readonly code = 'FERRY_HTTP_PERMANENT';
-  constructor(operationId: string, page: number) {
-    super(
-      `${operationId} answered page ${page} with something other than {items: [...]} or an ` +
-        `array of items: Ferry cannot read what the platform holds.`,
-      { operationId, page },
-    );
-  }
-}

@@ -79,6 +79,7 @@ export function deadLetterText(entry: DeadLetter): string {
     `  error:      ${entry.errorCode}${entry.status !== undefined ? ` (status ${entry.status})` : ''}`,
     `  message:    ${entry.message}`,
   ];
+  if (entry.error) lines.push(`  platform:   ${entry.error}`);
   if (entry.bodyExcerpt) lines.push(`  answer:     ${entry.bodyExcerpt}`);
   if (entry.replayOf) lines.push(`  replay of:  ${entry.replayOf}`);
   lines.push(`  request headers: ${JSON.stringify(entry.request.headers)}`);
