@@ -16,10 +16,9 @@ export function setDottedPath(target: Record<string, unknown>, path: string, val
   let at = target;
   for (const key of keys.slice(0, -1)) {
     const next = at[key];
-    at = (next && typeof next === 'object' && !Array.isArray(next) ? next : (at[key] = {})) as Record<
-      string,
-      unknown
-    >;
+    at = (
+      next && typeof next === 'object' && !Array.isArray(next) ? next : (at[key] = {})
+    ) as Record<string, unknown>;
   }
   at[keys[keys.length - 1]!] = value;
 }

@@ -12,4 +12,7 @@ export type {
   AnswersConfig,
   AuthConfig,
   BindingConfig,
-  PagingConfig, ContractInUse, FerryConfig } from './schema.js';
+  PagingConfig,
+  ContractInUse,
+  FerryConfig,
+} from './schema.js';

@@ -73,6 +73,8 @@ export const answersSchema = z.strictObject({
   resultStatus: z.string().min(1).optional(),
   /** Values of resultStatus that mean the item was applied (besides 2xx and true). */
   resultOk: z.array(z.string()).optional(),
+  /** The value of resultStatus for an item refused (the simulator writes it). */
+  resultNo: z.string().optional(),
   /** A result's error (an object or an array of item errors). */
   resultErrors: z.string().min(1).optional(),
 });

@@ -21,7 +21,14 @@ export interface PlatformWords {
 
 const WORDS = ['detail', 'title', 'message', 'error_description', 'description', 'reason'];
 const NESTED_WORDS = ['error.detail', 'error.title', 'error.message', 'error'];
-const ERROR_LISTS = ['errors', 'error.details', 'details', 'error.errors', 'problems', 'violations'];
+const ERROR_LISTS = [
+  'errors',
+  'error.details',
+  'details',
+  'error.errors',
+  'problems',
+  'violations',
+];
 const POINTERS = ['pointer', 'instancePath', 'path', 'field', 'source.pointer', 'location', 'name'];
 
 function firstText(value: unknown, paths: readonly string[]): string | undefined {

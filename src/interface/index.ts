@@ -73,5 +73,11 @@ export {
   type RateLimitHeaders,
   readRateLimitHeaders,
 } from './rate-limit-headers.js';
-export { MAX_PAGES, type PagedRead, readPages, ReadPagesError, type ReadPage } from './read-pages.js';
+export {
+  MAX_PAGES,
+  type PagedRead,
+  readPages,
+  ReadPagesError,
+  type ReadPage,
+} from './read-pages.js';
 export { resolveOperation } from './resolve-operation.js';

@@ -66,7 +66,8 @@ function queryOfUrl(url: string): Query {
   return Object.fromEntries(new URL(url, 'http://next.invalid').searchParams);
 }
 
-const looksLikeUrl = (text: string): boolean => /^(https?:\/\/|\/)/i.test(text) || text.includes('?');
+const looksLikeUrl = (text: string): boolean =>
+  /^(https?:\/\/|\/)/i.test(text) || text.includes('?');
 
 interface Reading {
   read: PagedRead;

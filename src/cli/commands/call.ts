@@ -29,7 +29,8 @@ const ALL_PAGE_SIZE = 100;
 function singleValues(query: Record<string, string[]>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) {
-    if (v.length > 1) throw new UsageError(`--query ${k} is given ${v.length} times; --all takes one.`);
+    if (v.length > 1)
+      throw new UsageError(`--query ${k} is given ${v.length} times; --all takes one.`);
     out[k] = v[0] as string;
   }
   return out;
@@ -98,10 +99,19 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
       if (flag(args, 'all')) {
         const { readAll } = await import('./call-all.js');
         const pageSize = positiveIntOption(args, 'page-size') ?? ALL_PAGE_SIZE;
-        const read = { client, delivery: config.delivery, operationId, pageSize, signal: stopSignal };
+        const read = {
+          client,
+          delivery: config.delivery,
+          operationId,
+          pageSize,
+          signal: stopSignal,
+        };
         const all = await readAll({ ...read, query: singleValues(query) });
         if (json) writeJson(stdout, all);
-        else stdout.write(`HTTP ${all.status}: ${all.items.length} item(s) in ${all.pages} page(s)\n${printable(all.items)}`);
+        else
+          stdout.write(
+            `HTTP ${all.status}: ${all.items.length} item(s) in ${all.pages} page(s)\n${printable(all.items)}`,
+          );
         return 0;
       }
       const res = await client.call({

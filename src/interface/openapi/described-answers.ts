@@ -15,7 +15,8 @@ const OUTCOMES = ['status', 'outcome', 'result', 'state', 'ok', 'success'];
 const OK_WORDS = /^(ok|success|succeeded|applied|accepted|created|updated|deleted|done|stored)$/i;
 const ITEM_ARRAYS = ['items', 'data', 'results', 'records', 'content', 'entries'];
 
-const isArraySchema = (s: Schema): boolean => typesOf(s).includes('array') || isSchemaObject(s.items);
+const isArraySchema = (s: Schema): boolean =>
+  typesOf(s).includes('array') || isSchemaObject(s.items);
 const isStringSchema = (s: Schema): boolean =>
   typesOf(s).includes('string') || Array.isArray(s.enum);
 const propsOf = (s: Schema | undefined): Record<string, Schema> =>
@@ -114,10 +115,14 @@ function resultAnswers(op: DescribedOperation, keyField: string): AnswersConfig 
   const out: AnswersConfig = { results: results.path, resultKey: key, resultStatus: outcome };
   const values = props[outcome]!.enum;
   if (Array.isArray(values)) {
-    out.resultOk = values.filter((v): v is string => typeof v === 'string' && OK_WORDS.test(v));
+    const words = values.filter((v): v is string => typeof v === 'string');
+    out.resultOk = words.filter((v) => OK_WORDS.test(v));
+    const no = words.find((v) => !OK_WORDS.test(v));
+    if (no !== undefined) out.resultNo = no;
   }
   const errors = Object.keys(props).find(
-    (name) => name !== key && name !== outcome && /error|problem|issue|violation|reason/i.test(name),
+    (name) =>
+      name !== key && name !== outcome && /error|problem|issue|violation|reason/i.test(name),
   );
   if (errors) out.resultErrors = errors;
   return out;
@@ -144,7 +149,8 @@ const CURSOR_PARAMS = [
   'starting_after',
   'startingAfter',
 ];
-const NEXT_PROPS = /^(next|nextCursor|next_cursor|nextPageToken|next_page_token|nextToken|nextLink|next_link|nextUrl|next_url|cursor)$/i;
+const NEXT_PROPS =
+  /^(next|nextCursor|next_cursor|nextPageToken|next_page_token|nextToken|nextLink|next_link|nextUrl|next_url|cursor)$/i;
 
 /** The next page's property, at the top or one object down (`meta.nextCursor`, `links.next`). */
 function nextOf(props: Record<string, Schema>): string | undefined {

@@ -65,7 +65,10 @@ function jsonMediaOf(content: unknown): { mediaType: string; schema?: Schema } |
   const entry = Object.entries(content).find(([type]) => JSON_TYPE.test(type));
   if (!entry) return undefined;
   const media = entry[1];
-  return { mediaType: entry[0], ...(isObject(media) && isObject(media.schema) ? { schema: media.schema } : {}) };
+  return {
+    mediaType: entry[0],
+    ...(isObject(media) && isObject(media.schema) ? { schema: media.schema } : {}),
+  };
 }
 
 function responsesOf(responses: unknown): Record<string, DescribedResponse> {
@@ -77,7 +80,9 @@ function responsesOf(responses: unknown): Record<string, DescribedResponse> {
     out[status] = {
       mediaType: media?.mediaType,
       schema: media?.schema,
-      headers: isObject(answer.headers) ? Object.keys(answer.headers).map((h) => h.toLowerCase()) : [],
+      headers: isObject(answer.headers)
+        ? Object.keys(answer.headers).map((h) => h.toLowerCase())
+        : [],
     };
   }
   return out;
