@@ -103,8 +103,10 @@ export function inDescribedShape(binding: Binding, response: SimResponse): SimRe
   const said = (path: string) => atDottedPath(body, path) !== undefined;
   const own = answers.words?.every(said) === true && (!answers.errors || said(answers.errors));
   if (response.status >= 400 && body.error && answers.words && answers.words.length > 0 && !own) {
-    // A refusal of one entity names it: a rejected key's pointer is the key's field.
-    const key = body.error.code === 'REJECTED' ? `/${binding.keyField}` : undefined;
+    // A refusal of one entity names it: the path parameter that holds its key, else its key field.
+    const param = binding.operation.pathParams[0];
+    const named = param === undefined ? `/${binding.keyField}` : `/path/${param}`;
+    const key = body.error.code === 'REJECTED' ? named : undefined;
     const error = describedError(answers, response.status, body.error, key);
     const headers = {
       ...response.headers,

@@ -6,7 +6,8 @@
  * credentials), `host` + `basePath` -> `servers`, `x-nullable` -> `nullable`. `$ref`s are rewritten,
  * not followed: the result is dereferenced once, as a 3.0 document is.
  */
-import type { OpenApiDoc } from './load-description.js';
+/** A description document as parsed (the shape load-description.ts names OpenApiDoc). */
+type OpenApiDoc = Record<string, unknown>;
 
 type Json = Record<string, unknown>;
 
@@ -76,7 +77,9 @@ function local(doc: Json, value: unknown, section: 'parameters' | 'responses'): 
   if (!isObject(value) || typeof value.$ref !== 'string') return value;
   const m = new RegExp(`^#/${section}/(.+)$`).exec(value.$ref);
   const table = doc[section];
-  return m && isObject(table) ? (table[m[1]!.replace(/~1/g, '/').replace(/~0/g, '~')] ?? value) : value;
+  return m && isObject(table)
+    ? (table[m[1]!.replace(/~1/g, '/').replace(/~0/g, '~')] ?? value)
+    : value;
 }
 
 const jsonTypes = (types: unknown): string[] => {
@@ -193,9 +196,7 @@ export function fromSwagger2(doc: OpenApiDoc): OpenApiDoc {
     paths,
     components: {
       schemas: mapValues(doc.definitions, schema30),
-      parameters: Object.fromEntries(
-        Object.entries(parameters).filter(([, p]) => p !== undefined),
-      ),
+      parameters: Object.fromEntries(Object.entries(parameters).filter(([, p]) => p !== undefined)),
       responses: mapValues(doc.responses, (r) => response30(doc, r, produces)),
       securitySchemes: mapValues(doc.securityDefinitions, securityScheme30),
     },

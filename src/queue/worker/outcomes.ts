@@ -26,14 +26,16 @@ export interface Failure {
 
 /** The platform's words as a failure carries them: `error` names each item error's pointer too. */
 export function platformError(said: PlatformWords): Pick<Failure, 'error' | 'errors'> {
-  const items = said.errors.map((e) =>
+  // An item error that only repeats the words adds nothing.
+  const errors = said.errors.filter((e) => e.pointer !== '' || e.message !== said.words);
+  const items = errors.map((e) =>
     [e.pointer || '(request)', e.message].filter((p) => p !== undefined).join(': '),
   );
-  const words = said.words ?? (said.errors.length > 0 ? 'the platform refused' : undefined);
+  const words = said.words ?? (errors.length > 0 ? 'the platform refused' : undefined);
   if (words === undefined) return {};
   return {
     error: items.length > 0 ? `${words} [${items.join('; ')}]` : words,
-    ...(said.errors.length > 0 ? { errors: said.errors } : {}),
+    ...(errors.length > 0 ? { errors } : {}),
   };
 }
 
