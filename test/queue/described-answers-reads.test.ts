@@ -121,10 +121,15 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
     },
   );
 
-  it('ferry interface check passes the catalog pipeline', async () => {
+  it('ferry interface check passes the catalog pipeline; pull pins it, diff finds no change', async () => {
     const check = await ferryHere(['interface', 'check', '--json'], { env });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     expect((JSON.parse(check.stdout) as InterfaceCheck).problems).toEqual([]);
+    const pull = await ferryHere(['interface', 'pull', '--json'], { env });
+    expect(pull.code, pull.stderr).toBe(0);
+    const diff = await ferryHere(['interface', 'diff', '--json'], { env });
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout)).toMatchObject({ breaking: [], nonBreaking: [] });
   });
 
   it("refuses in the described error schema, with the platform's words and pointers", async () => {
