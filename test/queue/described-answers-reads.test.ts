@@ -91,10 +91,9 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
     async ({ prefix, dir }) => {
       const pipelines = join(dir, 'pipelines');
       mkdirSync(pipelines);
-      copyFileSync(
-        join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'),
-        join(pipelines, 'catalog.yaml'),
-      );
+      for (const name of ['catalog.yaml', 'orders-export.yaml']) {
+        copyFileSync(join(PROJECT_ROOT, 'config/pipelines', name), join(pipelines, name));
+      }
       const settings = { listing: 'A' as const, auth: platform.auth, openapi: platform.file };
       const base = testConfig(prefix, h.sim.url, join(dir, 'reports'));
       const described = {
@@ -214,6 +213,30 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
       .filter((r) => r.operationId === 'products.get');
     expect(reads.length).toBe(Math.ceil((ITEMS - 1) / platform.maxPage));
     expect(reads.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('rebuilds state from the platform over the same pages', async () => {
+    const out = await ferryHere(
+      ['state', 'rebuild', 'catalog', '--from-platform', '--dry-run', '--json'],
+      { env },
+    );
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ pipeline: 'catalog', entities: ITEMS - 1 });
+  });
+
+  it('exports every order over the described pages', async () => {
+    h.sim.addOrders(7);
+    const orders = h.sim.state('orders') as { id: string }[];
+    const out = await ferryHere(
+      ['export', 'orders-export', '--out', join(h.dir, 'exports'), '--json'],
+      { env },
+    );
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as { status: string; cursor: { after: string } };
+    expect(run.status).toBe('succeeded');
+    expect(run.cursor.after).toBe(orders[orders.length - 1]!.id);
+    const reads = h.sim.requests().filter((r) => r.operationId === 'orders.get');
+    expect(reads.length).toBeGreaterThanOrEqual(Math.ceil(orders.length / platform.maxPage));
   });
 
   it('ferry call orders.get --all follows every page', async () => {
