@@ -28,9 +28,10 @@ export interface Failure {
 export function platformError(said: PlatformWords): Pick<Failure, 'error' | 'errors'> {
   // An item error that only repeats the words adds nothing.
   const errors = said.errors.filter((e) => e.pointer !== '' || e.message !== said.words);
-  const items = errors.map((e) =>
-    [e.pointer || '(request)', e.message].filter((p) => p !== undefined).join(': '),
-  );
+  const items = errors.map((e) => {
+    const own = e.message !== undefined && e.message !== said.words ? `: ${e.message}` : '';
+    return `${e.pointer || '(request)'}${own}`;
+  });
   const words = said.words ?? (errors.length > 0 ? 'the platform refused' : undefined);
   if (words === undefined) return {};
   return {
