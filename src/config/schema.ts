@@ -305,6 +305,8 @@ export interface ContractInUse {
   text: string;
   /** `interface.bindings` as the config set them, before the description's were merged in. */
   configured: Record<string, BindingConfig>;
+  /** The catalog operations the description declares (a read it lacks is refused by name). */
+  operations?: string[];
 }
 
 export type FerryConfig = z.infer<typeof configSchema> & { contract?: ContractInUse };

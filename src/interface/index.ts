@@ -45,6 +45,7 @@ export {
 } from './openapi/contract-diff.js';
 export { withDescribedBindings } from './openapi/contract-bindings.js';
 export {
+  checkDescribedRead,
   configFromDescription,
   configFromText,
   configWithContract,

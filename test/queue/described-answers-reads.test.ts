@@ -254,11 +254,16 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
     expect(all.pages).toBe(Math.ceil(orders.length / platform.maxPage));
   });
 
-  it('refuses by name a read the listing lacks (exit 2)', async () => {
+  it('refuses by name a read the listing or the description lacks (exit 2)', async () => {
     const out = await ferryHere(['call', 'products.get', '--all', '--json'], {
       env: { ...env, FERRY_LISTING: 'B' },
     });
     expect(out.code).toBe(2);
     expect(out.stderr).toContain('"products.get" is not in listing B');
+    const undescribed = await ferryHere(['call', 'microshops.get', '--all', '--json'], { env });
+    expect(undescribed.code).toBe(2);
+    expect(undescribed.stderr).toContain(
+      `Operation "microshops.get" is not in the platform's description (${platform.file})`,
+    );
   });
 });

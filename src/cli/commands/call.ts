@@ -98,6 +98,8 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
     try {
       if (flag(args, 'all')) {
         const { readAll } = await import('./call-all.js');
+        const { checkDescribedRead } = await import('../../interface/index.js');
+        checkDescribedRead(config, operationId);
         const pageSize = positiveIntOption(args, 'page-size') ?? ALL_PAGE_SIZE;
         const read = {
           client,
