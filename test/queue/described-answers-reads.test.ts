@@ -216,12 +216,18 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
   });
 
   it('rebuilds state from the platform over the same pages', async () => {
+    const before = h.sim.requests().length;
     const out = await ferryHere(
       ['state', 'rebuild', 'catalog', '--from-platform', '--dry-run', '--json'],
       { env },
     );
     expect(out.code, out.stdout + out.stderr).toBe(0);
     expect(JSON.parse(out.stdout)).toMatchObject({ pipeline: 'catalog', entities: ITEMS - 1 });
+    const reads = h.sim
+      .requests()
+      .slice(before)
+      .filter((r) => r.operationId === 'products.get');
+    expect(reads.length).toBe(Math.ceil((ITEMS - 1) / platform.maxPage));
   });
 
   it('exports every order over the described pages', async () => {
