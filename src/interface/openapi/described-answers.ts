@@ -49,7 +49,6 @@ function itemErrorsOf(
 ): { errors: string; pointer?: string } | undefined {
   for (const [name, schema] of Object.entries(props)) {
     const item = isArraySchema(schema) ? itemSchemaOf(schema) : undefined;
-    if (!item || !isSchemaObject(propsOf(item))) continue;
     const inner = propsOf(item);
     if (Object.keys(inner).length === 0) continue;
     const pointer = pick(inner, POINTERS, isStringSchema);
