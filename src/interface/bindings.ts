@@ -35,7 +35,7 @@ export interface Binding {
 }
 
 /** Ferry's assumed listing: `?page=&pageSize=`, answered `{items, page, pageSize, total}`. */
-export const DEFAULT_PAGING: PagingConfig = { items: 'items', page: 'page', size: 'pageSize' };
+const DEFAULT_PAGING: PagingConfig = { items: 'items', page: 'page', size: 'pageSize' };
 
 /** Where a binding's setting came from (`ferry interface check` shows it). */
 export type BindingOrigin = 'description' | 'config' | 'default';
