@@ -74,11 +74,5 @@ export {
   type RateLimitHeaders,
   readRateLimitHeaders,
 } from './rate-limit-headers.js';
-export {
-  MAX_PAGES,
-  type PagedRead,
-  readPages,
-  ReadPagesError,
-  type ReadPage,
-} from './read-pages.js';
+export { type PagedRead, readPages } from './read-pages.js';
 export { resolveOperation } from './resolve-operation.js';
