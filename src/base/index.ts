@@ -10,6 +10,7 @@ export { csvCell, toCsv } from './csv.js';
 export { jsonArrayItems } from './json-array-items.js';
 export { jsonChunks } from './json-chunks.js';
 export { closestName, didYouMean } from './did-you-mean.js';
+export { atDottedPath, setDottedPath } from './dotted-path.js';
 export { durationText } from './duration-text.js';
 export { groupBy } from './group-by.js';
 export { hashParts } from './hash.js';

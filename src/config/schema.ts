@@ -30,6 +30,56 @@ export const authSchema = z.discriminatedUnion('type', [
 ]);
 export type AuthConfig = z.infer<typeof authSchema>;
 
+/**
+ * How a read's pages are asked for and followed (docs/INTERFACE.md, Reads): a page number, a cursor
+ * (or a next URL) the answer gives, or a `Link: rel="next"` header.
+ */
+export const pagingSchema = z.strictObject({
+  /** The answer's property (dotted path) that holds the items; '' when the answer is the array. */
+  items: z.string().optional(),
+  /** The query parameter of the page number (from 1). */
+  page: z.string().min(1).optional(),
+  /** The query parameter of the page size. */
+  size: z.string().min(1).optional(),
+  /** The largest page size the platform takes. */
+  maxSize: positiveInt.optional(),
+  /** The query parameter that carries the cursor of the next page. */
+  cursor: z.string().min(1).optional(),
+  /** The answer's property (dotted path) holding the next page's cursor or URL. */
+  next: z.string().min(1).optional(),
+  /** The next page's URL comes in a `Link: <...>; rel="next"` header. */
+  link: z.boolean().optional(),
+});
+export type PagingConfig = z.infer<typeof pagingSchema>;
+
+/**
+ * Where the platform's answers put their words (docs/INTERFACE.md, Answers): a refusal's message and
+ * item errors, and a 207's per-item results. Property names; dotted paths reach into objects.
+ */
+export const answersSchema = z.strictObject({
+  /** A refusal's words, the first present wins (`detail`, `title`, `message`). */
+  words: z.array(z.string().min(1)).optional(),
+  /** A refusal's array of item errors (`errors`, `error.details`). */
+  errors: z.string().min(1).optional(),
+  /** An item error's pointer property (`pointer`, `field`). */
+  pointer: z.string().min(1).optional(),
+  /** The media type refusals come in (`application/problem+json`). */
+  errorType: z.string().min(1).optional(),
+  /** A 207's array of per-item results ('' when the answer is the array). */
+  results: z.string().optional(),
+  /** A result's key property (the item's key). */
+  resultKey: z.string().min(1).optional(),
+  /** A result's outcome property: an HTTP status, a boolean, or one of words. */
+  resultStatus: z.string().min(1).optional(),
+  /** Values of resultStatus that mean the item was applied (besides 2xx and true). */
+  resultOk: z.array(z.string()).optional(),
+  /** The value of resultStatus for an item refused (the simulator writes it). */
+  resultNo: z.string().optional(),
+  /** A result's error (an object or an array of item errors). */
+  resultErrors: z.string().min(1).optional(),
+});
+export type AnswersConfig = z.infer<typeof answersSchema>;
+
 /** How one operation's request is shaped; the defaults live in src/interface/bindings.ts. */
 export const bindingSchema = z.strictObject({
   /** Largest number of items in one request of a batch operation. */
@@ -51,6 +101,10 @@ export const bindingSchema = z.strictObject({
    * travels in the product batch instead of a products.prices.patch request of its own.
    */
   pricesInBatch: z.boolean().optional(),
+  /** A read's pages. */
+  paging: pagingSchema.optional(),
+  /** Where refusals and per-item results put their words. */
+  answers: answersSchema.optional(),
 });
 export type BindingConfig = z.infer<typeof bindingSchema>;
 
@@ -251,6 +305,8 @@ export interface ContractInUse {
   text: string;
   /** `interface.bindings` as the config set them, before the description's were merged in. */
   configured: Record<string, BindingConfig>;
+  /** The catalog operations the description declares (a read it lacks is refused by name). */
+  operations?: string[];
 }
 
 export type FerryConfig = z.infer<typeof configSchema> & { contract?: ContractInUse };

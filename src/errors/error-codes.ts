@@ -44,6 +44,8 @@ export const ERRORS = {
   FERRY_CONFIG_INVALID: declared<ConfigDetails>(400),
   FERRY_OPERATION_NOT_IN_LISTING: declared<OperationDetails>(400),
   FERRY_OPERATION_UNKNOWN: declared<OperationDetails>(400),
+  /** A read's pages cannot be followed: an answer without its items, a cursor seen twice. */
+  FERRY_READ_PAGES: declared<OperationDetails>(502),
   // interface (HTTP) outcomes: the platform's answers, seen through the console as a bad gateway
   FERRY_HTTP_TRANSIENT: declared<HttpDetails>(502),
   FERRY_HTTP_IN_PROGRESS: declared<HttpDetails>(502),

@@ -3,6 +3,8 @@
  * kept as text. Two values of digits only compare as numbers (any length, no float), others by
  * their characters, which orders ISO dates and times and zero-padded ids as the platform does.
  */
+import { atDottedPath } from '../base/index.js';
+
 const DIGITS = /^\d+$/;
 
 export function compareCursor(a: string, b: string): number {
@@ -36,11 +38,7 @@ export function isPastStart(value: string, start: CursorStart | undefined): bool
 
 /** The value at a dotted path of an item, as text; undefined when absent or not a scalar. */
 export function valueAtPath(item: unknown, path: string): string | undefined {
-  let value: unknown = item;
-  for (const key of path.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
+  const value = atDottedPath(item, path);
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   return undefined;

@@ -1,15 +1,15 @@
 /**
- * Reads an export's listing page by page (`page`, `pageSize`, the read's fixed query, and with
- * `cursor.param` the cursor: the platform answers only the items after it), the next page
- * requested while the caller writes the one before. Items come in the listing's order, which must be the cursor's (ascending, each value
+ * Reads an export's listing page by page as its binding's paging says (src/interface/read-pages.ts),
+ * with the read's fixed query and, with `cursor.param`, the cursor: the platform answers only the
+ * items after it. The next page is requested while the caller writes the one before. Items come in the listing's order, which must be the cursor's (ascending, each value
  * after the one before): a listing sorted otherwise would skip or repeat items between pages as
  * new ones arrive, so it stops the export (ExportListingError) instead. Items up to the start are
- * passed over; reading ends at a short page, past `stop` (re-publishing a pending range), or after
+ * passed over; reading ends at the last page, past `stop` (re-publishing a pending range), or after
  * `maxItems`. A transient failure or a 429 of a page is tried again (delivery.attempts and
  * backoff; a 429 waits as told) before the export gives up with the interface's error.
  */
 import type { FerryConfig } from '../config/index.js';
-import { type InterfaceClient, callRead } from '../interface/index.js';
+import { type InterfaceClient, readPages } from '../interface/index.js';
 import { compareCursor, isPastStart, valueAtPath, type CursorStart } from './cursor.js';
 import { ExportListingError } from './errors.js';
 
@@ -37,28 +37,6 @@ export interface CursorItem {
   cursor: string;
 }
 
-function itemsOf(body: unknown, operationId: string, page: number): unknown[] {
-  if (Array.isArray(body)) return body;
-  const items = (body as { items?: unknown } | null)?.items;
-  if (Array.isArray(items)) return items;
-  throw new ExportListingError(
-    operationId,
-    `page ${page} is not {items: [...]} or an array of items`,
-    { page },
-  );
-}
-
-async function readPage(reader: ItemReader, page: number, start?: string): Promise<unknown[]> {
-  const query: Record<string, string> = {
-    ...reader.query,
-    page: String(page),
-    pageSize: String(reader.pageSize),
-  };
-  if (reader.cursor.param && start !== undefined) query[reader.cursor.param] = start;
-  const body = await callRead({ ...reader, operationId: reader.operationId, query });
-  return itemsOf(body, reader.operationId, page);
-}
-
 /** The items of the range, in the cursor's order, each with its cursor value. */
 export async function* readItems(reader: ItemReader, range: ReadRange): AsyncGenerator<CursorItem> {
   if (range.maxItems === 0) return;
@@ -68,14 +46,9 @@ export async function* readItems(reader: ItemReader, range: ReadRange): AsyncGen
   const start = range.start?.inclusive === false ? range.start.value : undefined;
   let previous: string | undefined;
   let count = 0;
-  let next = readPage(reader, 1, start);
-  for (let page = 1; ; page += 1) {
-    const items = await next;
-    const more = items.length >= reader.pageSize;
-    if (more) {
-      next = readPage(reader, page + 1, start);
-      next.catch(() => undefined); // awaited on the next turn; never an unhandled rejection
-    }
+  const query: Record<string, string> = { ...reader.query };
+  if (reader.cursor.param && start !== undefined) query[reader.cursor.param] = start;
+  for await (const { number: page, items } of readPages({ ...reader, query })) {
     for (const item of items) {
       const cursor = valueAtPath(item, field);
       if (cursor === undefined || cursor === '') {
@@ -101,6 +74,5 @@ export async function* readItems(reader: ItemReader, range: ReadRange): AsyncGen
       count += 1;
       if (range.maxItems !== undefined && count >= range.maxItems) return;
     }
-    if (!more) return;
   }
 }

@@ -4,7 +4,7 @@
  * config overrides them per operation; a platform that differs is served by configuration, not
  * code.
  */
-import type { BindingConfig } from '../config/index.js';
+import type { AnswersConfig, BindingConfig, PagingConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import { OPERATIONS, findOperation, type Operation } from './catalog.js';
 import { mergeBindings } from './openapi/contract-bindings.js';
@@ -28,7 +28,14 @@ export interface Binding {
   readonly envelope: string | undefined;
   /** products.put / products.patch: items may carry `prices` (the planner then batches prices). */
   readonly pricesInBatch: boolean;
+  /** A read's pages: how they are asked for and followed (read-pages.ts). */
+  readonly paging: PagingConfig;
+  /** Where refusals and per-item results put their words (answer-words.ts). */
+  readonly answers: AnswersConfig;
 }
+
+/** Ferry's assumed listing: `?page=&pageSize=`, answered `{items, page, pageSize, total}`. */
+const DEFAULT_PAGING: PagingConfig = { items: 'items', page: 'page', size: 'pageSize' };
 
 /** Where a binding's setting came from (`ferry interface check` shows it). */
 export type BindingOrigin = 'description' | 'config' | 'default';
@@ -61,6 +68,8 @@ function defaultBinding(operation: Operation): Binding {
     keyField: 'externalId',
     envelope: undefined,
     pricesInBatch: false,
+    paging: DEFAULT_PAGING,
+    answers: {},
   };
 }
 
@@ -100,6 +109,8 @@ export function resolveBindings(
       envelope: base.body === 'items' ? o.envelope : undefined,
       pricesInBatch: operation.resource === 'products' && batchable && o.pricesInBatch === true,
       body: operation.kind === 'delete' && deleteStyle === 'query' ? 'none' : base.body,
+      paging: o.paging ?? base.paging,
+      answers: o.answers ?? base.answers,
     });
   }
   return bindings;

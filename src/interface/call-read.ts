@@ -1,11 +1,11 @@
 /**
  * One read of the platform (a page of a listing), retried as delivery retries: transient failures
- * up to delivery.attempts with delivery.backoff, a 429 after its Retry-After. Exports and
- * reconciliations read through it.
+ * up to delivery.attempts with delivery.backoff, a 429 after its Retry-After. Every read of a
+ * listing goes through it, page by page (read-pages.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FerryConfig } from '../config/index.js';
-import type { InterfaceClient } from './client-types.js';
+import type { CallResponse, InterfaceClient } from './client-types.js';
 import { InterfaceError, RateLimitedError } from './errors.js';
 import { backoffDelay } from './backoff.js';
 
@@ -19,8 +19,8 @@ export interface ReadCall {
   onRequest?: (() => void) | undefined;
 }
 
-/** The answer's body. */
-export async function callRead(read: ReadCall): Promise<unknown> {
+/** The answer (its body, and its headers: a `Link` to the next page). */
+export async function callRead(read: ReadCall): Promise<CallResponse> {
   for (let attempt = 1; ; attempt += 1) {
     read.onRequest?.();
     try {
@@ -29,7 +29,7 @@ export async function callRead(read: ReadCall): Promise<unknown> {
         query: read.query,
         ...(read.signal ? { signal: read.signal } : {}),
       });
-      return answer.body;
+      return answer;
     } catch (error) {
       const retry = error instanceof InterfaceError && error.retryable;
       if (!retry || attempt >= read.delivery.attempts || read.signal?.aborted) throw error;

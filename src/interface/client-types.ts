@@ -1,4 +1,5 @@
 /** The HTTP client's contract; implemented in src/interface/client.ts. */
+import type { Binding } from './bindings.js';
 
 export interface CallRequest {
   operationId: string;
@@ -27,6 +28,8 @@ export interface CallResponse {
  */
 export interface InterfaceClient {
   call(request: CallRequest): Promise<CallResponse>;
+  /** How an operation is called here (its path, body shape, pages, answers). */
+  binding(operationId: string): Binding;
   /** Waits for the calls in flight; `abandon` fails them at once instead (a worker that stops). */
   close(abandon?: boolean): Promise<void>;
 }

@@ -172,5 +172,9 @@ export function createInterfaceClient(
     }
   }
 
-  return { call, close: (abandon) => transport.close(abandon) };
+  return {
+    call,
+    binding: (operationId) => resolve(operationId).binding,
+    close: (abandon) => transport.close(abandon),
+  };
 }

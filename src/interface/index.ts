@@ -3,6 +3,13 @@
  * layers above import what they use of it from here, never one of its modules
  * (.ci/check-imports.mjs); this file re-exports exactly those names.
  */
+export {
+  type ItemError,
+  type ItemResult,
+  itemResults,
+  type PlatformWords,
+  refusalWords,
+} from './answer-words.js';
 export { backoffDelay } from './backoff.js';
 export {
   type Binding,
@@ -12,7 +19,6 @@ export {
   DEFAULT_MAX_BYTES,
   resolveBindings,
 } from './bindings.js';
-export { callRead } from './call-read.js';
 export {
   findOperation,
   type Operation,
@@ -39,6 +45,7 @@ export {
 } from './openapi/contract-diff.js';
 export { withDescribedBindings } from './openapi/contract-bindings.js';
 export {
+  checkDescribedRead,
   configFromDescription,
   configFromText,
   configWithContract,
@@ -67,4 +74,5 @@ export {
   type RateLimitHeaders,
   readRateLimitHeaders,
 } from './rate-limit-headers.js';
+export { type PagedRead, readPages } from './read-pages.js';
 export { resolveOperation } from './resolve-operation.js';

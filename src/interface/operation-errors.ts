@@ -27,3 +27,16 @@ export class OperationNotInListingError extends FerryError<'FERRY_OPERATION_NOT_
     );
   }
 }
+
+/** An operation of the listing that the platform's description does not declare. */
+export class OperationNotDescribedError extends FerryError<'FERRY_OPERATION_NOT_IN_LISTING'> {
+  readonly code = 'FERRY_OPERATION_NOT_IN_LISTING';
+  override readonly exitCode = 2;
+  constructor(operationId: string, source: string) {
+    super(
+      `Operation "${operationId}" is not in the platform's description (${source}): the platform ` +
+        'does not offer it, so nothing was sent. `ferry interface check` lists what it describes.',
+      { operationId, source },
+    );
+  }
+}

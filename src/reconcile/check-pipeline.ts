@@ -63,7 +63,7 @@ export function sum(list: readonly ResourceCounts[], field: keyof ResourceCounts
 export async function checkPipeline(options: CheckOptions): Promise<DriftCheck> {
   const { config, redis, definition } = options;
   const started = Date.now();
-  const plan = resourcesToCheck(definition, config.interface.listing);
+  const plan = resourcesToCheck(definition, config.interface.listing, config.contract);
   const work = workKeys(config.redis.prefix, definition.name);
   const path = join(
     resolve(config.delivery.reportsDir),

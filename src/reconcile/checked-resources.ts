@@ -38,7 +38,12 @@ function collectionWrite(entity: EntityDefinition): boolean {
   return ref?.operation.kind === 'upsert' || ref?.operation.kind === 'patch';
 }
 
-export function resourcesToCheck(definition: PipelineDefinition, listing: Listing): ResourcePlan {
+export function resourcesToCheck(
+  definition: PipelineDefinition,
+  listing: Listing,
+  /** The reads the platform's description declares, when there is one. */
+  contract?: { source: string; operations?: readonly string[] },
+): ResourcePlan {
   if (definition.mode !== 'snapshot') {
     throw new UsageError(
       `Pipeline "${definition.name}" reads a change feed (mode: changes), which never holds the ` +
@@ -60,7 +65,16 @@ export function resourcesToCheck(definition: PipelineDefinition, listing: Listin
       continue;
     }
     if (!read.listings.includes(listing)) {
-      throw new ResourceNotReadableError(definition.name, entity.resource, read.id, listing);
+      throw new ResourceNotReadableError(
+        definition.name,
+        entity.resource,
+        read.id,
+        `listing ${listing}`,
+      );
+    }
+    if (contract?.operations && !contract.operations.includes(read.id)) {
+      const where = `the platform's description (${contract.source})`;
+      throw new ResourceNotReadableError(definition.name, entity.resource, read.id, where);
     }
     const fields = [...new Set([keyField, ...entity.mapping.fields.map((f) => f.name)])].sort();
     plan.checked.push({

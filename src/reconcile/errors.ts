@@ -1,33 +1,21 @@
 /** Errors of reconciliation and state rebuilds. */
-import type { Listing } from '../config/index.js';
 import { FerryError } from '../errors/index.js';
 
 /**
- * The configured listing has no read operation for a resource the pipeline writes (listing B has
- * no products.get): what the platform holds cannot be compared. Exit code 2, as for any operation
+ * The configured listing (or the platform's description) has no read operation for a resource the
+ * pipeline writes (listing B has no products.get): what the platform holds cannot be compared. Exit code 2, as for any operation
  * the listing lacks.
  */
 export class ResourceNotReadableError extends FerryError<'FERRY_OPERATION_NOT_IN_LISTING'> {
   readonly code = 'FERRY_OPERATION_NOT_IN_LISTING';
   override readonly exitCode = 2;
-  constructor(pipeline: string, resource: string, operationId: string, listing: Listing) {
+  /** `where`: the listing, or the platform's description, that lacks the read. */
+  constructor(pipeline: string, resource: string, operationId: string, where: string) {
     super(
-      `Pipeline "${pipeline}" writes ${resource}, but listing ${listing} has no ${operationId}: ` +
+      `Pipeline "${pipeline}" writes ${resource}, but ${where} has no ${operationId}: ` +
         `what the platform holds of ${resource} cannot be read, so it cannot be reconciled or ` +
         `rebuilt. Nothing was read or changed.`,
-      { pipeline, resource, operationId, listing },
-    );
-  }
-}
-
-/** A page of a listing that is not `{items: [...]}` (or an array). */
-export class ListingAnswerError extends FerryError<'FERRY_HTTP_PERMANENT'> {
-  readonly code = 'FERRY_HTTP_PERMANENT';
-  constructor(operationId: string, page: number) {
-    super(
-      `${operationId} answered page ${page} with something other than {items: [...]} or an ` +
-        `array of items: Ferry cannot read what the platform holds.`,
-      { operationId, page },
+      { pipeline, resource, operationId, where },
     );
   }
 }

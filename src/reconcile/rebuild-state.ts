@@ -219,7 +219,7 @@ async function fromDeliveredFile(
 export async function rebuildState(options: RebuildOptions): Promise<RebuildResult> {
   const { config, redis, definition } = options;
   const started = Date.now();
-  const plan = resourcesToCheck(definition, config.interface.listing);
+  const plan = resourcesToCheck(definition, config.interface.listing, config.contract);
   const keys = deliveryKeys(config.redis.prefix);
   const lock = options.dryRun
     ? undefined

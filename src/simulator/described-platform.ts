@@ -24,6 +24,8 @@ import { compileRequestCheck, type RequestCheck } from './request-check.js';
 export interface DescribedRules {
   check: RequestCheck;
   security: SecurityCheck;
+  /** The query parameters it declares. */
+  queryParams: ReadonlySet<string>;
 }
 
 export interface DescribedPlatform {
@@ -71,6 +73,7 @@ export async function loadDescribedPlatform(source: string): Promise<DescribedPl
     rules.set(id, {
       check: compileRequestCheck(op, compile),
       security: securityCheck(description.doc, op),
+      queryParams: new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
     });
   }
   return {

@@ -10,6 +10,7 @@ import { hasBearer } from './auth.js';
 import { deleteItems, executeBatch, unwrapEnvelope } from './batch-writes.js';
 import type { SimContext } from './context.js';
 import { executeEntityWrite } from './entity-writes.js';
+import { inDescribedShape } from './described-answers.js';
 import { describedRefusal } from './described-refusal.js';
 import { drawFaults, type FaultDraw } from './fault-draw.js';
 import { requestFingerprint } from './fingerprint.js';
@@ -63,10 +64,16 @@ function log(ex: Exchange, status: number): void {
   });
 }
 
+/** Sends an answer, in the description's own shapes when one is played. */
+function reply(ex: Exchange, response: SimResponse): void {
+  const described = ex.ctx.described && ex.match;
+  send(ex.res, described ? inDescribedShape(ex.match!.binding, response) : response);
+}
+
 async function finish(ex: Exchange, response: SimResponse): Promise<void> {
   if (!(await waitLatency(ex))) return;
   log(ex, response.status);
-  send(ex.res, response);
+  reply(ex, response);
 }
 
 function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): WriteOutcome {
@@ -205,7 +212,7 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     if (ex.draw.failStatus !== null) {
       ctx.stats.fault('failed');
       log(ex, ex.draw.failStatus);
-      send(ex.res, errorResponse(ex.draw.failStatus, 'INTERNAL', 'injected failure (fail-rate)'));
+      reply(ex, errorResponse(ex.draw.failStatus, 'INTERNAL', 'injected failure (fail-rate)'));
     } else {
       ctx.stats.fault('reset');
       log(ex, 0);
@@ -214,9 +221,10 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     return;
   }
   if (!isWrite) {
-    const response = executeRead(match, url.searchParams, ctx);
+    const declared = ctx.described?.rules.get(match.operation.id)?.queryParams;
+    const response = executeRead(match, url, ctx, declared);
     log(ex, response.status);
-    send(ex.res, response);
+    reply(ex, response);
     return;
   }
   const result = executeWrite(ex, body, url.searchParams);
@@ -229,7 +237,7 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     return;
   }
   log(ex, result.response.status);
-  send(ex.res, result.response);
+  reply(ex, result.response);
 }
 
 export async function handleInterface(

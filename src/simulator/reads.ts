@@ -1,10 +1,12 @@
 /**
- * GET operations: paged `{items, page, pageSize, total}` from state, the order book, the daily
- * totals or synthetic data; the age group code is one object. read-params.ts parses the query.
+ * GET operations: paged `{items, page, pageSize, total}` (or as the description pages them:
+ * read-pages.ts) from state, the order book, the daily totals or synthetic data; the age group
+ * code is one object. read-params.ts parses the query.
  */
 import { utcDay } from './daily-totals.js';
 import { errorResponse, jsonResponse, type SimResponse } from './http-io.js';
 import type { OrderBook } from './order-book.js';
+import { ownQuery, pagedAnswer } from './read-pages.js';
 import { parseReadQuery } from './read-params.js';
 import type { RouteMatch } from './router.js';
 import { isStateResource, type SimState } from './state-store.js';
@@ -20,19 +22,25 @@ export interface ReadSources {
 
 export function executeRead(
   match: RouteMatch,
-  params: URLSearchParams,
+  url: URL,
   sources: ReadSources,
+  /** The query parameters the description declares (`--openapi`). */
+  declared?: ReadonlySet<string>,
 ): SimResponse {
   const resource = match.operation.resource;
   if (resource === 'ageGroupCode') {
     return jsonResponse(200, sources.state.ageGroupCode ?? syntheticAgeGroupCode(sources.seed));
   }
-  const parsed = parseReadQuery(resource, params);
+  const paging = match.binding.paging;
+  const own = ownQuery(resource, paging, url.searchParams, declared);
+  if ('message' in own) return errorResponse(400, 'VALIDATION_FAILED', own.message);
+  const parsed = parseReadQuery(resource, own.params);
   if (!parsed.ok) return errorResponse(400, 'VALIDATION_FAILED', parsed.message);
   const query = parsed.query;
-  const { page, pageSize, offset } = query;
+  if (own.offset !== undefined) query.offset = own.offset;
+  const { pageSize, offset } = query;
   const answer = (items: unknown[], total: number) =>
-    jsonResponse(200, { items, page, pageSize, total });
+    pagedAnswer({ paging, url, query, items, total });
   const slice = (all: unknown[]) => answer(all.slice(offset, offset + pageSize), all.length);
 
   if (isStateResource(resource)) {

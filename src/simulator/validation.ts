@@ -29,7 +29,7 @@ function invalid(message: string): ItemProblem {
 export function rejected(key: string): ItemProblem {
   return {
     code: 'REJECTED',
-    message: `"${key}" is refused by a rule of the platform (reject-keys)`,
+    message: `"${key}" is rejected by the platform's rule (reject-keys)`,
   };
 }
 

@@ -4,6 +4,7 @@ import { readCallBody } from './call-body.js';
 import {
   JSON_OPTION,
   flag,
+  positiveIntOption,
   stringList,
   stringOption,
   writeJson,
@@ -26,6 +27,20 @@ function urlTried(baseUrl: string, path: string): string {
   return `${new URL(baseUrl).origin}${path}`;
 }
 
+/** Items per page `--all` asks for unless told. */
+const ALL_PAGE_SIZE = 100;
+
+/** A read's query for --all: one value per name. */
+function singleValues(query: Record<string, string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (v.length > 1)
+      throw new UsageError(`--query ${k} is given ${v.length} times; --all takes one.`);
+    out[k] = v[0] as string;
+  }
+  return out;
+}
+
 function printable(body: unknown): string {
   if (body === null || body === undefined) return '';
   return typeof body === 'string' ? `${body}\n` : `${JSON.stringify(body, null, 2)}\n`;
@@ -34,11 +49,13 @@ function printable(body: unknown): string {
 export const callCommand: Command = {
   name: 'call',
   usage:
-    'call <operationId> [--path k=v]... [--query k=v]... [--body JSON|@file] [--idempotency-key K] [--json]',
+    'call <operationId> [--path k=v]... [--query k=v]... [--body JSON|@file] [--idempotency-key K] [--all [--page-size N]] [--json]',
   description: `
 Sends one request through Ferry's client (listing check, bindings, auth, idempotency header) to
 interface.baseUrl (FERRY_BASE_URL) with interface.auth (FERRY_TOKEN) in listing FERRY_LISTING.
 With --json: {status, headers, body}, plus error: {code, message} when the call failed.
+--all follows a read's pages as the platform describes them (page numbers, a cursor or next URL
+in the answer, a Link header) and prints {status, pages, items: [every item of every page]}.
 Exit 0 for a 2xx (and a 404 to a DELETE), 1 when the platform answered with an error, 2 for bad
 usage, configuration, or an operation outside the listing, 5 when the platform could not be
 reached (a network failure, a timeout, a temporary failure: try again later), naming the URL tried.
@@ -61,6 +78,12 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
       placeholder: 'K',
       description: 'Idempotency key of a write (default: a generated one).',
     },
+    all: { type: 'boolean', description: "A read: every page, followed as the platform's are." },
+    'page-size': {
+      type: 'string',
+      placeholder: 'N',
+      description: `With --all: items per page asked for (default ${ALL_PAGE_SIZE}).`,
+    },
     ...JSON_OPTION,
   },
   positionals: [1, 1],
@@ -76,10 +99,31 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
     const body = readCallBody(stringOption(args, 'body'));
     const json = flag(args, 'json');
 
-    const settings = (await contractConfig()).interface;
+    const config = await contractConfig();
+    const settings = config.interface;
     const baseUrl = settings.useDemo ? settings.demoBaseUrl : settings.baseUrl;
     const client = createInterfaceClient(settings, { logger: logger() });
     try {
+      if (flag(args, 'all')) {
+        const { readAll } = await import('./call-all.js');
+        const { checkDescribedRead } = await import('../../interface/index.js');
+        checkDescribedRead(config, operationId);
+        const pageSize = positiveIntOption(args, 'page-size') ?? ALL_PAGE_SIZE;
+        const read = {
+          client,
+          delivery: config.delivery,
+          operationId,
+          pageSize,
+          signal: stopSignal,
+        };
+        const all = await readAll({ ...read, query: singleValues(query) });
+        if (json) await writeJson(stdout, all);
+        else
+          stdout.write(
+            `HTTP ${all.status}: ${all.items.length} item(s) in ${all.pages} page(s)\n${printable(all.items)}`,
+          );
+        return 0;
+      }
       const res = await client.call({
         operationId,
         pathParams,

@@ -6,7 +6,8 @@ export const dlqListCommand: Command = {
   usage: 'dlq list [--pipeline P] [--run R] [--operation O] [--key K] [--json]',
   description: [
     'Oldest first. With --json: an array of {id, at, runId, pipeline, operationId, keys, source',
-    '(file:line of each item), status, errorCode, message, attempts, failures}. One open entry per',
+    "(file:line of each item), status, errorCode, message, error (the platform's words, with",
+    "each item error's pointer), attempts, failures}. One open entry per",
     'item: a later failure of the same item updates its entry (failures counts up; run, error and',
     'source are the newest). Filters combine (--pipeline catalog --key 0042). Exit 0.',
   ].join('\n'),

@@ -7,7 +7,8 @@ export const dlqShowCommand: Command = {
   description: [
     'With --json: the whole entry {id, runId, pipeline, operationId, pathParams, idempotencyKey,',
     'items: [{key, kind, payload, version, source: {file, line}, ...}], request: {method, path,',
-    'headers, body} (no credentials), status, bodyExcerpt, errorCode, message, attempts, at}.',
+    'headers, body} (no credentials), status, bodyExcerpt, errorCode, message, error?, errors?,',
+    "attempts, at}; error: the platform's own words, with each item error's pointer (errors).",
     'Exit 0; 2 when there is no such dead letter.',
   ].join('\n'),
   options: { ...JSON_OPTION },

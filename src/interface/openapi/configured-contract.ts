@@ -12,6 +12,7 @@ import { describedBindings } from './described-bindings.js';
 import { describedOperations } from './described-operations.js';
 import { describe, loadDescription, type Description } from './load-description.js';
 import { matchCatalog } from './match-catalog.js';
+import { OperationNotDescribedError } from '../operation-errors.js';
 
 /** The last descriptions parsed, by sha256: a run per minute must not dereference it each time. */
 const parsed = new Map<string, Promise<Description>>();
@@ -43,8 +44,16 @@ export function configFromDescription(
   const { source, sha256, text } = description;
   return {
     ...withDescribedBindings(base, describedBindings(match)),
-    contract: { from, source, sha256, text, configured },
+    contract: { from, source, sha256, text, configured, operations: [...match.matched.keys()] },
   };
+}
+
+/** A read the config's description lacks is refused by name (exit 2) before anything is sent. */
+export function checkDescribedRead(config: FerryConfig, operationId: string): void {
+  const contract = config.contract;
+  if (contract?.operations && !contract.operations.includes(operationId)) {
+    throw new OperationNotDescribedError(operationId, contract.source);
+  }
 }
 
 /** The config with the bindings of the description whose text is `text` (a pin's). */

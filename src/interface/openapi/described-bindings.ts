@@ -10,6 +10,7 @@ import type { BindingConfig } from '../../config/index.js';
 import { OPERATIONS } from '../catalog.js';
 import type { DescribedOperation, Schema } from './described-operations.js';
 import type { CatalogMatch } from './match-catalog.js';
+import { describedAnswers, describedPaging } from './described-answers.js';
 
 import { isSchemaObject as isObject, objectShape, typesOf } from './json-schema.js';
 
@@ -81,6 +82,12 @@ export function describedBindings(match: CatalogMatch): Record<string, BindingCo
         }
       }
     }
+    if (operation.kind === 'read') {
+      const paging = describedPaging(op);
+      if (paging) binding.paging = paging;
+    }
+    const answers = describedAnswers(op, 'externalId');
+    if (answers) binding.answers = answers;
     if (Object.keys(binding).length > 0) out[operation.id] = binding;
   }
   return out;

@@ -27,6 +27,16 @@ export interface DescribedOperation {
   requestRequired: boolean;
   /** Names of the security schemes that apply (any one of the requirements satisfies). */
   security: string[][];
+  /** The described answers by status (`200`, `207`, `4XX`, `default`). */
+  responses: Record<string, DescribedResponse>;
+}
+
+export interface DescribedResponse {
+  /** The JSON media type of its body (`application/problem+json`), when it has one. */
+  mediaType: string | undefined;
+  schema: Schema | undefined;
+  /** Its header names, lower-cased. */
+  headers: string[];
 }
 
 const METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE', 'POST'];
@@ -44,13 +54,38 @@ function parametersOf(list: unknown): DescribedParameter[] {
   }));
 }
 
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
+
 function jsonSchemaOf(body: unknown): Schema | undefined {
-  if (!isObject(body) || !isObject(body.content)) return undefined;
-  const entry = Object.entries(body.content).find(([type]) =>
-    /^application\/([\w.-]+\+)?json\b/i.test(type),
-  );
-  const media = entry?.[1];
-  return isObject(media) && isObject(media.schema) ? media.schema : undefined;
+  return isObject(body) ? jsonMediaOf(body.content)?.schema : undefined;
+}
+
+function jsonMediaOf(content: unknown): { mediaType: string; schema?: Schema } | undefined {
+  if (!isObject(content)) return undefined;
+  const entry = Object.entries(content).find(([type]) => JSON_TYPE.test(type));
+  if (!entry) return undefined;
+  const media = entry[1];
+  return {
+    mediaType: entry[0],
+    ...(isObject(media) && isObject(media.schema) ? { schema: media.schema } : {}),
+  };
+}
+
+function responsesOf(responses: unknown): Record<string, DescribedResponse> {
+  const out: Record<string, DescribedResponse> = {};
+  if (!isObject(responses)) return out;
+  for (const [status, answer] of Object.entries(responses)) {
+    if (!isObject(answer)) continue;
+    const media = jsonMediaOf(answer.content);
+    out[status] = {
+      mediaType: media?.mediaType,
+      schema: media?.schema,
+      headers: isObject(answer.headers)
+        ? Object.keys(answer.headers).map((h) => h.toLowerCase())
+        : [],
+    };
+  }
+  return out;
 }
 
 function securityOf(list: unknown): string[][] | undefined {
@@ -81,6 +116,7 @@ export function describedOperations(doc: OpenApiDoc): DescribedOperation[] {
         requestSchema: jsonSchemaOf(op.requestBody),
         requestRequired: isObject(op.requestBody) && op.requestBody.required === true,
         security: securityOf(op.security) ?? global,
+        responses: responsesOf(op.responses),
       });
     }
   }

@@ -1,6 +1,7 @@
 /**
  * Reads the platform's OpenAPI description (docs/INTERFACE.md, The platform's OpenAPI description):
- * a file or URL, JSON or YAML, OpenAPI 3.0 or 3.1, every `$ref` resolved by
+ * a file or URL, JSON or YAML, OpenAPI 3.0 or 3.1 (or Swagger 2.0, read as the 3.0 document it
+ * states: swagger2.ts), every `$ref` resolved by
  * @apidevtools/swagger-parser. A document that is not OpenAPI, or a `$ref` that leads nowhere, is an
  * OpenApiError naming the source and the JSON pointer.
  */
@@ -10,6 +11,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { OpenApiError } from './openapi-error.js';
 import { pointerOf, resolvePointer } from './json-pointer.js';
 import { parseText } from './parse-text.js';
+import { fromSwagger2 } from './swagger2.js';
 import { isUrl, readSource, type SourceValidators } from './read-source.js';
 
 export type OpenApiDoc = Record<string, unknown>;
@@ -21,7 +23,10 @@ export interface Description {
   sha256: string;
   title?: string;
   version?: string;
+  /** The schemas' dialect (a Swagger 2.0 description's are 3.0's once read). */
   dialect: '3.0' | '3.1';
+  /** The version the file states, when it is Swagger 2.0. */
+  swagger?: '2.0';
   /** The document with every `$ref` replaced by what it points to. */
   doc: OpenApiDoc;
   /** The text as read (what `ferry interface pull` pins). */
@@ -31,9 +36,16 @@ export interface Description {
 
 export const sha256Of = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-function checkVersion(source: string, doc: OpenApiDoc): '3.0' | '3.1' {
-  if (typeof doc.swagger === 'string') {
-    throw new OpenApiError(source, '/swagger', `Swagger ${doc.swagger} is not OpenAPI 3.0 or 3.1`);
+function checkVersion(source: string, doc: OpenApiDoc): '2.0' | '3.0' | '3.1' {
+  if (doc.swagger !== undefined) {
+    if (doc.swagger !== '2.0') {
+      const version = JSON.stringify(doc.swagger);
+      throw new OpenApiError(source, '/swagger', `Swagger ${version}: expected "2.0"`);
+    }
+    if (!doc.paths || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
+      throw new OpenApiError(source, '/paths', 'expected an object of paths');
+    }
+    return '2.0';
   }
   const version = doc.openapi;
   if (typeof version !== 'string') {
@@ -70,9 +82,12 @@ export async function describe(
   text: string,
   validators: SourceValidators = {},
 ): Promise<Description> {
-  const raw = parseText(source, text);
-  const dialect = checkVersion(source, raw);
-  checkLocalRefs(source, raw);
+  const read = parseText(source, text);
+  const version = checkVersion(source, read);
+  checkLocalRefs(source, read);
+  // Swagger 2.0 is read as the 3.0 document it states, before its one dereference.
+  const raw = version === '2.0' ? fromSwagger2(read) : read;
+  const dialect = version === '2.0' ? '3.0' : version;
   let doc: OpenApiDoc;
   try {
     const base = isUrl(source) ? source : resolve(source);
@@ -91,6 +106,7 @@ export async function describe(
     ...(typeof info.title === 'string' ? { title: info.title } : {}),
     ...(typeof info.version === 'string' ? { version: info.version } : {}),
     dialect,
+    ...(version === '2.0' ? { swagger: '2.0' as const } : {}),
     doc,
     text,
     validators,

@@ -64,6 +64,8 @@ export function buildDeadLetter(
   };
   if (failure.status !== undefined) entry.status = failure.status;
   if (failure.bodyExcerpt !== undefined) entry.bodyExcerpt = failure.bodyExcerpt;
+  if (failure.error !== undefined) entry.error = failure.error;
+  if (failure.errors !== undefined) entry.errors = failure.errors;
   if (ctx.replayOf !== undefined) entry.replayOf = ctx.replayOf;
   return entry;
 }

@@ -1,6 +1,12 @@
 /** What happened to the items of a request: the shapes send-request.ts hands back. */
 import type { ErrorCode } from '../../errors/index.js';
-import type { InterfaceError } from '../../interface/index.js';
+import type { AnswersConfig } from '../../config/index.js';
+import {
+  type InterfaceError,
+  type ItemError,
+  type PlatformWords,
+  refusalWords,
+} from '../../interface/index.js';
 import type { StateItem } from '../../pipeline/index.js';
 import type { JobRequest } from '../../runs/index.js';
 import type { RefusalReason } from './breaker.js';
@@ -13,6 +19,25 @@ export interface Failure {
   bodyExcerpt?: string;
   errorCode: ErrorCode;
   message: string;
+  /** The platform's own words for it, with each item error's pointer (answer-words.ts). */
+  error?: string;
+  errors?: ItemError[];
+}
+
+/** The platform's words as a failure carries them: `error` names each item error's pointer too. */
+export function platformError(said: PlatformWords): Pick<Failure, 'error' | 'errors'> {
+  // An item error that only repeats the words adds nothing.
+  const errors = said.errors.filter((e) => e.pointer !== '' || e.message !== said.words);
+  const items = errors.map((e) => {
+    const own = e.message !== undefined && e.message !== said.words ? `: ${e.message}` : '';
+    return `${e.pointer || '(request)'}${own}`;
+  });
+  const words = said.words ?? (errors.length > 0 ? 'the platform refused' : undefined);
+  if (words === undefined) return {};
+  return {
+    error: items.length > 0 ? `${words} [${items.join('; ')}]` : words,
+    ...(errors.length > 0 ? { errors } : {}),
+  };
 }
 
 export interface Refusal extends Failure {
@@ -49,8 +74,12 @@ export interface SendResult {
   held: Held[];
 }
 
-export function failureOf(error: InterfaceError): Failure {
+/** A failed call's failure; a refusal's body is read for the platform's words (`answers`). */
+export function failureOf(error: InterfaceError, answers: AnswersConfig = {}): Failure {
   const failure: Failure = { errorCode: error.code, message: error.message };
+  if (error.context.body !== undefined && error.context.body !== null) {
+    Object.assign(failure, platformError(refusalWords(error.context.body, answers)));
+  }
   if (error.status !== undefined) failure.status = error.status;
   const body = error.context.bodyExcerpt;
   if (body) failure.bodyExcerpt = body.slice(0, EXCERPT_CHARS);

@@ -20,6 +20,8 @@ import {
   type CallResponse,
   type InterfaceClient,
   InterfaceError,
+  type ItemResult,
+  itemResults,
   PayloadTooLargeError,
   PermanentHttpError,
   RateLimitedError,
@@ -27,7 +29,7 @@ import {
 import type { StateItem } from '../../pipeline/index.js';
 import type { JobRequest, Lane } from '../../runs/index.js';
 import { buildCall, subRequest } from '../request-body.js';
-import { isOk, itemRefusal, itemResults, type ItemResult } from './item-results.js';
+import { itemRefusal } from './item-results.js';
 import { platformRefusal } from './breaker.js';
 import { failureOf, type SendResult } from './outcomes.js';
 import type { RateGate } from './rate-gate.js';
@@ -102,7 +104,7 @@ class RequestSender {
   }
 
   private onAnswer(part: JobRequest, answer: CallResponse): void {
-    const results = answer.status === 207 ? itemResults(answer.body) : undefined;
+    const results = answer.status === 207 ? this.resultsOf(answer.body) : undefined;
     if (!results) {
       for (const item of part.items) this.result.confirmed.push(item);
       return;
@@ -111,7 +113,7 @@ class RequestSender {
     for (const item of part.items) {
       const r = results.get(item.key);
       if (!r) unknown.push(item);
-      else if (isOk(r.status)) this.result.confirmed.push(item);
+      else if (r.ok) this.result.confirmed.push(item);
       else this.result.refused.push(itemRefusal(part, item, r));
     }
     if (unknown.length > 0) {
@@ -125,14 +127,20 @@ class RequestSender {
     }
   }
 
+  /** An answer's per-item results, under the names the binding's answers give them. */
+  private resultsOf(body: unknown): Map<string, ItemResult> | undefined {
+    return itemResults(body, this.binding.answers, this.binding.keyField);
+  }
+
   private async onError(part: JobRequest, error: InterfaceError): Promise<void> {
+    const failure = failureOf(error, this.binding.answers);
     if (error.retryable) {
-      this.result.deferred.push({ request: part, ...failureOf(error) });
+      this.result.deferred.push({ request: part, ...failure });
       return;
     }
     const reason = platformRefusal(error, this.binding.path, this.binding.operation.method);
     if (reason) {
-      this.result.held.push({ request: part, reason, ...failureOf(error) });
+      this.result.held.push({ request: part, reason, ...failure });
       return;
     }
     const splittable =
@@ -140,10 +148,10 @@ class RequestSender {
       (error instanceof PayloadTooLargeError ||
         (error instanceof PermanentHttpError && SPLIT_STATUSES.has(error.status ?? 0)));
     if (!splittable) {
-      this.result.refused.push({ request: part, items: part.items, ...failureOf(error) });
+      this.result.refused.push({ request: part, items: part.items, ...failure });
       return;
     }
-    const named = this.badItemsNamed(part, itemResults(error.context.body));
+    const named = this.badItemsNamed(part, this.resultsOf(error.context.body));
     if (named.size === 0) {
       await this.splitAndSend(part);
       return;
@@ -169,7 +177,7 @@ class RequestSender {
     if (!results) return named;
     for (const item of part.items) {
       const r = results.get(item.key);
-      if (r && !isOk(r.status)) named.set(item.key, r);
+      if (r && !r.ok) named.set(item.key, r);
     }
     return named;
   }

@@ -13,6 +13,8 @@ export interface DeadLetterRow {
   status?: number;
   errorCode: string;
   message: string;
+  /** The platform's own words, with each item error's pointer. */
+  error?: string;
   attempts: number;
   /** Failures of these items since the entry opened (later runs update it in place). */
   failures: number;
@@ -33,6 +35,7 @@ export function deadLetterRow(entry: DeadLetter): DeadLetterRow {
     failures: entry.failures ?? 1,
   };
   if (entry.status !== undefined) row.status = entry.status;
+  if (entry.error !== undefined) row.error = entry.error;
   return row;
 }
 
@@ -79,6 +82,7 @@ export function deadLetterText(entry: DeadLetter): string {
     `  error:      ${entry.errorCode}${entry.status !== undefined ? ` (status ${entry.status})` : ''}`,
     `  message:    ${entry.message}`,
   ];
+  if (entry.error) lines.push(`  platform:   ${entry.error}`);
   if (entry.bodyExcerpt) lines.push(`  answer:     ${entry.bodyExcerpt}`);
   if (entry.replayOf) lines.push(`  replay of:  ${entry.replayOf}`);
   lines.push(`  request headers: ${JSON.stringify(entry.request.headers)}`);

@@ -30,6 +30,10 @@ export interface DeadLetter {
   bodyExcerpt?: string;
   errorCode: ErrorCode;
   message: string;
+  /** The platform's own words for the refusal, with each item error's pointer. */
+  error?: string;
+  /** The refusal's item errors: where in the request, and what the platform said of it. */
+  errors?: { pointer: string; message?: string }[];
   /** Attempts of the job when it was dead-lettered. */
   attempts: number;
   /** When it was dead-lettered (ms since the epoch). */

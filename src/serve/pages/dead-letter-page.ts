@@ -35,6 +35,12 @@ export function deadLetterBody(entry: DeadLetter, principal: Principal, now: num
         <dt>Answer</dt>
         <dd>${entry.status ?? 'none (no answer)'}</dd>
         ${
+          entry.error
+            ? html`<dt>The platform said</dt>
+                <dd>${entry.error}</dd>`
+            : ''
+        }
+        ${
           entry.replayOf
             ? html`<dt>Replay of</dt>
                 <dd><a href="/dead-letters/${entry.replayOf}">${entry.replayOf}</a></dd>`

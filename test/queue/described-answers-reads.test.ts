@@ -1,0 +1,275 @@
+/**
+ * Issue 33, answers and reads, end to end on real HTTP: two descriptions in other vendors' styles
+ * (Swagger 2.0 with its own error object and page+limit reads; OpenAPI 3.0 with problem+json,
+ * 207 results under other names, cursor pages and a Link header), each taken from `ferry interface
+ * check` to a delivered run with a refusal (`--reject-keys`) whose dead letter carries the
+ * platform's words and pointer, a reconciliation that reads products over several pages, and
+ * `ferry call orders.get --all`. The simulator plays each description alone, over TCP; real Redis,
+ * an in-process worker.
+ */
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { PROJECT_ROOT } from '../../src/config/load-config.js';
+import type { AuthConfig, FerryConfig } from '../../src/config/schema.js';
+import { configFromDescription } from '../../src/interface/openapi/configured-contract.js';
+import { loadDescription } from '../../src/interface/openapi/load-description.js';
+import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
+import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
+import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
+import { followRun } from '../../src/runs/follow-run.js';
+import { deliveryKeys } from '../../src/runs/keys.js';
+import { ferryHere } from '../helpers/ferry-here.js';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { call } from '../simulator/sim-http.js';
+import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
+
+const fixture = (name: string) => resolve(PROJECT_ROOT, 'test/fixtures/openapi', name);
+const TOKEN = 'vendor-token';
+const REFUSED = '20005';
+
+interface Platform {
+  file: string;
+  auth: AuthConfig;
+  credential: Record<string, string>;
+  /** A refusal's content type and how its words and pointers are read by hand. */
+  errorType: string;
+  words: (body: never) => string;
+  pointers: (body: never) => string[];
+  /** The largest page the description allows. */
+  maxPage: number;
+  /** Whether the described 207 results name each item error's pointer. */
+  resultPointers: boolean;
+}
+
+const PLATFORMS: Record<string, Platform> = {
+  'Swagger 2.0, its own error object, page and limit': {
+    file: fixture('swagger-2.0-pages.yaml'),
+    auth: { type: 'apiKey', header: 'X-Api-Key', key: TOKEN },
+    credential: { 'x-api-key': TOKEN },
+    errorType: 'application/json',
+    words: (b: { message: string }) => b.message,
+    pointers: (b: { fields: { field: string }[] }) => b.fields.map((f) => f.field),
+    maxPage: 5,
+    resultPointers: false,
+  },
+  'OpenAPI 3.0, problem+json, 207 results under other names, cursor and Link pages': {
+    file: fixture('problem-cursor-3.0.yaml'),
+    auth: { type: 'bearer', token: TOKEN },
+    credential: { authorization: `Bearer ${TOKEN}` },
+    errorType: 'application/problem+json',
+    words: (b: { detail: string }) => b.detail,
+    pointers: (b: { errors: { pointer: string }[] }) => b.errors.map((e) => e.pointer),
+    maxPage: 4,
+    resultPointers: true,
+  },
+};
+
+const HEADER =
+  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
+const ITEMS = 12;
+
+function exportRows(): string {
+  const rows = [];
+  for (let i = 0; i < ITEMS; i++) {
+    const cat = ['SKI', 'JAK', 'TUR'][i % 3]!;
+    rows.push(
+      `${20_000 + i};Item ${i};;Vendor;${cat};Category ${cat};;${i % 3};${100 + i},05;NOK;No;;;01.01.2026`,
+    );
+  }
+  return `${HEADER}\n${rows.join('\n')}\n`;
+}
+
+describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label, platform) => {
+  let config: FerryConfig;
+  let env: NodeJS.ProcessEnv;
+  const h = useDeliveryHarness(
+    'answers-reads',
+    { openapi: platform.file, token: TOKEN, faults: { rejectKeys: [REFUSED] } },
+    async ({ prefix, dir }) => {
+      const pipelines = join(dir, 'pipelines');
+      mkdirSync(pipelines);
+      for (const name of ['catalog.yaml', 'orders-export.yaml']) {
+        copyFileSync(join(PROJECT_ROOT, 'config/pipelines', name), join(pipelines, name));
+      }
+      const settings = { listing: 'A' as const, auth: platform.auth, openapi: platform.file };
+      const base = testConfig(prefix, h.sim.url, join(dir, 'reports'));
+      const described = {
+        ...base,
+        interface: { ...base.interface, ...settings },
+        pipelines: { ...base.pipelines, dir: pipelines },
+      };
+      config = configFromDescription(described, await loadDescription(platform.file));
+      const configFile = join(dir, 'ferry.yaml');
+      writeFileSync(
+        configFile,
+        stringify({
+          redis: { url: TEST_REDIS_URL, prefix },
+          interface: { baseUrl: h.sim.url, ...settings },
+          pipelines: { dir: pipelines },
+          log: { level: 'silent' },
+        }),
+      );
+      env = { ...process.env, FERRY_CONFIG: configFile };
+      for (const name of Object.keys(env)) {
+        if (name.startsWith('FERRY_') && name !== 'FERRY_CONFIG') delete env[name];
+      }
+      delete env.REDIS_URL;
+    },
+  );
+
+  it('ferry interface check passes the catalog pipeline; pull pins it, diff finds no change', async () => {
+    const check = await ferryHere(['interface', 'check', '--json'], { env });
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect((JSON.parse(check.stdout) as InterfaceCheck).problems).toEqual([]);
+    const pull = await ferryHere(['interface', 'pull', '--json'], { env });
+    expect(pull.code, pull.stderr).toBe(0);
+    const diff = await ferryHere(['interface', 'diff', '--json'], { env });
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout)).toMatchObject({ breaking: [], nonBreaking: [] });
+  });
+
+  it("refuses in the described error schema, with the platform's words and pointers", async () => {
+    const path = `/external/api/products/${REFUSED}/prices`;
+    const rejected = await call(h.sim, 'PATCH', path, {
+      token: null,
+      headers: platform.credential,
+      body: { prices: [{ amount: '1.00', currency: 'NOK' }] },
+    });
+    expect(rejected.status).toBe(422);
+    expect(rejected.headers['content-type']).toContain(platform.errorType);
+    expect(platform.words(rejected.body as never)).toContain("rejected by the platform's rule");
+    const invalid = await call(h.sim, 'PUT', '/external/api/categories', {
+      token: null,
+      headers: platform.credential,
+      body: [{ externalId: 'C1' }],
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers['content-type']).toContain(platform.errorType);
+    expect(platform.words(invalid.body as never)).toMatch(/does not fit the description/);
+    expect(platform.pointers(invalid.body as never)).toEqual(['/0/name']);
+    h.sim.reset();
+  });
+
+  it("delivers a run; the refused product's dead letters carry the platform's words and pointer", async () => {
+    const file = join(h.dir, 'items.csv');
+    writeFileSync(file, exportRows());
+    const started = await startRun({
+      config,
+      redis: h.redis,
+      logger: quietLogger(),
+      pipeline: 'catalog',
+      source: { file },
+    });
+    expect(started.plan.errors).toEqual([]);
+    const worker = await startDeliveryWorker({ config, logger: quietLogger() });
+    try {
+      const run = await followRun(h.redis, deliveryKeys(config.redis.prefix), started.runId, () => {
+        /* no progress to show */
+      });
+      expect(run.operations['products.put']).toMatchObject({
+        planned: ITEMS,
+        delivered: ITEMS - 1,
+      });
+    } finally {
+      await worker.close();
+    }
+    const list = await ferryHere(['dlq', 'list', '--json'], { env });
+    const rows = JSON.parse(list.stdout) as { id: string; keys: string[]; error?: string }[];
+    expect(rows.map((r) => r.keys)).toEqual([[REFUSED], [REFUSED]]);
+    expect(rows.every((r) => r.error?.includes("rejected by the platform's rule"))).toBe(true);
+    const letters: DeadLetter[] = [];
+    for (const row of rows) {
+      const show = await ferryHere(['dlq', 'show', row.id, '--json'], { env });
+      letters.push(JSON.parse(show.stdout) as DeadLetter);
+    }
+    const product = letters.find((l) => l.operationId === 'products.put');
+    expect(product?.error).toContain("rejected by the platform's rule");
+    if (platform.resultPointers) {
+      expect(product?.error).toContain('/externalId');
+      expect(product?.errors?.[0]?.pointer).toBe('/externalId');
+    }
+    expect(product?.message).toContain("rejected by the platform's rule");
+    const price = letters.find((l) => l.operationId === 'products.prices.patch');
+    expect(price?.status).toBe(422);
+    expect(price?.error).toContain("rejected by the platform's rule");
+    expect(price?.error).toContain('/path/productId');
+    expect(price?.errors?.[0]?.pointer).toBe('/path/productId');
+    const products = h.sim.state('products') as { externalId: string }[];
+    expect(products).toHaveLength(ITEMS - 1);
+  });
+
+  it('reconciles over several pages of the described listing, in its largest page', async () => {
+    const before = h.sim.requests().length;
+    const out = await ferryHere(['reconcile', 'catalog', '--json'], { env });
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const doc = JSON.parse(out.stdout) as { checked: number; missing: number; unknown: number };
+    expect(doc).toMatchObject({ checked: ITEMS - 1, missing: 0, unknown: 0 });
+    const reads = h.sim
+      .requests()
+      .slice(before)
+      .filter((r) => r.operationId === 'products.get');
+    expect(reads.length).toBe(Math.ceil((ITEMS - 1) / platform.maxPage));
+    expect(reads.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('rebuilds state from the platform over the same pages', async () => {
+    const before = h.sim.requests().length;
+    const out = await ferryHere(
+      ['state', 'rebuild', 'catalog', '--from-platform', '--dry-run', '--json'],
+      { env },
+    );
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ pipeline: 'catalog', entities: ITEMS - 1 });
+    const reads = h.sim
+      .requests()
+      .slice(before)
+      .filter((r) => r.operationId === 'products.get');
+    expect(reads.length).toBe(Math.ceil((ITEMS - 1) / platform.maxPage));
+  });
+
+  it('exports every order over the described pages', async () => {
+    h.sim.addOrders(7);
+    const orders = h.sim.state('orders') as { id: string }[];
+    const out = await ferryHere(
+      ['export', 'orders-export', '--out', join(h.dir, 'exports'), '--json'],
+      { env },
+    );
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const run = JSON.parse(out.stdout) as { status: string; cursor: { after: string } };
+    expect(run.status).toBe('succeeded');
+    expect(run.cursor.after).toBe(orders[orders.length - 1]!.id);
+    const reads = h.sim.requests().filter((r) => r.operationId === 'orders.get');
+    expect(reads.length).toBeGreaterThanOrEqual(Math.ceil(orders.length / platform.maxPage));
+  });
+
+  it('ferry call orders.get --all follows every page', async () => {
+    h.sim.addOrders(11);
+    const orders = h.sim.state('orders') as { id: string }[];
+    const out = await ferryHere(['call', 'orders.get', '--all', '--json'], { env });
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const all = JSON.parse(out.stdout) as {
+      status: number;
+      pages: number;
+      items: { id: string }[];
+    };
+    expect(all.status).toBe(200);
+    expect(all.items.map((o) => o.id)).toEqual(orders.map((o) => o.id));
+    expect(all.pages).toBe(Math.ceil(orders.length / platform.maxPage));
+  });
+
+  it('refuses by name a read the listing or the description lacks (exit 2)', async () => {
+    const out = await ferryHere(['call', 'products.get', '--all', '--json'], {
+      env: { ...env, FERRY_LISTING: 'B' },
+    });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain('"products.get" is not in listing B');
+    const undescribed = await ferryHere(['call', 'microshops.get', '--all', '--json'], { env });
+    expect(undescribed.code).toBe(2);
+    expect(undescribed.stderr).toContain(
+      `Operation "microshops.get" is not in the platform's description (${platform.file})`,
+    );
+  });
+});
