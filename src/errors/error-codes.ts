@@ -6,6 +6,7 @@
  * the same list.
  */
 import type {
+  BodyShapeDetails,
   ConfigDetails,
   ContractDetails,
   DeadLetterCountDetails,
@@ -94,6 +95,8 @@ export const ERRORS = {
   // the platform's OpenAPI description (appended)
   FERRY_OPENAPI_INVALID: declared<OpenApiDetails>(500),
   FERRY_CONTRACT_BREAKING: declared<ContractDetails>(409),
+  // a body Ferry cannot build in the shape the description states (appended)
+  FERRY_CONTRACT_SHAPE: declared<BodyShapeDetails>(409),
   // dead letters purged by a search (appended)
   FERRY_DEAD_LETTERS_CHANGED: declared<DeadLetterCountDetails>(409),
   // value guards and undo (appended)

@@ -13,6 +13,7 @@ export {
   resolveBindings,
 } from './bindings.js';
 export { callRead } from './call-read.js';
+export { deleteKeysOf, deleteParts, deletePathParam, deleteShapeText } from './delete-shape.js';
 export {
   findOperation,
   type Operation,

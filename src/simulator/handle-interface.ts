@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_MAX_BYTES } from '../interface/index.js';
 import { hasBearer } from './auth.js';
 import { deleteItems, executeBatch, unwrapEnvelope } from './batch-writes.js';
-import type { SimContext } from './context.js';
+import { credentialsOf, type SimContext } from './context.js';
 import { executeEntityWrite } from './entity-writes.js';
 import { describedRefusal } from './described-refusal.js';
 import { drawFaults, type FaultDraw } from './fault-draw.js';
@@ -76,7 +76,8 @@ function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): Writ
   const items = unwrapEnvelope(match.binding, body);
   if (kind === 'upsert' || kind === 'patch') return executeBatch(kind, match.binding, items, wctx);
   if (kind === 'delete') {
-    return executeBatch('delete', match.binding, deleteItems(items, query, match.binding), wctx);
+    const keys = deleteItems(items, query, match.binding, match.pathParams);
+    return executeBatch('delete', match.binding, keys, wctx);
   }
   return executeEntityWrite(match, body, wctx);
 }
@@ -118,7 +119,8 @@ function limitRate(ex: Exchange): SimResponse | undefined {
 function refuseAuth(ex: Exchange, url: URL): SimResponse | undefined {
   const { req, ctx } = ex;
   const security = ctx.described?.rules.get(ex.match!.operation.id)?.security;
-  if (security ? security.met(req, url, ctx.token) : hasBearer(req, ctx.token)) return undefined;
+  const met = security ? security.met(req, url, credentialsOf(ctx)) : hasBearer(req, ctx.token);
+  if (met) return undefined;
   ctx.stats.add('unauthorized');
   const message = security
     ? `the description asks for ${security.asked}`

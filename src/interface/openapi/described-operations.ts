@@ -13,6 +13,8 @@ export interface DescribedParameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   schema: Schema | undefined;
+  /** As the description states it (OpenAPI's default for query parameters is true). */
+  explode?: boolean;
 }
 
 export interface DescribedOperation {
@@ -27,6 +29,14 @@ export interface DescribedOperation {
   requestRequired: boolean;
   /** Names of the security schemes that apply (any one of the requirements satisfies). */
   security: string[][];
+  /** Per requirement of `security`, index for index: the scopes it names (OAuth2). */
+  scopes: string[][];
+  /**
+   * The description says the operation needs no credential: its `security` (or the global one) is
+   * `[]` or holds an empty requirement `{}`. A description that says nothing of security leaves
+   * this false: Ferry then sends the configured credential.
+   */
+  open: boolean;
 }
 
 const METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE', 'POST'];
@@ -41,6 +51,7 @@ function parametersOf(list: unknown): DescribedParameter[] {
     in: p.in as DescribedParameter['in'],
     required: p.required === true,
     schema: isObject(p.schema) ? p.schema : undefined,
+    ...(typeof p.explode === 'boolean' ? { explode: p.explode } : {}),
   }));
 }
 
@@ -53,14 +64,23 @@ function jsonSchemaOf(body: unknown): Schema | undefined {
   return isObject(media) && isObject(media.schema) ? media.schema : undefined;
 }
 
-function securityOf(list: unknown): string[][] | undefined {
+type Security = Pick<DescribedOperation, 'security' | 'scopes' | 'open'>;
+
+function securityOf(list: unknown): Security | undefined {
   if (!Array.isArray(list)) return undefined;
-  return list.filter(isObject).map((req) => Object.keys(req));
+  const requirements = list.filter(isObject);
+  return {
+    open: requirements.length === 0 || requirements.some((req) => Object.keys(req).length === 0),
+    security: requirements.map((req) => Object.keys(req)),
+    scopes: requirements.map((req) =>
+      Object.values(req).flatMap((s) => (Array.isArray(s) ? s.map(String) : [])),
+    ),
+  };
 }
 
 export function describedOperations(doc: OpenApiDoc): DescribedOperation[] {
   const out: DescribedOperation[] = [];
-  const global = securityOf(doc.security) ?? [];
+  const global = securityOf(doc.security) ?? { security: [], scopes: [], open: false };
   for (const [path, item] of Object.entries(doc.paths as Record<string, unknown>)) {
     if (!isObject(item)) continue;
     const shared = parametersOf(item.parameters);
@@ -80,7 +100,7 @@ export function describedOperations(doc: OpenApiDoc): DescribedOperation[] {
         parameters,
         requestSchema: jsonSchemaOf(op.requestBody),
         requestRequired: isObject(op.requestBody) && op.requestBody.required === true,
-        security: securityOf(op.security) ?? global,
+        ...(securityOf(op.security) ?? global),
       });
     }
   }
