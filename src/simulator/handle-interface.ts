@@ -171,7 +171,12 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
   const parsed = parseJson(raw);
   const isWrite = match.operation.method !== 'GET';
   const body = parsed.ok ? parsed.value : undefined;
-  const items = unwrapEnvelope(match.binding, body);
+  const unwrapped = unwrapEnvelope(match.binding, body);
+  // A delete's keys may come in the query string or the path: they count as its items.
+  const items =
+    match.operation.kind === 'delete'
+      ? deleteItems(unwrapped, url.searchParams, match.binding, match.pathParams)
+      : unwrapped;
   ex.items = Array.isArray(items) ? items.length : isWrite ? 1 : 0;
   const refused = limitRate(ex);
   if (refused) return finish(ex, refused);
