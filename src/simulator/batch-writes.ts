@@ -62,19 +62,25 @@ export function unwrapEnvelope(binding: Binding, body: unknown): unknown {
 /**
  * The items of a DELETE, as key objects, in the shape its binding states (and only that one): the
  * body's key objects (`body`) or bare keys (`keys`), the repeated (`query`) or comma-separated
- * (`csv`) query parameter, or the key in the path (`path`). Undefined when the request carries its
- * keys in no shape the binding takes (a 400).
+ * (`csv`) query parameter, or the key in the path (`path`); `lenient` (Ferry's assumed interface)
+ * takes the repeated query parameter for `body` too. Undefined when the request carries its keys in
+ * no shape the binding takes (a 400).
  */
 export function deleteItems(
   body: unknown,
   query: URLSearchParams,
   binding: Binding,
   pathParams: Readonly<Record<string, string>> = {},
+  lenient = false,
 ): unknown[] | undefined {
   const asItems = (keys: string[]) => keys.map((key) => ({ [binding.keyField]: key }));
   switch (binding.deleteStyle) {
-    case 'body':
+    case 'body': {
+      // Ferry's assumed interface (no description) also takes the repeated query parameter.
+      const keys = lenient && body === undefined ? query.getAll(binding.deleteQueryParam) : [];
+      if (keys.length > 0) return asItems(keys);
       return Array.isArray(body) ? body : undefined;
+    }
     case 'keys':
       // A bare key that is not a string stays as it is: an item refused on its own.
       return Array.isArray(body)

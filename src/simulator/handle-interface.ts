@@ -76,7 +76,8 @@ function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): Writ
   const items = unwrapEnvelope(match.binding, body);
   if (kind === 'upsert' || kind === 'patch') return executeBatch(kind, match.binding, items, wctx);
   if (kind === 'delete') {
-    const keys = deleteItems(items, query, match.binding, match.pathParams);
+    const lenient = ex.ctx.described === undefined;
+    const keys = deleteItems(items, query, match.binding, match.pathParams, lenient);
     return executeBatch('delete', match.binding, keys, wctx);
   }
   return executeEntityWrite(match, body, wctx);
@@ -175,7 +176,7 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
   // A delete's keys may come in the query string or the path: they count as its items.
   const items =
     match.operation.kind === 'delete'
-      ? deleteItems(unwrapped, url.searchParams, match.binding, match.pathParams)
+      ? deleteItems(unwrapped, url.searchParams, match.binding, match.pathParams, !ctx.described)
       : unwrapped;
   ex.items = Array.isArray(items) ? items.length : isWrite ? 1 : 0;
   const refused = limitRate(ex);

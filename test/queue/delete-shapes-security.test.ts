@@ -210,7 +210,7 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
     expect(h.sim.stats().unauthorized).toBe(0);
 
     const letters = await createDeadLetterStore(h.redis, deliveryKeys(config.redis.prefix)).list({
-      runId: tuesday.runId,
+      runId: tuesday.id,
     });
     expect(letters.map((l) => l.items.map((i) => i.key))).toEqual([['20005']]);
     // The credential (an API key in the query string among them) never reaches a dead letter or a report.
