@@ -67,8 +67,10 @@ export interface BodyShapeDetails {
   shape: string;
   /** JSON pointer in the body as it would be sent ('' for the whole body). */
   pointer: string;
-  /** The rule it breaks and where the description states it. */
+  /** The rule it breaks, in words. */
   message: string;
+  /** JSON pointer of the operation in the description. */
+  describedAt: string;
   /** The entity's key. */
   key: string;
 }

@@ -49,11 +49,11 @@ export class BodyShapeError extends FerryError<'FERRY_CONTRACT_SHAPE'> {
   override readonly exitCode = 2;
 
   constructor(details: BodyShapeDetails) {
-    const { pipeline, operationId, shape, pointer, message, key } = details;
+    const { pipeline, operationId, shape, pointer, message, describedAt, key } = details;
     super(
       `Plan of pipeline "${pipeline}" stopped: ${operationId} cannot be sent as the description ` +
-        `states it. Ferry builds ${shape}; for key "${key}" the body breaks ${message} at ` +
-        `${pointer || 'the whole body'}. Nothing was sent. Set interface.bindings.${operationId} ` +
+        `(${describedAt}) states it. Ferry builds ${shape}; for key "${key}" the body at ` +
+        `${pointer || '/'} ${message}. Nothing was sent. Set interface.bindings.${operationId} ` +
         '(deleteStyle, envelope, keyField) to the described shape (docs/INTERFACE.md, Bindings).',
       { ...details },
     );

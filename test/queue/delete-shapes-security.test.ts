@@ -300,7 +300,14 @@ describe('deletes the description takes as bare keys, with a binding that says k
         key: '20003',
       },
     });
-    await expect(refused).rejects.toThrow(/products\.delete cannot be sent as the description/);
+    await expect(refused).rejects.toThrow(
+      'Plan of pipeline "catalog" stopped: products.delete cannot be sent as the description ' +
+        '(/paths/~1external~1api~1products/delete) states it. Ferry builds an array of ' +
+        '{"externalId": KEY} objects in {"externalIds": [...]}; for key "20003" the body at ' +
+        '/externalIds/0 must be string, got {"externalId":"20003"}. Nothing was sent. Set ' +
+        'interface.bindings.products.delete (deleteStyle, envelope, keyField) to the described ' +
+        'shape (docs/INTERFACE.md, Bindings).',
+    );
     expect(h.sim.stats().requests).toBe(sent);
   });
 });

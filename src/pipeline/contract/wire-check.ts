@@ -89,7 +89,8 @@ export function wireCheckOf(
       operationId: operation.id,
       shape,
       pointer: v.pointer,
-      message: `"${v.message}" (${op.pointer} in the description)`,
+      message: v.message,
+      describedAt: op.pointer,
       key,
     });
   };
