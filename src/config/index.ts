@@ -5,14 +5,8 @@
  */
 export { envValue } from './env-value.js';
 export { formatIssues } from './format-issues.js';
+export { DELETE_STYLES, type DeleteStyle } from './schema.js';
 export { interpolate } from './interpolate.js';
 export { type Listing, LISTINGS } from './listings.js';
 export { configPath, loadConfig, PROJECT_ROOT, readYamlFile } from './load-config.js';
-export {
-  type AuthConfig,
-  type BindingConfig,
-  type ContractInUse,
-  DELETE_STYLES,
-  type DeleteStyle,
-  type FerryConfig,
-} from './schema.js';
+export type { AuthConfig, BindingConfig, ContractInUse, FerryConfig } from './schema.js';

@@ -63,6 +63,10 @@ export const bindingSchema = z.strictObject({
   deleteQueryParam: z.string().min(1).optional(),
   /** The item field that carries the source system's key. */
   keyField: z.string().min(1).optional(),
+  /** Sent without any credential (the description's `security: []`). */
+  public: z.boolean().optional(),
+  /** OAuth2: the scopes the operation's token must carry. */
+  scopes: z.array(z.string().min(1)).optional(),
   /** The body is an object whose property of this name holds the items' array (`{"categories": [...]}`). */
   envelope: z.string().min(1).optional(),
   /** Override the path (keeps `{param}` placeholders). */
@@ -72,10 +76,6 @@ export const bindingSchema = z.strictObject({
    * travels in the product batch instead of a products.prices.patch request of its own.
    */
   pricesInBatch: z.boolean().optional(),
-  /** Sent without any credential (the description's `security: []`). */
-  public: z.boolean().optional(),
-  /** OAuth2: the scopes the operation's token must carry. */
-  scopes: z.array(z.string().min(1)).optional(),
 });
 export type BindingConfig = z.infer<typeof bindingSchema>;
 

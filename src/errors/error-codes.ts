@@ -95,10 +95,10 @@ export const ERRORS = {
   // the platform's OpenAPI description (appended)
   FERRY_OPENAPI_INVALID: declared<OpenApiDetails>(500),
   FERRY_CONTRACT_BREAKING: declared<ContractDetails>(409),
-  // a body Ferry cannot build in the shape the description states (appended)
-  FERRY_CONTRACT_SHAPE: declared<BodyShapeDetails>(409),
   // dead letters purged by a search (appended)
   FERRY_DEAD_LETTERS_CHANGED: declared<DeadLetterCountDetails>(409),
+  // a body Ferry cannot build in the shape the description states (appended)
+  FERRY_CONTRACT_SHAPE: declared<BodyShapeDetails>(409),
   // value guards and undo (appended)
   FERRY_VALUE_GUARD: declared<ValueGuardDetails>(409),
   FERRY_GUARD_ALLOW: declared<RunDetails>(409),

@@ -4,8 +4,9 @@
  * config overrides them per operation; a platform that differs is served by configuration, not
  * code.
  */
-import type { BindingConfig, DeleteStyle } from '../config/index.js';
+import type { BindingConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
+import type { DeleteStyle } from '../config/index.js';
 import { OPERATIONS, findOperation, type Operation } from './catalog.js';
 import { mergeBindings } from './openapi/contract-bindings.js';
 
@@ -26,12 +27,12 @@ export interface Binding {
   readonly keyField: string;
   /** A collection body wrapped in an object: the property that holds the items' array. */
   readonly envelope: string | undefined;
-  /** products.put / products.patch: items may carry `prices` (the planner then batches prices). */
-  readonly pricesInBatch: boolean;
   /** Sent without any credential (the description's `security: []`). */
   readonly public: boolean;
   /** OAuth2: the scopes its token must carry; undefined: `interface.auth.scope`. */
   readonly scopes: readonly string[] | undefined;
+  /** products.put / products.patch: items may carry `prices` (the planner then batches prices). */
+  readonly pricesInBatch: boolean;
 }
 
 /** Where a binding's setting came from (`ferry interface check` shows it). */
@@ -66,9 +67,9 @@ function defaultBinding(operation: Operation): Binding {
     deleteQueryParam: 'externalId',
     keyField: 'externalId',
     envelope: undefined,
-    pricesInBatch: false,
     public: false,
     scopes: undefined,
+    pricesInBatch: false,
   };
 }
 
@@ -113,12 +114,12 @@ export function resolveBindings(
       deleteStyle,
       deleteQueryParam: o.deleteQueryParam ?? base.deleteQueryParam,
       keyField: o.keyField ?? base.keyField,
+      public: o.public === true,
+      scopes: o.scopes,
       envelope:
         base.body === 'items' && !keylessDelete(isDelete, deleteStyle) ? o.envelope : undefined,
       pricesInBatch: operation.resource === 'products' && batchable && o.pricesInBatch === true,
       body: keylessDelete(isDelete, deleteStyle) ? 'none' : base.body,
-      public: o.public === true,
-      scopes: o.scopes,
     });
   }
   return bindings;

@@ -13,7 +13,6 @@ export {
   resolveBindings,
 } from './bindings.js';
 export { callRead } from './call-read.js';
-export { deleteKeysOf, deleteParts, deletePathParam, deleteShapeText } from './delete-shape.js';
 export {
   findOperation,
   type Operation,
@@ -23,6 +22,7 @@ export {
 } from './catalog.js';
 export type { CallRequest, CallResponse, InterfaceClient } from './client-types.js';
 export { createInterfaceClient } from './client.js';
+export { deleteKeysOf, deleteParts, deletePathParam, deleteShapeText } from './delete-shape.js';
 export {
   AuthError,
   InterfaceError,

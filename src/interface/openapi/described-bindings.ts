@@ -11,7 +11,7 @@
 import type { BindingConfig } from '../../config/index.js';
 import { OPERATIONS } from '../catalog.js';
 import type { DescribedOperation, Schema } from './described-operations.js';
-import { type CatalogMatch, templateShape } from './match-catalog.js';
+import type { CatalogMatch } from './match-catalog.js';
 
 import { isSchemaObject as isObject, objectShape, typesOf } from './json-schema.js';
 
@@ -55,12 +55,12 @@ function isBareKey(item: unknown): boolean {
 }
 
 /** How a described DELETE takes its keys; what the binding says of it. */
-function deleteBinding(op: DescribedOperation, catalogPath: string): BindingConfig {
+function deleteBinding(op: DescribedOperation): BindingConfig {
   const body = itemsArrayOf(op.requestSchema);
   if (body) return { deleteStyle: isBareKey(body.array.items) ? 'keys' : 'body' };
   if (op.requestSchema) return {};
-  // One request per key: the described path has a parameter the catalog's collection path lacks.
-  if (templateShape(op.path) !== templateShape(catalogPath)) return { deleteStyle: 'path' };
+  // One request per key: the described path has a parameter (the catalog's collection has none).
+  if (/\{[^}/]+\}/.test(op.path)) return { deleteStyle: 'path' };
   const param = deleteQueryParam(op);
   if (!param) return {};
   const binding: BindingConfig = {
@@ -87,6 +87,9 @@ export function describedBindings(match: CatalogMatch): Record<string, BindingCo
     if (!op) continue;
     const binding: BindingConfig = {};
     if (op.path !== operation.path) binding.path = renamedPath(op.path, operation.pathParams);
+    if (op.open) binding.public = true;
+    const scopes = op.scopes[0] ?? [];
+    if (!op.open && scopes.length > 0) binding.scopes = scopes;
     const collection =
       operation.kind === 'upsert' || operation.kind === 'patch' || operation.kind === 'delete';
     if (collection) {
@@ -100,11 +103,8 @@ export function describedBindings(match: CatalogMatch): Record<string, BindingCo
           if (carriesPrices(body.array)) binding.pricesInBatch = true;
         }
       }
-      if (operation.kind === 'delete') Object.assign(binding, deleteBinding(op, operation.path));
+      if (operation.kind === 'delete') Object.assign(binding, deleteBinding(op));
     }
-    if (op.open) binding.public = true;
-    const scopes = op.scopes[0] ?? [];
-    if (!op.open && scopes.length > 0) binding.scopes = scopes;
     if (Object.keys(binding).length > 0) out[operation.id] = binding;
   }
   return out;

@@ -26,9 +26,6 @@ export interface DescribedOperation {
   parameters: DescribedParameter[];
   /** Schema of the application/json (or +json) request body, when there is one. */
   requestSchema: Schema | undefined;
-  requestRequired: boolean;
-  /** Names of the security schemes that apply (any one of the requirements satisfies). */
-  security: string[][];
   /** Per requirement of `security`, index for index: the scopes it names (OAuth2). */
   scopes: string[][];
   /**
@@ -37,6 +34,9 @@ export interface DescribedOperation {
    * this false: Ferry then sends the configured credential.
    */
   open: boolean;
+  requestRequired: boolean;
+  /** Names of the security schemes that apply (any one of the requirements satisfies). */
+  security: string[][];
 }
 
 const METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE', 'POST'];
@@ -64,14 +64,17 @@ function jsonSchemaOf(body: unknown): Schema | undefined {
   return isObject(media) && isObject(media.schema) ? media.schema : undefined;
 }
 
-type Security = Pick<DescribedOperation, 'security' | 'scopes' | 'open'>;
-
-function securityOf(list: unknown): Security | undefined {
+function securityOf(list: unknown): string[][] | undefined {
   if (!Array.isArray(list)) return undefined;
+  return list.filter(isObject).map((req) => Object.keys(req));
+}
+
+/** The scopes of each requirement, and whether the list leaves the operation open. */
+function scopesOf(list: unknown): Pick<DescribedOperation, 'scopes' | 'open'> {
+  if (!Array.isArray(list)) return { scopes: [], open: false };
   const requirements = list.filter(isObject);
   return {
     open: requirements.length === 0 || requirements.some((req) => Object.keys(req).length === 0),
-    security: requirements.map((req) => Object.keys(req)),
     scopes: requirements.map((req) =>
       Object.values(req).flatMap((s) => (Array.isArray(s) ? s.map(String) : [])),
     ),
@@ -80,7 +83,7 @@ function securityOf(list: unknown): Security | undefined {
 
 export function describedOperations(doc: OpenApiDoc): DescribedOperation[] {
   const out: DescribedOperation[] = [];
-  const global = securityOf(doc.security) ?? { security: [], scopes: [], open: false };
+  const global = securityOf(doc.security) ?? [];
   for (const [path, item] of Object.entries(doc.paths as Record<string, unknown>)) {
     if (!isObject(item)) continue;
     const shared = parametersOf(item.parameters);
@@ -99,8 +102,9 @@ export function describedOperations(doc: OpenApiDoc): DescribedOperation[] {
         pointer: pointerOf(['paths', path, method.toLowerCase()]),
         parameters,
         requestSchema: jsonSchemaOf(op.requestBody),
+        ...scopesOf(Array.isArray(op.security) ? op.security : doc.security),
         requestRequired: isObject(op.requestBody) && op.requestBody.required === true,
-        ...(securityOf(op.security) ?? global),
+        security: securityOf(op.security) ?? global,
       });
     }
   }
