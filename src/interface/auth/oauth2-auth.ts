@@ -118,8 +118,8 @@ export function createOAuth2Auth(config: OAuth2Config, deps: OAuth2Deps): AuthPr
       const scope = scopes ? [...new Set(scopes)].sort().join(' ') : (config.scope ?? '');
       let slot = slots.get(scope);
       if (!slot) slots.set(scope, (slot = {}));
-      const { cached } = slot;
-      if (cached && Date.now() < cached.renewAt) return { authorization: cached.header };
+      if (slot.cached && Date.now() < slot.cached.renewAt)
+        return { authorization: slot.cached.header };
       const s = slot;
       s.pending ??= fetchToken(ctx, scope).finally(() => {
         s.pending = undefined;
