@@ -5,6 +5,7 @@
  */
 export { envValue } from './env-value.js';
 export { formatIssues } from './format-issues.js';
+export { DELETE_STYLES, type DeleteStyle } from './schema.js';
 export { interpolate } from './interpolate.js';
 export { type Listing, LISTINGS } from './listings.js';
 export { configPath, loadConfig, PROJECT_ROOT, readYamlFile } from './load-config.js';

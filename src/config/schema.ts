@@ -7,20 +7,37 @@ import { z } from 'zod';
 import { LISTINGS } from './listings.js';
 
 const positiveInt = z.number().int().positive();
+
+/** How a DELETE carries its keys (docs/INTERFACE.md, Bindings). */
+export const DELETE_STYLES = ['body', 'keys', 'query', 'csv', 'path'] as const;
+export type DeleteStyle = (typeof DELETE_STYLES)[number];
 const millis = z.number().int().nonnegative();
 
 export const authSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('none') }),
   z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
-  z.strictObject({
-    type: z.literal('apiKey'),
-    header: z.string().min(1).default('X-Api-Key'),
-    key: z.string().min(1),
-  }),
+  z
+    .strictObject({
+      type: z.literal('apiKey'),
+      /** Where the key goes: one of header (default `X-Api-Key`), query parameter or cookie. */
+      header: z.string().min(1).optional(),
+      query: z.string().min(1).optional(),
+      cookie: z.string().min(1).optional(),
+      key: z.string().min(1),
+    })
+    .refine((a) => [a.header, a.query, a.cookie].filter((v) => v !== undefined).length <= 1, {
+      message: 'one of header, query or cookie names where the key goes, not several',
+    }),
   z.strictObject({ type: z.literal('basic'), username: z.string().min(1), password: z.string() }),
   z.strictObject({
     type: z.literal('oauth2'),
-    tokenUrl: z.url(),
+    /** An http(s) URL, or one relative to interface.baseUrl (`/oauth/token`, `oauth/token`). */
+    tokenUrl: z
+      .string()
+      .min(1)
+      .refine((u) => !/^[a-z][a-z\d+.-]*:/i.test(u) || /^https?:\/\/[^/]/i.test(u), {
+        message: 'an http(s) URL, or a path relative to interface.baseUrl',
+      }),
     clientId: z.string().min(1),
     clientSecret: z.string().min(1),
     scope: z.string().optional(),
@@ -86,12 +103,20 @@ export const bindingSchema = z.strictObject({
   maxItems: positiveInt.optional(),
   /** Largest request body in bytes; a batch is cut before it grows past this. */
   maxBytes: positiveInt.optional(),
-  /** DELETE: send the keys as a JSON body (default) or as a repeated query parameter. */
-  deleteStyle: z.enum(['body', 'query']).optional(),
-  /** Query parameter name used when deleteStyle is `query`. */
+  /**
+   * DELETE: the keys as a JSON array of key objects (`body`, default) or of bare keys (`keys`),
+   * either in the envelope if one is set; a repeated (`query`) or comma-separated (`csv`) query
+   * parameter; or one request per key in the path (`path`).
+   */
+  deleteStyle: z.enum(DELETE_STYLES).optional(),
+  /** Query parameter name used when deleteStyle is `query` or `csv`. */
   deleteQueryParam: z.string().min(1).optional(),
   /** The item field that carries the source system's key. */
   keyField: z.string().min(1).optional(),
+  /** Sent without any credential (the description's `security: []`). */
+  public: z.boolean().optional(),
+  /** OAuth2: the scopes the operation's token must carry. */
+  scopes: z.array(z.string().min(1)).optional(),
   /** The body is an object whose property of this name holds the items' array (`{"categories": [...]}`). */
   envelope: z.string().min(1).optional(),
   /** Override the path (keeps `{param}` placeholders). */

@@ -6,6 +6,7 @@
  * the same list.
  */
 import type {
+  BodyShapeDetails,
   ConfigDetails,
   ContractDetails,
   DeadLetterCountDetails,
@@ -99,6 +100,8 @@ export const ERRORS = {
   FERRY_CONTRACT_BREAKING: declared<ContractDetails>(409),
   // dead letters purged by a search (appended)
   FERRY_DEAD_LETTERS_CHANGED: declared<DeadLetterCountDetails>(409),
+  // a body Ferry cannot build in the shape the description states (appended)
+  FERRY_CONTRACT_SHAPE: declared<BodyShapeDetails>(409),
   // value guards and undo (appended)
   FERRY_VALUE_GUARD: declared<ValueGuardDetails>(409),
   FERRY_GUARD_ALLOW: declared<RunDetails>(409),

@@ -59,6 +59,22 @@ export interface MassDeleteDetails {
   runId?: string;
 }
 
+/** A planned body that does not fit the shape the description states (FERRY_CONTRACT_SHAPE). */
+export interface BodyShapeDetails {
+  pipeline: string;
+  operationId: string;
+  /** The shape Ferry builds, in words ("an array of bare keys in {"externalIds": [...]}"). */
+  shape: string;
+  /** JSON pointer in the body as it would be sent ('' for the whole body). */
+  pointer: string;
+  /** The rule it breaks, in words. */
+  message: string;
+  /** JSON pointer of the operation in the description. */
+  describedAt: string;
+  /** The entity's key. */
+  key: string;
+}
+
 /** A breaking change to the platform's description (FERRY_CONTRACT_BREAKING). */
 export interface ContractDetails {
   pipeline: string;

@@ -4,7 +4,7 @@
  * config overrides them per operation; a platform that differs is served by configuration, not
  * code.
  */
-import type { AnswersConfig, BindingConfig, PagingConfig } from '../config/index.js';
+import type { AnswersConfig, BindingConfig, DeleteStyle, PagingConfig } from '../config/index.js';
 import { ConfigError } from '../errors/index.js';
 import { OPERATIONS, findOperation, type Operation } from './catalog.js';
 import { mergeBindings } from './openapi/contract-bindings.js';
@@ -12,7 +12,7 @@ import { mergeBindings } from './openapi/contract-bindings.js';
 export type BodyShape =
   | 'items' // JSON array of items (PUT/PATCH/DELETE on a collection)
   | 'object' // one JSON object (entity writes, actions)
-  | 'none'; // no body (GET, and DELETE with deleteStyle `query`)
+  | 'none'; // no body (GET, and DELETE with deleteStyle `query`, `csv` or `path`)
 
 export interface Binding {
   readonly operation: Operation;
@@ -21,11 +21,15 @@ export interface Binding {
   /** Items per request; 1 for operations addressed by a path parameter. */
   readonly maxItems: number;
   readonly maxBytes: number;
-  readonly deleteStyle: 'body' | 'query';
+  readonly deleteStyle: DeleteStyle;
   readonly deleteQueryParam: string;
   readonly keyField: string;
   /** A collection body wrapped in an object: the property that holds the items' array. */
   readonly envelope: string | undefined;
+  /** Sent without any credential (the description's `security: []`). */
+  readonly public: boolean;
+  /** OAuth2: the scopes its token must carry; undefined: `interface.auth.scope`. */
+  readonly scopes: readonly string[] | undefined;
   /** products.put / products.patch: items may carry `prices` (the planner then batches prices). */
   readonly pricesInBatch: boolean;
   /** A read's pages: how they are asked for and followed (read-pages.ts). */
@@ -48,6 +52,8 @@ export const BINDING_SETTINGS = [
   'keyField',
   'envelope',
   'pricesInBatch',
+  'public',
+  'scopes',
 ] as const;
 export type BindingSetting = (typeof BINDING_SETTINGS)[number];
 
@@ -67,10 +73,17 @@ function defaultBinding(operation: Operation): Binding {
     deleteQueryParam: 'externalId',
     keyField: 'externalId',
     envelope: undefined,
+    public: false,
+    scopes: undefined,
     pricesInBatch: false,
     paging: DEFAULT_PAGING,
     answers: {},
   };
+}
+
+/** A DELETE whose keys go in the query string or the path: it has no body. */
+function keylessDelete(isDelete: boolean, style: DeleteStyle): boolean {
+  return isDelete && (style === 'query' || style === 'csv' || style === 'path');
 }
 
 /**
@@ -98,17 +111,23 @@ export function resolveBindings(
     const o = overrides[operation.id] ?? {};
     const deleteStyle = o.deleteStyle ?? base.deleteStyle;
     const batchable = operation.kind === 'upsert' || operation.kind === 'patch';
+    const isDelete = operation.kind === 'delete';
+    // One request per key in the path: one item per request.
+    const single = base.maxItems === 1 || (isDelete && deleteStyle === 'path');
     bindings.set(operation.id, {
       ...base,
       path: o.path ?? base.path,
-      maxItems: base.maxItems === 1 ? 1 : (o.maxItems ?? base.maxItems),
+      maxItems: single ? 1 : (o.maxItems ?? base.maxItems),
       maxBytes: o.maxBytes ?? base.maxBytes,
       deleteStyle,
       deleteQueryParam: o.deleteQueryParam ?? base.deleteQueryParam,
       keyField: o.keyField ?? base.keyField,
-      envelope: base.body === 'items' ? o.envelope : undefined,
+      public: o.public === true,
+      scopes: o.scopes,
+      envelope:
+        base.body === 'items' && !keylessDelete(isDelete, deleteStyle) ? o.envelope : undefined,
       pricesInBatch: operation.resource === 'products' && batchable && o.pricesInBatch === true,
-      body: operation.kind === 'delete' && deleteStyle === 'query' ? 'none' : base.body,
+      body: keylessDelete(isDelete, deleteStyle) ? 'none' : base.body,
       paging: o.paging ?? base.paging,
       answers: o.answers ?? base.answers,
     });

@@ -58,6 +58,8 @@ class Success implements CallResponse {
   }
 }
 
+const NO_CREDENTIAL: Record<string, string> = {};
+
 /** An operation as the client sends it, resolved once. */
 interface Resolved {
   operation: Operation;
@@ -84,7 +86,10 @@ export function createInterfaceClient(
   const auth = createAuthProvider(config.auth, {
     transport,
     retryAfterCapMs: config.retryAfterCapMs,
+    baseUrl: base.href,
   });
+  // An API key in the query string goes after the call's own parameters.
+  const credentialQuery = new URLSearchParams(auth.query).toString();
   const idempotencyHeader = config.idempotencyHeader.toLowerCase();
   // An operation is resolved (listing checked, binding found) once, not on every call.
   const resolved = new Map<string, Resolved>();
@@ -125,9 +130,15 @@ export function createInterfaceClient(
     // A write's generated key is made once: a renewed credential sends the same request again.
     const key = op.write ? (request.idempotencyKey ?? randomUUID()) : undefined;
 
+    const open = op.binding.public;
+    const pathAndQuery =
+      open || credentialQuery === ''
+        ? target.pathAndQuery
+        : `${target.pathAndQuery}${target.pathAndQuery.includes('?') ? '&' : '?'}${credentialQuery}`;
     let renewed = false;
     for (;;) {
-      const pending = auth.headers(ctx);
+      // An operation the description leaves open (`security: []`) is sent without a credential.
+      const pending = open ? NO_CREDENTIAL : auth.headers(ctx, op.binding.scopes);
       const credential = pending instanceof Promise ? await pending : pending;
       const debug = logger?.isLevelEnabled('debug') === true;
       const started = performance.now();
@@ -137,7 +148,7 @@ export function createInterfaceClient(
           {
             origin: base.origin,
             method,
-            path: prefix + target.pathAndQuery,
+            path: prefix + pathAndQuery,
             headers: headersOf(key, target.body !== undefined, credential),
             body: target.body,
             signal: request.signal,
@@ -156,7 +167,7 @@ export function createInterfaceClient(
         );
       }
       if (isSuccess(answer.status, method)) return new Success(answer);
-      if (answer.status === 401 && !renewed && auth.renew(credential)) {
+      if (answer.status === 401 && !renewed && !open && auth.renew(credential)) {
         renewed = true;
         logger?.info({ operationId: operation.id }, 'credential refused (401); renewing it once');
         continue;

@@ -28,6 +28,7 @@ export {
 } from './catalog.js';
 export type { CallRequest, CallResponse, InterfaceClient } from './client-types.js';
 export { createInterfaceClient } from './client.js';
+export { deleteKeysOf, deleteParts, deletePathParam, deleteShapeText } from './delete-shape.js';
 export {
   AuthError,
   InterfaceError,

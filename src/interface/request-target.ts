@@ -2,6 +2,7 @@
 import { UsageError } from '../errors/index.js';
 import type { Binding } from './bindings.js';
 import type { CallRequest } from './client-types.js';
+import { deleteKeysOf, deleteParts } from './delete-shape.js';
 
 export interface RequestTarget {
   /** Path with parameters filled in and no query string: what logs and errors show. */
@@ -55,48 +56,41 @@ function fillPath(binding: Binding, params: Record<string, string>): string {
   return path;
 }
 
-/** DELETE by query: the keys of the body's items become a repeated query parameter. */
-function deleteKeys(binding: Binding, body: unknown): string[] {
-  const id = binding.operation.id;
-  if (!Array.isArray(body)) {
-    throw new UsageError(`${id} deletes by query: the body must be an array of items or keys.`);
-  }
-  return body.map((item: unknown, index) => {
-    const key =
-      item && typeof item === 'object' ? (item as Record<string, unknown>)[binding.keyField] : item;
-    if (typeof key !== 'string' || key === '') {
-      throw new UsageError(
-        `${id}: item ${index} of the body has no string "${binding.keyField}" to delete by.`,
-      );
-    }
-    return key;
-  });
-}
-
 export function buildRequestTarget(binding: Binding, request: CallRequest): RequestTarget {
-  const path = fillPath(binding, request.pathParams ?? {});
-  const isQueryDelete = binding.operation.kind === 'delete' && binding.deleteStyle === 'query';
+  const raw = request.bodyJson;
+  const hasBody = raw !== undefined || request.body !== undefined;
+  let pathParams = request.pathParams ?? {};
+  let extraQuery: Record<string, string[]> | undefined;
+  let items: unknown = raw === undefined ? request.body : undefined;
+  let text = raw;
+  // A delete's items (key objects from a job, bare keys or objects from `ferry call` or a replay)
+  // go in the shape its binding states; `body` style sends what it is given, as before.
+  if (binding.operation.kind === 'delete' && binding.deleteStyle !== 'body' && hasBody) {
+    const parts = deleteParts(
+      binding,
+      deleteKeysOf(binding, raw === undefined ? request.body : JSON.parse(raw)),
+    );
+    if (parts.pathParams) pathParams = { ...pathParams, ...parts.pathParams };
+    extraQuery = parts.query;
+    items = parts.body;
+    text = undefined;
+  }
+  const path = fillPath(binding, pathParams);
   // Most calls have no query string: no URLSearchParams for them.
   let query: URLSearchParams | undefined;
-  if (request.query) {
-    query = new URLSearchParams();
-    for (const [name, value] of Object.entries(request.query)) {
+  for (const q of [request.query, extraQuery]) {
+    if (!q) continue;
+    query ??= new URLSearchParams();
+    for (const [name, value] of Object.entries(q)) {
       for (const v of Array.isArray(value) ? value : [value]) query.append(name, v);
     }
   }
   let body: string | undefined;
-  const raw = request.bodyJson;
-  // A job's delete comes with its keys in `query` already (queue/request-body.ts); a body of items
-  // (`ferry call`, a replay) gives its keys here.
-  if (isQueryDelete && (raw !== undefined || request.body !== undefined)) {
-    query ??= new URLSearchParams();
-    const items = raw === undefined ? request.body : (JSON.parse(raw) as unknown);
-    for (const key of deleteKeys(binding, items)) query.append(binding.deleteQueryParam, key);
-  } else if (raw !== undefined || request.body !== undefined) {
+  if (text !== undefined || items !== undefined) {
     if (binding.body === 'none') {
       throw new UsageError(`${binding.operation.id} takes no body.`);
     }
-    body = raw ?? JSON.stringify(request.body);
+    body = text ?? JSON.stringify(items);
     // An object envelope wraps the items' array; jobs keep the bare array (see bindings.ts).
     if (binding.envelope && body.startsWith('['))
       body = `{${JSON.stringify(binding.envelope)}:${body}}`;

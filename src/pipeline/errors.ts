@@ -1,4 +1,9 @@
-import { FerryError, type InputDetails, type MassDeleteDetails } from '../errors/index.js';
+import {
+  type BodyShapeDetails,
+  FerryError,
+  type InputDetails,
+  type MassDeleteDetails,
+} from '../errors/index.js';
 
 export type { MassDeleteDetails };
 
@@ -29,6 +34,27 @@ export class MassDeleteGuardError extends FerryError<'FERRY_MASS_DELETE_GUARD'> 
         `the ${inState} entities in state; ${why}. Nothing was sent. If the export is complete and ` +
         `these deletes are meant, allow them for this run with --allow-deletes ${deletes}.` +
         (runId ? ` The stop is recorded as run ${runId}.` : ''),
+      { ...details },
+    );
+  }
+}
+
+/**
+ * A planned body (a delete's keys, a patch's changed fields) that Ferry cannot build in the shape
+ * the platform's description states: the plan stops before anything is sent, naming the operation,
+ * the shape Ferry builds and the pointer. Exit 2, like a binding that does not fit.
+ */
+export class BodyShapeError extends FerryError<'FERRY_CONTRACT_SHAPE'> {
+  readonly code = 'FERRY_CONTRACT_SHAPE';
+  override readonly exitCode = 2;
+
+  constructor(details: BodyShapeDetails) {
+    const { pipeline, operationId, shape, pointer, message, describedAt, key } = details;
+    super(
+      `Plan of pipeline "${pipeline}" stopped: ${operationId} cannot be sent as the description ` +
+        `(${describedAt}) states it. Ferry builds ${shape}; for key "${key}" the body at ` +
+        `${pointer || '/'} ${message}. Nothing was sent. Set interface.bindings.${operationId} ` +
+        '(deleteStyle, envelope, keyField) to the described shape (docs/INTERFACE.md, Bindings).',
       { ...details },
     );
   }

@@ -148,6 +148,7 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
     version,
     emit: (ref, item, json) => {
       if (item.kind === 'delete') deletes += 1;
+      ref.check?.(item);
       guards?.observe(item);
       builder.add(ref, item, ref.json ? ref.json(item.payload) : json);
     },

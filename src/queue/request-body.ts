@@ -1,7 +1,7 @@
 /**
  * A job request -> the interface call, built the way the planner builds it (docs/INTERFACE.md,
- * Bindings): a batch operation's body is the array of its items' payloads (or, with deleteStyle
- * `query`, their keys as a repeated query parameter); an entity write's body is its one item's payload. The
+ * Bindings): a batch operation's body is the array of its items' payloads (a delete in another
+ * style than `body` gives its keys, which the client shapes); an entity write's body is its one item's payload. The
  * payloads travel as the JSON the planner made of them: a delivery that goes well never parses
  * them; a split cuts their texts out as they stand; a dead letter parses them (payloadsOf) and a
  * replay writes them again, numbers a double cannot carry kept as their digits (base/exact-json).
@@ -23,8 +23,9 @@ export function buildCall(binding: Binding, request: JobRequest): CallRequest {
     pathParams: request.pathParams,
     idempotencyKey: request.idempotencyKey,
   };
-  if (binding.body === 'none') {
-    call.query = { [binding.deleteQueryParam]: request.items.map((i) => i.key) };
+  // A delete's keys take the binding's shape in the client (interface/delete-shape.ts).
+  if (binding.operation.kind === 'delete' && binding.deleteStyle !== 'body') {
+    call.body = request.items.map((i) => i.key);
   } else call.bodyJson = request.payloadsJson;
   return call;
 }

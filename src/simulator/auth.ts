@@ -38,12 +38,18 @@ function credentials(req: IncomingMessage, form: URLSearchParams) {
   return { id: form.get('client_id') ?? '', secret: form.get('client_secret') ?? '' };
 }
 
-/** POST /oauth/token: answers in the RFC 6749 shapes, which OAuth clients expect. */
+/** A token for the scopes asked; undefined when one of them is not the platform's (invalid_scope). */
+export type ScopedGrant = (scopes: string[]) => { token: string; scope: string } | undefined;
+
+/**
+ * POST /oauth/token (or a description's tokenUrl): answers in the RFC 6749 shapes, which OAuth
+ * clients expect. `token`: the one token it issues, or a grant per set of scopes.
+ */
 export function issueToken(
   req: IncomingMessage,
   rawBody: string,
   client: OAuthClient,
-  token: string,
+  token: string | ScopedGrant,
 ): SimResponse {
   const noStore = { 'cache-control': 'no-store' };
   const form = new URLSearchParams(rawBody);
@@ -59,9 +65,16 @@ export function issueToken(
   if (!same(given.id, client.clientId) || !same(given.secret, client.clientSecret)) {
     return jsonResponse(401, { error: 'invalid_client' }, noStore);
   }
+  const expires_in = client.expiresIn ?? 3600;
+  if (typeof token === 'string') {
+    return jsonResponse(200, { access_token: token, token_type: 'Bearer', expires_in }, noStore);
+  }
+  const asked = (form.get('scope') ?? '').split(' ').filter((s) => s !== '');
+  const granted = token(asked);
+  if (!granted) return jsonResponse(400, { error: 'invalid_scope' }, noStore);
   return jsonResponse(
     200,
-    { access_token: token, token_type: 'Bearer', expires_in: client.expiresIn ?? 3600 },
+    { access_token: granted.token, token_type: 'Bearer', expires_in, scope: granted.scope },
     noStore,
   );
 }

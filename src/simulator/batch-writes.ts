@@ -59,15 +59,65 @@ export function unwrapEnvelope(binding: Binding, body: unknown): unknown {
   return isObject(body) ? body[binding.envelope] : undefined;
 }
 
-/** The items of a DELETE: the JSON body, else the repeated query parameter. */
+/**
+ * The items of a DELETE, as key objects, in the shape its binding states (and only that one): the
+ * body's key objects (`body`) or bare keys (`keys`), the repeated (`query`) or comma-separated
+ * (`csv`) query parameter, or the key in the path (`path`); `lenient` (Ferry's assumed interface)
+ * takes the repeated query parameter for `body` too. Undefined when the request carries its keys in
+ * no shape the binding takes (a 400).
+ */
 export function deleteItems(
   body: unknown,
   query: URLSearchParams,
   binding: Binding,
+  pathParams: Readonly<Record<string, string>> = {},
+  lenient = false,
 ): unknown[] | undefined {
-  if (body !== undefined) return Array.isArray(body) ? body : undefined;
-  const keys = query.getAll(binding.deleteQueryParam);
-  return keys.length > 0 ? keys.map((key) => ({ [binding.keyField]: key })) : undefined;
+  const asItems = (keys: string[]) => keys.map((key) => ({ [binding.keyField]: key }));
+  switch (binding.deleteStyle) {
+    case 'body': {
+      // Ferry's assumed interface (no description) also takes the repeated query parameter.
+      const keys = lenient && body === undefined ? query.getAll(binding.deleteQueryParam) : [];
+      if (keys.length > 0) return asItems(keys);
+      return Array.isArray(body) ? body : undefined;
+    }
+    case 'keys':
+      // A bare key that is not a string stays as it is: an item refused on its own.
+      return Array.isArray(body)
+        ? body.map((k: unknown) => (typeof k === 'string' ? { [binding.keyField]: k } : k))
+        : undefined;
+    case 'query': {
+      const keys = query.getAll(binding.deleteQueryParam);
+      return body === undefined && keys.length > 0 ? asItems(keys) : undefined;
+    }
+    case 'csv': {
+      const values = query.getAll(binding.deleteQueryParam);
+      if (body !== undefined || values.length !== 1) return undefined;
+      return asItems(values[0]!.split(',').filter((k) => k !== ''));
+    }
+    case 'path': {
+      const key = Object.values(pathParams)[0];
+      return body === undefined && key !== undefined ? asItems([key]) : undefined;
+    }
+  }
+}
+
+/** The shape a DELETE's keys must come in, in words (the 400 of a request in another one). */
+export function deleteHint(binding: Binding): string {
+  const param = binding.deleteQueryParam;
+  const key = binding.keyField;
+  switch (binding.deleteStyle) {
+    case 'body':
+      return `a JSON array of {${key}}${binding.envelope ? ` in {"${binding.envelope}": [...]}` : ''}`;
+    case 'keys':
+      return `a JSON array of bare keys${binding.envelope ? ` in {"${binding.envelope}": [...]}` : ''}`;
+    case 'query':
+      return `no body and the repeated query parameter ${param}`;
+    case 'csv':
+      return `no body and one comma-separated query parameter ${param}`;
+    case 'path':
+      return `no body and the key in the path ${binding.path}`;
+  }
 }
 
 export function executeBatch(
@@ -77,11 +127,11 @@ export function executeBatch(
   ctx: WriteContext,
 ): WriteOutcome {
   if (!Array.isArray(items)) {
-    const hint =
+    const message =
       kind === 'delete'
-        ? `a JSON array of {${binding.keyField}} or the query parameter ${binding.deleteQueryParam}`
-        : `a JSON array of items, each with ${binding.keyField}`;
-    return outcome(errorResponse(400, 'VALIDATION_FAILED', `the body must be ${hint}`), 0, 1);
+        ? `a delete's keys must come as ${deleteHint(binding)}`
+        : `the body must be a JSON array of items, each with ${binding.keyField}`;
+    return outcome(errorResponse(400, 'VALIDATION_FAILED', message), 0, 1);
   }
   if (items.length > binding.maxItems) {
     return outcome(

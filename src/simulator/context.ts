@@ -1,7 +1,9 @@
 /** Everything one running simulator holds, shared by its request handlers. */
 import { operationsOfListing, resolveBindings, type Binding } from '../interface/index.js';
 import type { Listing } from '../config/index.js';
-import type { OAuthClient } from './auth.js';
+import { randomBytes } from 'node:crypto';
+import { OAUTH_TOKEN_PATH, type OAuthClient, type ScopedGrant } from './auth.js';
+import type { SimCredentials } from './described-auth.js';
 import type { DescribedPlatform } from './described-platform.js';
 import { DEFAULT_FAULTS, mergeFaults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
@@ -39,9 +41,13 @@ export interface SimContext {
   /** The idempotency header as configured, e.g. `Idempotency-Key`. */
   readonly idempotencyHeader: string;
   readonly oauth: OAuthClient | undefined;
+  /** Where tokens are issued: `/oauth/token`, or the path of the description's tokenUrl. */
+  readonly tokenPath: string;
+  /** Tokens the described token endpoint issued, with their scopes (emptied by a reset). */
+  readonly issued: Map<string, ReadonlySet<string>>;
   /** Aborted when the simulator closes: pending latency waits end at once. */
   readonly closing: AbortSignal;
-  /** Logged requests keep their body text (`keepBodies`). */
+  /** Logged requests keep their body text (`keepBodies`; always with a description). */
   readonly keepBodies: boolean;
   random: Random;
   faults: Faults;
@@ -50,6 +56,8 @@ export interface SimContext {
 }
 
 export const DEFAULT_TOKEN = 'dev-token';
+export const DEFAULT_CLIENT_ID = 'dev-client';
+export const DEFAULT_CLIENT_SECRET = 'dev-secret';
 export const DEFAULT_IDEMPOTENCY_CAPACITY = 50_000;
 
 export function createContext(
@@ -79,13 +87,40 @@ export function createContext(
     stats: new SimStatsRecorder(seed),
     limiter: new RateLimiter(),
     idempotencyHeader: options.idempotencyHeader ?? 'Idempotency-Key',
-    oauth: options.oauth,
+    // A description with a client-credentials flow has its token endpoint, with dev credentials.
+    oauth:
+      options.oauth ??
+      (described?.tokenEndpoint
+        ? { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET }
+        : undefined),
+    tokenPath: described?.tokenEndpoint?.path ?? OAUTH_TOKEN_PATH,
+    issued: new Map(),
     closing,
-    keepBodies: options.keepBodies === true,
+    keepBodies: options.keepBodies ?? described !== undefined,
     random: mulberry32(seed),
     faults,
     rejectKeys: new Set(faults.rejectKeys),
     token: options.token ?? DEFAULT_TOKEN,
+  };
+}
+
+/** What the described security checks credentials against (described-auth.ts). */
+export function credentialsOf(ctx: SimContext): SimCredentials {
+  return { token: ctx.token, issuedScopes: (token) => ctx.issued.get(token) };
+}
+
+/**
+ * The described token endpoint's grant: a token of its own per request, carrying the scopes asked
+ * when the description declares every one of them.
+ */
+export function scopedGrant(ctx: SimContext): ScopedGrant | undefined {
+  const endpoint = ctx.described?.tokenEndpoint;
+  if (!endpoint) return undefined;
+  return (asked) => {
+    if (!asked.every((s) => endpoint.scopes.has(s))) return undefined;
+    const token = `${ctx.token}.${randomBytes(9).toString('base64url')}`;
+    ctx.issued.set(token, new Set(asked));
+    return { token, scope: asked.join(' ') };
   };
 }
 
@@ -104,6 +139,7 @@ export function resetContext(ctx: SimContext, options: SimulatorOptions): void {
   ctx.orders.reset();
   ctx.arrivals.start();
   ctx.idempotency.clear();
+  ctx.issued.clear();
   ctx.keylessApplied.clear();
   ctx.stats.reset();
   ctx.limiter.reset();

@@ -3,7 +3,8 @@
  * alternatives, each a set of schemes that must all be met. Every scheme is met by the simulator's
  * one token (`--token`): HTTP bearer, OAuth2 and OpenID Connect as `Authorization: Bearer <token>`,
  * HTTP basic as any user with the token for password, an API key in its header, query parameter
- * or cookie. A message names what is asked, never what was sent.
+ * or cookie. OAuth2 is also met by a token its token endpoint issued with every scope the
+ * requirement names (`issuedScopes`). A message names what is asked, never what was sent.
  */
 import type { IncomingMessage } from 'node:http';
 import { isSchemaObject, type DescribedOperation, type Schema } from '../interface/index.js';
@@ -13,7 +14,26 @@ import { hasBearer, same } from './auth.js';
 export interface SecurityCheck {
   open: boolean;
   asked: string;
-  met(req: IncomingMessage, url: URL, token: string): boolean;
+  met(req: IncomingMessage, url: URL, credentials: SimCredentials): boolean;
+}
+
+/** What the simulator accepts: its token, and the tokens its token endpoint issued. */
+export interface SimCredentials {
+  token: string;
+  /** The scopes of an issued token; undefined for a token it did not issue. */
+  issuedScopes(token: string): ReadonlySet<string> | undefined;
+}
+
+function bearerOf(req: IncomingMessage): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+}
+
+/** OAuth2: the simulator's own token, or an issued one with every scope asked. */
+function oauthMet(req: IncomingMessage, credentials: SimCredentials, scopes: string[]): boolean {
+  if (hasBearer(req, credentials.token)) return true;
+  const given = bearerOf(req);
+  const granted = given === undefined ? undefined : credentials.issuedScopes(given);
+  return granted !== undefined && scopes.every((s) => granted.has(s));
 }
 
 function cookie(req: IncomingMessage, name: string): string | undefined {
@@ -32,7 +52,14 @@ function basicPassword(req: IncomingMessage): string | undefined {
   return colon < 0 ? undefined : decoded.slice(colon + 1);
 }
 
-function schemeMet(scheme: Schema, req: IncomingMessage, url: URL, token: string): boolean {
+function schemeMet(
+  scheme: Schema,
+  scopes: string[],
+  req: IncomingMessage,
+  url: URL,
+  credentials: SimCredentials,
+): boolean {
+  const { token } = credentials;
   const name = String(scheme.name ?? '');
   switch (scheme.type) {
     case 'http': {
@@ -42,6 +69,7 @@ function schemeMet(scheme: Schema, req: IncomingMessage, url: URL, token: string
       return false;
     }
     case 'oauth2':
+      return oauthMet(req, credentials, scopes);
     case 'openIdConnect':
       return hasBearer(req, token);
     case 'apiKey': {
@@ -81,12 +109,22 @@ export function securityCheck(doc: Record<string, unknown>, op: DescribedOperati
   const alternatives = op.security.map((names) =>
     names.map((n) => (isSchemaObject(schemes[n]) ? schemes[n] : undefined)),
   );
+  const words = (scheme: Schema | undefined, i: number) => {
+    const scopes = op.scopes[i] ?? [];
+    const text = schemeWords(scheme);
+    return scheme?.type === 'oauth2' && scopes.length > 0
+      ? `${text} with the scopes ${scopes.join(' ')}`
+      : text;
+  };
   return {
     open: false,
-    asked: alternatives.map((all) => all.map(schemeWords).join(' and ')).join(', or '),
-    met: (req, url, token) =>
-      alternatives.some((all) =>
-        all.every((scheme) => scheme !== undefined && schemeMet(scheme, req, url, token)),
+    asked: alternatives.map((all, i) => all.map((s) => words(s, i)).join(' and ')).join(', or '),
+    met: (req, url, credentials) =>
+      alternatives.some((all, i) =>
+        all.every(
+          (scheme) =>
+            scheme !== undefined && schemeMet(scheme, op.scopes[i] ?? [], req, url, credentials),
+        ),
       ),
   };
 }

@@ -11,6 +11,7 @@ import {
   describedBindings,
   describedOperations,
   type Description,
+  isSchemaObject,
   loadDescription,
   matchCatalog,
   OpenApiError,
@@ -42,6 +43,25 @@ export interface DescribedPlatform {
   rules: Map<string, DescribedRules>;
   /** The description as JSON and as YAML; the text as read for its own format. */
   texts: { json: string; yaml: string };
+  /** Its OAuth2 client-credentials token endpoint: the tokenUrl's path and the scopes declared. */
+  tokenEndpoint: { path: string; scopes: ReadonlySet<string> } | undefined;
+}
+
+/** The first OAuth2 scheme with a client-credentials flow: where its tokens are issued. */
+function tokenEndpointOf(doc: Record<string, unknown>): DescribedPlatform['tokenEndpoint'] {
+  const components = isSchemaObject(doc.components) ? doc.components : {};
+  const schemes = isSchemaObject(components.securitySchemes) ? components.securitySchemes : {};
+  for (const scheme of Object.values(schemes)) {
+    if (!isSchemaObject(scheme) || scheme.type !== 'oauth2' || !isSchemaObject(scheme.flows))
+      continue;
+    const flow = scheme.flows.clientCredentials;
+    if (!isSchemaObject(flow) || typeof flow.tokenUrl !== 'string') continue;
+    // Served at the URL's path: a relative tokenUrl is one below the simulator's root.
+    const path = new URL(flow.tokenUrl, 'http://simulator/').pathname;
+    const scopes = new Set(isSchemaObject(flow.scopes) ? Object.keys(flow.scopes) : []);
+    return { path, scopes };
+  }
+  return undefined;
 }
 
 function textsOf(description: Description): DescribedPlatform['texts'] {
@@ -85,5 +105,6 @@ export async function loadDescribedPlatform(source: string): Promise<DescribedPl
     bindings: describedBindings(match),
     rules,
     texts: textsOf(description),
+    tokenEndpoint: tokenEndpointOf(description.doc),
   };
 }

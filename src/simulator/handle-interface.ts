@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_MAX_BYTES } from '../interface/index.js';
 import { hasBearer } from './auth.js';
 import { deleteItems, executeBatch, unwrapEnvelope } from './batch-writes.js';
-import type { SimContext } from './context.js';
+import { credentialsOf, type SimContext } from './context.js';
 import { executeEntityWrite } from './entity-writes.js';
 import { inDescribedShape } from './described-answers.js';
 import { describedRefusal } from './described-refusal.js';
@@ -83,7 +83,9 @@ function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): Writ
   const items = unwrapEnvelope(match.binding, body);
   if (kind === 'upsert' || kind === 'patch') return executeBatch(kind, match.binding, items, wctx);
   if (kind === 'delete') {
-    return executeBatch('delete', match.binding, deleteItems(items, query, match.binding), wctx);
+    const lenient = ex.ctx.described === undefined;
+    const keys = deleteItems(items, query, match.binding, match.pathParams, lenient);
+    return executeBatch('delete', match.binding, keys, wctx);
   }
   return executeEntityWrite(match, body, wctx);
 }
@@ -125,7 +127,8 @@ function limitRate(ex: Exchange): SimResponse | undefined {
 function refuseAuth(ex: Exchange, url: URL): SimResponse | undefined {
   const { req, ctx } = ex;
   const security = ctx.described?.rules.get(ex.match!.operation.id)?.security;
-  if (security ? security.met(req, url, ctx.token) : hasBearer(req, ctx.token)) return undefined;
+  const met = security ? security.met(req, url, credentialsOf(ctx)) : hasBearer(req, ctx.token);
+  if (met) return undefined;
   ctx.stats.add('unauthorized');
   const message = security
     ? `the description asks for ${security.asked}`
@@ -176,7 +179,12 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
   const parsed = parseJson(raw);
   const isWrite = match.operation.method !== 'GET';
   const body = parsed.ok ? parsed.value : undefined;
-  const items = unwrapEnvelope(match.binding, body);
+  const unwrapped = unwrapEnvelope(match.binding, body);
+  // A delete's keys may come in the query string or the path: they count as its items.
+  const items =
+    match.operation.kind === 'delete'
+      ? deleteItems(unwrapped, url.searchParams, match.binding, match.pathParams, !ctx.described)
+      : unwrapped;
   ex.items = Array.isArray(items) ? items.length : isWrite ? 1 : 0;
   const refused = limitRate(ex);
   if (refused) return finish(ex, refused);

@@ -4,7 +4,13 @@
  * schema, with Ferry's own compiler (ajv 2020, 3.0 `nullable`, amounts checked on their digits).
  */
 import type { IncomingMessage } from 'node:http';
-import type { DescribedOperation, ItemContract, createSchemaCompiler } from '../interface/index.js';
+import {
+  type createSchemaCompiler,
+  type DescribedOperation,
+  isSchemaObject,
+  type ItemContract,
+  typesOf,
+} from '../interface/index.js';
 import { paramValue } from './param-values.js';
 
 export interface RequestViolation {
@@ -40,6 +46,8 @@ interface ParamRule {
   position: number;
   contract: ItemContract | undefined;
   schema: DescribedOperation['parameters'][number]['schema'];
+  /** An array in one comma-separated value (`explode: false`), not a repeated parameter. */
+  commaSeparated: boolean;
 }
 
 function textsOf(rule: ParamRule, input: RequestInput): string[] {
@@ -63,6 +71,11 @@ export function compileRequestCheck(op: DescribedOperation, compile: Compiler): 
       required: p.required || p.in === 'path',
       position: pathNames.indexOf(p.name),
       schema: p.schema,
+      commaSeparated:
+        p.in === 'query' &&
+        p.explode === false &&
+        !!p.schema &&
+        (typesOf(p.schema).includes('array') || isSchemaObject(p.schema.items)),
       contract: p.schema ? compile(p.schema, `${op.pointer}/parameters`) : undefined,
     }));
   const body = op.requestSchema
@@ -79,7 +92,13 @@ export function compileRequestCheck(op: DescribedOperation, compile: Compiler): 
         }
         continue;
       }
-      const broken = rule.contract?.check(paramValue(texts, rule.schema)) ?? [];
+      if (rule.commaSeparated && texts.length > 1) {
+        const message = 'must be one comma-separated value (explode: false), not repeated';
+        out.push({ in: rule.in, name: rule.name, instancePath: '', message });
+        continue;
+      }
+      const values = rule.commaSeparated ? texts[0]!.split(',') : texts;
+      const broken = rule.contract?.check(paramValue(values, rule.schema)) ?? [];
       for (const v of broken) {
         out.push({ in: rule.in, name: rule.name, instancePath: v.pointer, message: v.message });
       }

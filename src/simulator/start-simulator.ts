@@ -7,7 +7,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'yaml';
 import { OAUTH_TOKEN_PATH, issueToken } from './auth.js';
-import { applyFaults, createContext, resetContext, type SimContext } from './context.js';
+import {
+  applyFaults,
+  createContext,
+  resetContext,
+  scopedGrant,
+  type SimContext,
+} from './context.js';
 import { loadDescribedPlatform } from './described-platform.js';
 import { ADMIN_PREFIX, handleAdmin } from './handle-admin.js';
 import { handleInterface } from './handle-interface.js';
@@ -101,9 +107,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     ) {
       return send(res, openApi(ctx, url, target.pathname.endsWith('json') ? 'json' : 'yaml'));
     }
-    if (ctx.oauth && req.method === 'POST' && target.pathname === OAUTH_TOKEN_PATH) {
+    if (ctx.oauth && req.method === 'POST' && target.pathname === ctx.tokenPath) {
       const raw = await readBody(req, 64 * 1024);
-      return send(res, issueToken(req, raw, ctx.oauth, ctx.token));
+      return send(res, issueToken(req, raw, ctx.oauth, scopedGrant(ctx) ?? ctx.token));
     }
     return handleInterface(req, res, target, ctx);
   }

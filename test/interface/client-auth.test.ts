@@ -60,6 +60,28 @@ describe('static credentials', () => {
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
+  it("apiKey in a query parameter: appended to the call's own query string", async () => {
+    await client({ type: 'apiKey', query: 'api_key', key: 'k/1 2' }).call({
+      operationId: 'orders.get',
+      query: { page: '2' },
+    });
+    expect(server.requests[0]?.url).toBe('/external/api/orders?page=2&api_key=k%2F1+2');
+    expect(server.requests[0]?.headers['x-api-key']).toBeUndefined();
+  });
+
+  it('apiKey in a cookie', async () => {
+    await client({ type: 'apiKey', cookie: 'session_key', key: 'k-9' }).call({
+      operationId: 'stores.get',
+    });
+    expect(server.requests[0]?.headers.cookie).toBe('session_key=k-9');
+  });
+
+  it('apiKey: one place only (header, query or cookie), else the config names the problem', () => {
+    expect(() => client({ type: 'apiKey', query: 'a', cookie: 'b', key: 'k' })).toThrow(
+      /one of header, query or cookie/,
+    );
+  });
+
   it('basic: username and password, base64', async () => {
     await client({ type: 'basic', username: 'ferry', password: 'pw:1' }).call({
       operationId: 'stores.get',
@@ -110,6 +132,23 @@ describe('OAuth2 client credentials', () => {
     clientSecret: CLIENT_SECRET,
     scope: 'catalog:write',
     ...extra,
+  });
+
+  it('resolves a relative tokenUrl against the base URL, below its path', async () => {
+    server.handler = (req, res) =>
+      req.url === '/shop/oauth/token'
+        ? sendJson(res, 200, { access_token: 'tok-rel', expires_in: 60 })
+        : sendJson(res, 200, {});
+    const c = createInterfaceClient(
+      interfaceConfig({ baseUrl: `${server.url}/shop`, auth: oauth({ tokenUrl: 'oauth/token' }) }),
+    );
+    clients.push(c);
+    await c.call({ operationId: 'stores.get' });
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/shop/oauth/token',
+      '/shop/external/api/stores',
+    ]);
+    expect(server.requests[1]?.headers.authorization).toBe('Bearer tok-rel');
   });
 
   it('fetches a token with client credentials (basic) and caches it', async () => {
@@ -221,6 +260,19 @@ describe('secrets', () => {
     expect(lines.length).toBeGreaterThan(0); // the call was logged
     expect((error as PermanentHttpError).context.bodyExcerpt).toContain('[redacted]');
     expectNoSecret(error, lines, ['sekret-token-777']);
+  });
+
+  it('an API key in the query string never appears in an error or a log line', async () => {
+    server.handler = (req, res) =>
+      sendJson(res, 400, { error: { code: 'VALIDATION_FAILED', message: `you asked ${req.url}` } });
+    const lines: string[] = [];
+    const error = await rejection(
+      client({ type: 'apiKey', query: 'api_key', key: 'query-key-31337' }, lines).call({
+        operationId: 'stores.get',
+      }),
+    );
+    expect(error).toBeInstanceOf(PermanentHttpError);
+    expectNoSecret(error, lines, ['query-key-31337']);
   });
 
   it('a basic password (and its base64 form) never appears in an error or a log line', async () => {

@@ -25,6 +25,8 @@ function op(partial: Partial<DescribedOperation>): DescribedOperation {
     requestSchema: undefined,
     requestRequired: false,
     security: [],
+    scopes: [],
+    open: false,
     responses: {},
     ...partial,
   };

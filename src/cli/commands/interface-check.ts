@@ -68,15 +68,19 @@ function render(check: InterfaceCheck, use: RunsUse | null): string {
     const shown = (setting: keyof typeof b.origins, value: unknown) =>
       `${setting} ${String(value)}${b.origins[setting] === 'default' ? '' : ` [${b.origins[setting]}]`}`;
     const parts = [shown('path', b.path)];
-    if (b.body === 'items' || b.deleteStyle === 'query') parts.push(shown('maxItems', b.maxItems));
+    const isDelete = b.operationId.endsWith('.delete');
+    const byQuery = b.deleteStyle === 'query' || b.deleteStyle === 'csv';
+    if (b.body === 'items' || (isDelete && byQuery)) parts.push(shown('maxItems', b.maxItems));
     if (b.envelope) parts.push(shown('envelope', b.envelope));
-    if (b.operationId.endsWith('.delete')) {
+    if (isDelete) {
       parts.push(
-        b.deleteStyle === 'query'
-          ? `${shown('deleteStyle', 'query')}, ${shown('deleteQueryParam', b.deleteQueryParam)}`
-          : shown('deleteStyle', 'body'),
+        byQuery
+          ? `${shown('deleteStyle', b.deleteStyle)}, ${shown('deleteQueryParam', b.deleteQueryParam)}`
+          : shown('deleteStyle', b.deleteStyle),
       );
     }
+    if (b.public) parts.push(shown('public', true));
+    if (b.scopes) parts.push(shown('scopes', b.scopes.join(' ')));
     if (b.body === 'items') parts.push(shown('keyField', b.keyField));
     lines.push(`  ${b.operationId}: ${parts.join(', ')}`);
   }

@@ -21,9 +21,12 @@ interface as OpenAPI at /openapi.json and /openapi.yaml. Orders start as a seede
 keep arriving at --orders-per-minute; Z-reports and revenue cover the closed (past, UTC) days.
 Fault shares are drawn from one PRNG seeded by --seed, so a seed reproduces the outcomes.
 With --openapi FILE (a path or URL) it plays the platform that description states instead: its
-operations at its paths, its security scheme (met by --token), its request schemas (400 with each
-violation), its maxItems (413), its envelopes and DELETE by query; /openapi.json and /openapi.yaml
-serve the description itself. See docs/SIMULATOR.md. Exit 2 on a bad flag value, a port in use or
+operations at its paths, its security per operation (met by --token; none asked where it asks
+none), its token endpoint at the described tokenUrl with the scopes checked, its request schemas
+(400 with each violation), its maxItems (413), its envelopes and every delete shape (key objects
+or bare keys in the body, repeated or comma-separated query parameter, key in the path);
+/openapi.json and /openapi.yaml serve the description itself, GET /__sim/requests each body as
+received. See docs/SIMULATOR.md. Exit 2 on a bad flag value, a port in use or
 a description that cannot be read (the message names the file and the JSON pointer).
 
 Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50
@@ -58,8 +61,14 @@ Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50
     'reset-rate': text('X', 'Share of connections destroyed without an answer.'),
     'apply-then-fail-rate': text('X', 'Share of writes applied, then the connection destroyed.'),
     'reject-keys': text('K1,K2', 'externalIds (and productIds) refused with 422.'),
-    'client-id': text('ID', 'Serve POST /oauth/token for this client id (with --client-secret).'),
-    'client-secret': text('SECRET', 'The OAuth2 client secret for --client-id.'),
+    'client-id': text(
+      'ID',
+      'Serve POST /oauth/token (with --openapi: the described tokenUrl) for this client id (with --client-secret; with --openapi default dev-client).',
+    ),
+    'client-secret': text(
+      'SECRET',
+      'The OAuth2 client secret for --client-id (with --openapi default dev-secret).',
+    ),
     ...JSON_OPTION,
   },
   async run({ args, stdout, stderr, stopSignal }) {

@@ -1,5 +1,6 @@
 /**
- * OAuth2 client credentials (RFC 6749 section 4.4): a token from `tokenUrl`, cached until shortly
+ * OAuth2 client credentials (RFC 6749 section 4.4): a token from `tokenUrl` (a relative one resolved
+ * against the base URL), per set of scopes an operation names (else `scope`), cached until shortly
  * before `expires_in`, fetched once for all concurrent callers, and renewed after a 401.
  */
 import type { AuthConfig } from '../../config/index.js';
@@ -33,21 +34,37 @@ function renewAt(expiresIn: unknown, now: number): number {
 export interface OAuth2Deps {
   transport: Transport;
   retryAfterCapMs: number;
+  /** The interface's base URL: what a relative tokenUrl is resolved against. */
+  baseUrl: string;
+}
+
+/**
+ * A token URL as Ferry calls it: an absolute one as it is, a relative one (`/oauth/token`,
+ * `oauth/token`) against the base URL, as a directory (`https://h/shop` + `oauth/token` ->
+ * `https://h/shop/oauth/token`), as OpenAPI resolves URLs against its server.
+ */
+export function resolveTokenUrl(tokenUrl: string, baseUrl: string): URL {
+  return new URL(tokenUrl, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+}
+
+/** One token per set of scopes: its cache and the fetch under way. */
+interface TokenSlot {
+  cached?: CachedToken;
+  pending?: Promise<CachedToken>;
 }
 
 export function createOAuth2Auth(config: OAuth2Config, deps: OAuth2Deps): AuthProvider {
-  const url = new URL(config.tokenUrl);
+  const url = resolveTokenUrl(config.tokenUrl, deps.baseUrl);
   const basic = Buffer.from(
     `${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`,
   ).toString('base64');
-  let cached: CachedToken | undefined;
-  let pending: Promise<CachedToken> | undefined;
+  const slots = new Map<string, TokenSlot>();
   const issued: string[] = [];
 
   // Shared by every caller waiting for it, so it does not follow one caller's abort signal.
-  async function fetchToken(ctx: HttpErrorContext): Promise<CachedToken> {
+  async function fetchToken(ctx: HttpErrorContext, scope: string): Promise<CachedToken> {
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
-    if (config.scope) form.set('scope', config.scope);
+    if (scope) form.set('scope', scope);
     const headers: Record<string, string> = {
       accept: 'application/json',
       'content-type': 'application/x-www-form-urlencoded',
@@ -97,17 +114,25 @@ export function createOAuth2Auth(config: OAuth2Config, deps: OAuth2Deps): AuthPr
   }
 
   return {
-    async headers(ctx) {
-      if (cached && Date.now() < cached.renewAt) return { authorization: cached.header };
-      pending ??= fetchToken(ctx).finally(() => {
-        pending = undefined;
+    async headers(ctx, scopes) {
+      const scope = scopes ? [...new Set(scopes)].sort().join(' ') : (config.scope ?? '');
+      let slot = slots.get(scope);
+      if (!slot) slots.set(scope, (slot = {}));
+      if (slot.cached && Date.now() < slot.cached.renewAt)
+        return { authorization: slot.cached.header };
+      const s = slot;
+      s.pending ??= fetchToken(ctx, scope).finally(() => {
+        s.pending = undefined;
       });
-      cached = await pending;
-      return { authorization: cached.header };
+      s.cached = await s.pending;
+      return { authorization: s.cached.header };
     },
+    query: {},
     renew(used) {
       // Several requests may fail with the same token: only the first drops it.
-      if (cached && used.authorization === cached.header) cached = undefined;
+      for (const slot of slots.values()) {
+        if (slot.cached && used.authorization === slot.cached.header) slot.cached = undefined;
+      }
       return true;
     },
     secrets: () => [config.clientSecret, basic, ...issued],

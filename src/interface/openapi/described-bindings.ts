@@ -2,7 +2,9 @@
  * Bindings as a description states them (docs/INTERFACE.md, The platform's OpenAPI description):
  * body shape (a JSON array, or an object whose one array property holds the items), maxItems,
  * whether products' items carry `prices`,
- * delete by body or by a repeated array query parameter, and the path (the description's own
+ * how a DELETE takes its keys (key objects or bare keys in the body, a repeated or comma-separated
+ * query parameter, one per request in the path), whether an operation needs no credential
+ * (`security: []`) and the OAuth2 scopes it names, and the path (the description's own
  * template, its parameters renamed to the catalog's, position for position: names never reach the
  * URL). Only what the description says is returned; defaults and config fill in the rest.
  */
@@ -35,13 +37,42 @@ function carriesPrices(array: Schema): boolean {
 }
 
 /** The array query parameter a body-less DELETE takes its keys by. */
-function deleteQueryParam(op: DescribedOperation): string | undefined {
+function deleteQueryParam(
+  op: DescribedOperation,
+): DescribedOperation['parameters'][number] | undefined {
   return op.parameters.find(
     (p) =>
       p.in === 'query' &&
       p.schema &&
       (typesOf(p.schema).includes('array') || isObject(p.schema.items)),
-  )?.name;
+  );
+}
+
+/** A described item that is a bare key: a string, not an object. */
+function isBareKey(item: unknown): boolean {
+  if (!isObject(item)) return false;
+  const types = typesOf(item);
+  return types.includes('string') && !types.includes('object') && !isObject(item.properties);
+}
+
+/** How a described DELETE takes its keys; what the binding says of it. */
+function deleteBinding(op: DescribedOperation): BindingConfig {
+  const body = itemsArrayOf(op.requestSchema);
+  if (body) return { deleteStyle: isBareKey(body.array.items) ? 'keys' : 'body' };
+  if (op.requestSchema) return {};
+  // One request per key: the described path has a parameter (the catalog's collection has none).
+  if (/\{[^}/]+\}/.test(op.path)) return { deleteStyle: 'path' };
+  const param = deleteQueryParam(op);
+  if (!param) return {};
+  const binding: BindingConfig = {
+    // OpenAPI's query default is form, explode: true (?ids=a&ids=b); explode false is ?ids=a,b.
+    deleteStyle: param.explode === false ? 'csv' : 'query',
+    deleteQueryParam: param.name,
+  };
+  if (typeof param.schema?.maxItems === 'number' && param.schema.maxItems > 0) {
+    binding.maxItems = param.schema.maxItems;
+  }
+  return binding;
 }
 
 /** The described path with the catalog's parameter names, or undefined when they have none. */
@@ -57,6 +88,9 @@ export function describedBindings(match: CatalogMatch): Record<string, BindingCo
     if (!op) continue;
     const binding: BindingConfig = {};
     if (op.path !== operation.path) binding.path = renamedPath(op.path, operation.pathParams);
+    if (op.open) binding.public = true;
+    const scopes = op.scopes[0] ?? [];
+    if (!op.open && scopes.length > 0) binding.scopes = scopes;
     const collection =
       operation.kind === 'upsert' || operation.kind === 'patch' || operation.kind === 'delete';
     if (collection) {
@@ -66,21 +100,11 @@ export function describedBindings(match: CatalogMatch): Record<string, BindingCo
         if (typeof body.array.maxItems === 'number' && body.array.maxItems > 0) {
           binding.maxItems = body.array.maxItems;
         }
-        if (operation.kind === 'delete') binding.deleteStyle = 'body';
-        else if (operation.resource === 'products' && carriesPrices(body.array)) {
-          binding.pricesInBatch = true;
-        }
-      } else if (operation.kind === 'delete' && !op.requestSchema) {
-        const param = deleteQueryParam(op);
-        if (param) {
-          binding.deleteStyle = 'query';
-          binding.deleteQueryParam = param;
-          const schema = op.parameters.find((p) => p.name === param)?.schema;
-          if (typeof schema?.maxItems === 'number' && schema.maxItems > 0) {
-            binding.maxItems = schema.maxItems;
-          }
+        if (operation.resource === 'products' && operation.kind !== 'delete') {
+          if (carriesPrices(body.array)) binding.pricesInBatch = true;
         }
       }
+      if (operation.kind === 'delete') Object.assign(binding, deleteBinding(op));
     }
     if (operation.kind === 'read') {
       const paging = describedPaging(op);

@@ -13,6 +13,8 @@ export interface DescribedParameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   schema: Schema | undefined;
+  /** As the description states it (OpenAPI's default for query parameters is true). */
+  explode?: boolean;
 }
 
 export interface DescribedOperation {
@@ -24,6 +26,14 @@ export interface DescribedOperation {
   parameters: DescribedParameter[];
   /** Schema of the application/json (or +json) request body, when there is one. */
   requestSchema: Schema | undefined;
+  /** Per requirement of `security`, index for index: the scopes it names (OAuth2). */
+  scopes: string[][];
+  /**
+   * The description says the operation needs no credential: its `security` (or the global one) is
+   * `[]` or holds an empty requirement `{}`. A description that says nothing of security leaves
+   * this false: Ferry then sends the configured credential.
+   */
+  open: boolean;
   requestRequired: boolean;
   /** Names of the security schemes that apply (any one of the requirements satisfies). */
   security: string[][];
@@ -51,6 +61,7 @@ function parametersOf(list: unknown): DescribedParameter[] {
     in: p.in as DescribedParameter['in'],
     required: p.required === true,
     schema: isObject(p.schema) ? p.schema : undefined,
+    ...(typeof p.explode === 'boolean' ? { explode: p.explode } : {}),
   }));
 }
 
@@ -93,6 +104,18 @@ function securityOf(list: unknown): string[][] | undefined {
   return list.filter(isObject).map((req) => Object.keys(req));
 }
 
+/** The scopes of each requirement, and whether the list leaves the operation open. */
+function scopesOf(list: unknown): Pick<DescribedOperation, 'scopes' | 'open'> {
+  if (!Array.isArray(list)) return { scopes: [], open: false };
+  const requirements = list.filter(isObject);
+  return {
+    open: requirements.length === 0 || requirements.some((req) => Object.keys(req).length === 0),
+    scopes: requirements.map((req) =>
+      Object.values(req).flatMap((s) => (Array.isArray(s) ? s.map(String) : [])),
+    ),
+  };
+}
+
 export function describedOperations(doc: OpenApiDoc): DescribedOperation[] {
   const out: DescribedOperation[] = [];
   const global = securityOf(doc.security) ?? [];
@@ -114,6 +137,7 @@ export function describedOperations(doc: OpenApiDoc): DescribedOperation[] {
         pointer: pointerOf(['paths', path, method.toLowerCase()]),
         parameters,
         requestSchema: jsonSchemaOf(op.requestBody),
+        ...scopesOf(Array.isArray(op.security) ? op.security : doc.security),
         requestRequired: isObject(op.requestBody) && op.requestBody.required === true,
         security: securityOf(op.security) ?? global,
         responses: responsesOf(op.responses),

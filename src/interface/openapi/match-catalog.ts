@@ -1,6 +1,7 @@
 /**
  * Matches a description's operations to the catalog's 31 by method and path template; parameter
- * names may differ (`/products/{id}/prices` matches `/products/{productId}/prices`). Says which
+ * names may differ (`/products/{id}/prices` matches `/products/{productId}/prices`); a collection's
+ * DELETE also matches one by key in the path (`DELETE /products/{id}`). Says which
  * listing the description is: A when it has every A-only operation and no B-only one, B the other
  * way round, null otherwise.
  */
@@ -39,7 +40,12 @@ export function matchCatalog(described: readonly DescribedOperation[]): CatalogM
   const matched = new Map<string, DescribedOperation>();
   const missing: Operation[] = [];
   for (const operation of OPERATIONS) {
-    const found = byShape.get(shapeKey(operation.method, operation.path));
+    const found =
+      byShape.get(shapeKey(operation.method, operation.path)) ??
+      // A collection's DELETE may take one key per request in the path (`/products/{id}`).
+      (operation.kind === 'delete'
+        ? byShape.get(shapeKey(operation.method, `${operation.path}/{}`))
+        : undefined);
     if (found) matched.set(operation.id, found);
     else missing.push(operation);
   }

@@ -168,7 +168,7 @@ export function fitPipeline(pipeline: PipelineDefinition, match: CatalogMatch): 
         report('OPERATION_NOT_DESCRIBED', undefined, 'the description has no such operation');
         continue;
       }
-      if (ref.operation.kind === 'delete' && ref.binding.deleteStyle === 'query') continue;
+      if (ref.operation.kind === 'delete' && ref.binding.body === 'none') continue;
       const item = itemSchemaOf(ref, op);
       if (!item) {
         report(

@@ -4,7 +4,7 @@
  * schemas, and `interface.auth` against the security scheme (docs/INTERFACE.md, The platform's
  * OpenAPI description).
  */
-import type { Listing, FerryConfig } from '../../config/index.js';
+import type { DeleteStyle, FerryConfig, Listing } from '../../config/index.js';
 import { isFerryError } from '../../errors/index.js';
 import {
   bindingOrigins,
@@ -29,9 +29,13 @@ export interface BindingInUse {
   body: 'items' | 'object' | 'none';
   envelope: string | null;
   maxItems: number;
-  deleteStyle: 'body' | 'query';
+  deleteStyle: DeleteStyle;
   deleteQueryParam: string;
   keyField: string;
+  /** Sent without any credential (`security: []`). */
+  public: boolean;
+  /** OAuth2 scopes its token carries; null: interface.auth.scope. */
+  scopes: readonly string[] | null;
   origins: Record<BindingSetting, BindingOrigin>;
 }
 
@@ -87,7 +91,10 @@ export function checkInterface(description: Description, config: FerryConfig): I
     }
   }
   const authScope = used.size > 0 ? used : match.matched;
-  for (const p of checkAuth(description.doc, config.interface.auth, authScope)) {
+  const baseUrl = config.interface.useDemo
+    ? config.interface.demoBaseUrl
+    : config.interface.baseUrl;
+  for (const p of checkAuth(description.doc, config.interface.auth, authScope, baseUrl)) {
     problems.push({
       code: 'AUTH_MISMATCH',
       message: p.message,
@@ -119,6 +126,8 @@ export function checkInterface(description: Description, config: FerryConfig): I
         deleteStyle: b.deleteStyle,
         deleteQueryParam: b.deleteQueryParam,
         keyField: b.keyField,
+        public: b.public,
+        scopes: b.scopes ?? null,
         origins: origins.get(id)!,
       };
     }),

@@ -5,6 +5,7 @@
  */
 import type { FerryConfig } from '../../config/index.js';
 import {
+  type CatalogMatch,
   createSchemaCompiler,
   describedOperations,
   descriptionOf,
@@ -17,14 +18,29 @@ import { itemSchemaOf } from './item-schema.js';
 /** The operation's contract; undefined for a delete (its items are keys) or one not described. */
 export type OperationContracts = (ref: OperationRef) => ItemContract | undefined;
 
-export async function operationContracts(
-  config: FerryConfig,
-): Promise<OperationContracts | undefined> {
-  // The description the config's bindings came from (the pinned one where there is a pin).
+/** The description's operations matched to the catalog, and its schema compiler. */
+export interface DescribedContext {
+  match: CatalogMatch;
+  compile: ReturnType<typeof createSchemaCompiler>;
+}
+
+/** The description the config's bindings came from (the pinned one where there is a pin). */
+export async function describedContext(config: FerryConfig): Promise<DescribedContext | undefined> {
   const description = await descriptionOf(config);
   if (!description) return undefined;
-  const match = matchCatalog(describedOperations(description.doc));
-  const compile = createSchemaCompiler(description.source, description.dialect);
+  return {
+    match: matchCatalog(describedOperations(description.doc)),
+    compile: createSchemaCompiler(description.source, description.dialect),
+  };
+}
+
+export async function operationContracts(
+  config: FerryConfig,
+  described?: DescribedContext,
+): Promise<OperationContracts | undefined> {
+  const context = described ?? (await describedContext(config));
+  if (!context) return undefined;
+  const { match, compile } = context;
   const byOperation = new Map<string, ItemContract | undefined>();
   return (ref) => {
     if (ref.operation.kind === 'delete') return undefined;

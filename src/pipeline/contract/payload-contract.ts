@@ -15,7 +15,8 @@ import type {
   PipelineDefinition,
 } from '../definition/definition-types.js';
 import type { ChangeKind } from '../types.js';
-import { operationContracts } from './operation-contracts.js';
+import { describedContext, operationContracts } from './operation-contracts.js';
+import { wireCheckOf } from './wire-check.js';
 import { sourceColumn } from './source-column.js';
 
 type Compiled = { ref: OperationRef; contract: ItemContract } | undefined;
@@ -48,22 +49,29 @@ export async function withPayloadContract(
   definition: PipelineDefinition,
   config: FerryConfig,
 ): Promise<PipelineDefinition> {
-  const contractOf = await operationContracts(config);
-  if (!contractOf) return definition;
+  const described = await describedContext(config);
+  const contractOf = described && (await operationContracts(config, described));
+  if (!described || !contractOf) return definition;
   const compiled = (ref?: OperationRef): Compiled => {
     const contract = ref && contractOf(ref);
     return contract && { ref, contract };
   };
   const entities = definition.entities.map((entity): EntityDefinition => {
     const contract = entityContract(entity, compiled);
-    if (!contract) return entity;
     const operations = { ...entity.operations };
     for (const kind of ['upsert', 'patch'] as const) {
       const ref = operations[kind];
       const write = ref && compiled(ref)?.contract.write;
       if (ref && write) operations[kind] = { ...ref, json: write };
     }
-    return { ...entity, operations, contract };
+    // Deletes and patches: the body as it goes, in the binding's shape (wire-check.ts).
+    for (const kind of ['patch', 'delete'] as const) {
+      const ref = operations[kind];
+      const op = ref && described.match.matched.get(ref.operation.id);
+      const check = ref && op && wireCheckOf(definition.name, ref, op, described.compile);
+      if (ref && check) operations[kind] = { ...ref, check };
+    }
+    return contract ? { ...entity, operations, contract } : { ...entity, operations };
   });
   return { ...definition, entities };
 }

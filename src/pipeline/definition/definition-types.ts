@@ -1,7 +1,7 @@
 import type { Binding, Operation } from '../../interface/index.js';
 import type { MappingPlan } from '../mapping/compile-entity.js';
 import type { FieldIssue } from '../mapping/field-types.js';
-import type { ChangeKind } from '../types.js';
+import type { ChangeKind, DeliveryItem } from '../types.js';
 import type { LookupTable } from '../lookups/lookup-table.js';
 import type { EntityFile, FileLookupSpec, PipelineFile, SourceFile } from './pipeline-schema.js';
 
@@ -13,6 +13,11 @@ export interface OperationRef {
    * than JSON.stringify's (decimal strings written as JSON numbers: payload-contract.ts).
    */
   json?: (payload: unknown) => string;
+  /**
+   * Checks a planned item's body as it goes on the wire against the description (deletes and
+   * patches: contract/wire-check.ts); throws BodyShapeError when it cannot be sent so.
+   */
+  check?: (item: DeliveryItem) => void;
 }
 
 /** An entity's payloads against the platform's description (payload-contract.ts). */

@@ -1,6 +1,6 @@
 /** A refused or exhausted request -> a dead-letter entry (the request as sent, no credentials). */
 import { parseExact } from '../../base/index.js';
-import type { Binding } from '../../interface/index.js';
+import { type Binding, deleteParts } from '../../interface/index.js';
 import type { JobRequest, DeadLetter, DeadLetterRequest } from '../../runs/index.js';
 import { buildCall, itemsWithPayloads } from '../request-body.js';
 import type { Failure } from '../worker/outcomes.js';
@@ -26,16 +26,19 @@ export function describeRequest(
   idempotencyHeader: string,
 ): DeadLetterRequest {
   const call = buildCall(binding, request);
+  // A delete's keys as they went (a bare key array, a query parameter, the path).
+  const parts = Array.isArray(call.body) ? deleteParts(binding, call.body as string[]) : {};
   const out: DeadLetterRequest = {
     method: binding.operation.method,
-    path: fillPath(binding.path, request.pathParams),
+    path: fillPath(binding.path, { ...request.pathParams, ...parts.pathParams }),
     headers: { [idempotencyHeader]: request.idempotencyKey },
   };
-  if (call.bodyJson !== undefined) {
+  const body = call.bodyJson !== undefined ? parseExact(call.bodyJson) : parts.body;
+  if (body !== undefined) {
     out.headers['content-type'] = 'application/json';
-    out.body = parseExact(call.bodyJson);
+    out.body = body;
   }
-  if (call.query) out.query = call.query as Record<string, string[]>;
+  if (parts.query) out.query = parts.query;
   return out;
 }
 
