@@ -109,7 +109,7 @@ export const interfaceCheckCommand: Command = {
     openapi: { type: 'string', placeholder: 'SRC', description: 'The description: a file or URL.' },
     ...JSON_OPTION,
   },
-  async run({ args, stdout, config: getConfig }) {
+  async run({ args, stdout, config: getConfig, stopSignal }) {
     const { loadDescription } = await import('../../interface/index.js');
     const { checkInterface } = await import('../../pipeline/index.js');
     const config = getConfig();
@@ -119,7 +119,7 @@ export const interfaceCheckCommand: Command = {
         'No description to check: pass --openapi FILE|URL, or set interface.openapi (FERRY_OPENAPI).',
       );
     }
-    const check = checkInterface(await loadDescription(source), config);
+    const check = checkInterface(await loadDescription(source, { signal: stopSignal }), config);
     const use = await runsUse(config);
     if (args.values.json) writeJson(stdout, { ...check, runsUse: use });
     else stdout.write(render(check, use));

@@ -68,7 +68,7 @@ export async function loadDescription(
   options: LoadOptions = {},
 ): Promise<Description> {
   const max = options.budget?.maxBytes ?? DEFAULT_LOAD_BUDGET.maxBytes;
-  const read = await readSource(source, {}, max);
+  const read = await readSource(source, {}, max, options.signal);
   if (read.notModified) throw new Error('unconditional read answered 304'); // cannot happen
   return describe(source, read.text, read.validators, options);
 }

@@ -6,7 +6,7 @@
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { request } from 'undici';
-import { OpenApiBudgetError, OpenApiError } from './openapi-error.js';
+import { OpenApiBudgetError, OpenApiError, OpenApiStoppedError } from './openapi-error.js';
 
 export interface SourceValidators {
   etag?: string;
@@ -40,14 +40,25 @@ async function boundedText(url: string, body: AsyncIterable<Buffer>, max: number
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function readUrl(url: string, last: SourceValidators, max: number): Promise<SourceRead> {
+async function readUrl(
+  url: string,
+  last: SourceValidators,
+  max: number,
+  signal?: AbortSignal,
+): Promise<SourceRead> {
   const headers: Record<string, string> = { accept: 'application/json, application/yaml, */*' };
   if (last.etag) headers['if-none-match'] = last.etag;
   if (last.lastModified) headers['if-modified-since'] = last.lastModified;
   let answer;
   try {
-    answer = await request(url, { headers, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    answer = await request(url, {
+      headers,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+      ...(signal ? { signal } : {}),
+    });
   } catch (error) {
+    if (signal?.aborted) throw new OpenApiStoppedError(url);
     throw new OpenApiError(url, '', `cannot be fetched (${(error as Error).message})`);
   }
   if (answer.statusCode === 304) {
@@ -63,7 +74,11 @@ async function readUrl(url: string, last: SourceValidators, max: number): Promis
     answer.body.destroy();
     throw tooLarge(url, max);
   }
-  const text = await boundedText(url, answer.body, max).finally(() => answer.body.destroy());
+  const text = await boundedText(url, answer.body, max)
+    .catch((error: unknown) => {
+      throw signal?.aborted ? new OpenApiStoppedError(url) : error;
+    })
+    .finally(() => answer.body.destroy());
   const header = (name: string) => {
     const value = answer.headers[name];
     return typeof value === 'string' ? value : undefined;
@@ -102,14 +117,15 @@ async function readFileBounded(source: string, max: number): Promise<string> {
 
 /**
  * Reads `source`; `last` makes a URL read conditional (a file is always read: it is hashed). More
- * than `max` bytes is an OpenApiBudgetError, found before they are held.
+ * than `max` bytes is an OpenApiBudgetError, found before they are held; `signal` stops a fetch.
  */
 export async function readSource(
   source: string,
   last: SourceValidators = {},
   max = MAX_DESCRIPTION_BYTES,
+  signal?: AbortSignal,
 ): Promise<SourceRead> {
-  if (isUrl(source)) return readUrl(source, last, max);
+  if (isUrl(source)) return readUrl(source, last, max, signal);
   const text = await readFileBounded(source, max);
   return { notModified: false, text, validators: {} };
 }
