@@ -219,10 +219,12 @@ describe('bounded loading', () => {
     expect(hasCode(deep, 'FERRY_OPENAPI_BUDGET') && deep.details.budget).toBe('depth');
     expect(deep.message).toContain('256 levels');
 
-    writeFileSync(join(dir.path, 'small.json'), exponential(3));
-    const slow = await refusal(
-      loadDescription(join(dir.path, 'small.json'), { budget: { ms: 1 } }),
-    );
+    // Its $ref names another document: resolved in a worker, which 1 ms does not let finish.
+    const timed = join(dir.path, 'timed');
+    mkdirSync(timed, { recursive: true });
+    writeFileSync(join(timed, 'a.json'), '{"type":"object"}');
+    writeFileSync(join(timed, 'api.json'), description({ $ref: 'a.json' }));
+    const slow = await refusal(loadDescription(join(timed, 'api.json'), { budget: { ms: 1 } }));
     expect(hasCode(slow, 'FERRY_OPENAPI_BUDGET') && slow.details.budget).toBe('time');
     expect(slow.message).toContain('time budget');
 

@@ -1,13 +1,14 @@
 /**
  * Reads the platform's OpenAPI description (docs/INTERFACE.md, The platform's OpenAPI description):
  * a file or URL, JSON or YAML, OpenAPI 3.0 or 3.1, every `$ref` resolved within the description's
- * scope and budgets, in a worker thread (load-in-worker.ts). A document that is not OpenAPI, or a
+ * scope and budgets, in a worker thread where it is large or names other documents
+ * (load-in-worker.ts). A document that is not OpenAPI, or a
  * `$ref` that leads nowhere, is an OpenApiError naming the source and the JSON pointer; a `$ref`
  * outside the scope an OpenApiRefRefusedError; a budget exceeded an OpenApiBudgetError.
  */
 import { createHash } from 'node:crypto';
 import { rememberPlaces } from './file-pointers.js';
-import { DEFAULT_LOAD_BUDGET, type LoadBudget, resolveInWorker } from './load-in-worker.js';
+import { DEFAULT_LOAD_BUDGET, type LoadBudget, resolveBounded } from './load-in-worker.js';
 import { readSource, type SourceValidators } from './read-source.js';
 
 export type OpenApiDoc = Record<string, unknown>;
@@ -46,7 +47,7 @@ export async function describe(
   options: LoadOptions = {},
 ): Promise<Description> {
   const budget = { ...DEFAULT_LOAD_BUDGET, ...options.budget };
-  const resolved = await resolveInWorker(source, text, budget, options.signal);
+  const resolved = await resolveBounded(source, text, budget, options.signal);
   rememberPlaces(resolved);
   const doc = resolved.doc;
   const info = (doc.info ?? {}) as { title?: unknown; version?: unknown };

@@ -33,12 +33,13 @@ function checkVersion(source: string, doc: Record<string, unknown>): Dialect {
   return dialect[1] === '0' ? '3.0' : '3.1';
 }
 
+/** `raw`: the text already parsed, where the caller has it. */
 export async function resolveDescription(
   source: string,
   text: string,
   budget: DocumentsBudget,
+  raw = parseText(source, text),
 ): Promise<Resolved> {
-  const raw = parseText(source, text);
   const dialect = checkVersion(source, raw);
   const documents = await readDocuments(source, text, raw, await scopeOf(source), budget);
   return { dialect, ...dereference(documents) };
