@@ -28,7 +28,8 @@ type Path = (string | number)[];
 /** The document URL and pointer a `$ref` written in the document at `url` leads to. */
 function targetOf(ref: string, url: string): { url: string; pointer: string } {
   const target = new URL(ref, url);
-  const pointer = decodeURIComponent(target.hash.replace(/^#/, ''));
+  // Still percent-encoded: resolvePointer decodes each token once.
+  const pointer = target.hash.replace(/^#/, '');
   target.hash = '';
   return { url: target.href, pointer };
 }
@@ -45,8 +46,13 @@ export function dereference(documents: Documents): Dereferenced {
   for (const [url, document] of byUrl) {
     for (const { ref, path } of refsOf(document)) {
       const target = targetOf(ref, url);
-      const raw = resolvePointer(byUrl.get(target.url), target.pointer);
       if (!byUrl.has(target.url)) throw fail(url, path, `$ref "${ref}" names a document not read`);
+      let raw: unknown;
+      try {
+        raw = resolvePointer(byUrl.get(target.url), target.pointer);
+      } catch {
+        throw fail(url, path, `$ref "${ref}" is not a valid JSON pointer`); // a stray `%`
+      }
       if (raw === undefined) throw fail(url, path, `$ref "${ref}" leads nowhere`);
       if (raw && typeof raw === 'object' && !targets.has(raw)) {
         targets.set(raw, `${target.url === rootUrl ? '' : labelOf(target.url)}#${target.pointer}`);
