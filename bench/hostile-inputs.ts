@@ -173,6 +173,28 @@ function exponentialRefs(levels: number): string {
   return descriptionWith({ $ref: '#/components/schemas/a0' }, schemas);
 }
 
+/** a0..a30 in a description past the in-process size (padded with 1 MB of text): the worker. */
+function exponentialInWorker(): string {
+  const doc = JSON.parse(exponentialRefs(30)) as { info: Record<string, unknown> };
+  doc.info.description = 'x'.repeat(MiB);
+  return JSON.stringify(doc);
+}
+
+/** 60,000 schemas, each naming one shared leaf by `$ref`: 19 MB, just under the size budget. */
+function manySchemas(): string {
+  const schemas: Record<string, unknown> = { leaf: { type: 'string' } };
+  const item: Record<string, unknown> = {};
+  for (let i = 0; i < 60_000; i++) {
+    schemas[`s${i}`] = {
+      type: 'object',
+      description: 'y'.repeat(200),
+      properties: { next: { $ref: '#/components/schemas/leaf' } },
+    };
+    if (i % 100 === 0) item[`p${i}`] = { $ref: `#/components/schemas/s${i}` };
+  }
+  return descriptionWith({ type: 'object', properties: item }, schemas);
+}
+
 /** YAML anchors nine deep, each alias list ten long: 10^9 strings once expanded. */
 function yamlAliasBomb(): string {
   const lines = ['openapi: 3.0.3', 'info: {title: bomb, version: "1"}', 'paths: {}', 'x:'];
@@ -201,6 +223,8 @@ function descriptionInputs(secret: string): Input[] {
     { name: 'openapi-exponential-30.json', content: () => exponentialRefs(30) },
     { name: 'openapi-exponential-100.json', content: () => exponentialRefs(100) },
     { name: 'openapi-exponential-1000.json', content: () => exponentialRefs(1000) },
+    { name: 'openapi-exponential-30-in-worker.json', content: exponentialInWorker },
+    { name: 'openapi-60000-schemas-19MB.json', content: manySchemas },
     { name: 'openapi-yaml-alias-bomb.yaml', content: yamlAliasBomb },
   ];
 }
