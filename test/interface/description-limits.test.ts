@@ -212,7 +212,7 @@ describe('bounded loading', () => {
     );
   });
 
-  it('past a budget (time, depth, documents) the load stops, naming the budget', async () => {
+  it('past a budget (depth, time, documents, memory) the load stops, naming the budget', async () => {
     const file = join(dir.path, 'deep.json');
     writeFileSync(file, exponential(1000));
     const deep = await refusal(loadDescription(file));
@@ -240,6 +240,16 @@ describe('bounded loading', () => {
     expect(hasCode(documents, 'FERRY_OPENAPI_BUDGET') && documents.details.budget).toBe(
       'documents',
     );
+
+    // 4 MB: past the in-process size, resolved in a worker whose heap is held to 16 MB.
+    const big: Record<string, unknown> = {};
+    for (let i = 0; i < 15_000; i++)
+      big[`s${i}`] = { type: 'object', description: 'y'.repeat(250) };
+    writeFileSync(join(dir.path, 'big.json'), description({ type: 'object' }, big));
+    const heavy = await refusal(
+      loadDescription(join(dir.path, 'big.json'), { budget: { memoryMb: 16 } }),
+    );
+    expect(hasCode(heavy, 'FERRY_OPENAPI_BUDGET') && heavy.details.budget).toBe('memory');
   });
 
   it('SIGTERM stops `ferry interface check` in the middle of a load (exit 4)', async () => {

@@ -103,7 +103,8 @@ export const interfaceCheckCommand: Command = {
     'With --json: the check, and runsUse: {from: "pinned"|"live", sha256, pulledAt?, pulledBy?}, or',
     'null when Redis does not answer.',
     'Exit codes: 0 no problems; 1 problems found; 2 the description cannot be read or is not OpenAPI',
-    '(the message names the source and the JSON pointer), or bad config.',
+    '(the message names the source and the JSON pointer), a $ref leads outside it or it exceeds a',
+    'budget (docs/INTERFACE.md, Limits), or bad config; 4 stopped by Ctrl-C or SIGTERM.',
   ].join('\n'),
   options: {
     openapi: { type: 'string', placeholder: 'SRC', description: 'The description: a file or URL.' },
