@@ -5,12 +5,22 @@
  * its own as `ferry read` would, and prints one JSON line per input: what came of it (records,
  * row errors, or the refusal's code), seconds and the reading process's peak RSS (the first line,
  * a harmless two-row file, is what the process itself costs).
+ * Then the hostile descriptions (`descriptionInputs`): each loaded in a process of its own as
+ * `ferry interface check --openapi FILE` would, its products item schema compiled to check
+ * payloads; one JSON line each: loaded (and the operations matched) or the refusal's code,
+ * seconds and peak RSS (the loading worker's heap included).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSource } from '../connectors/read-source.js';
+import {
+  createSchemaCompiler,
+  describedOperations,
+  loadDescription,
+  matchCatalog,
+} from '../src/interface/index.js';
 import { PROJECT_ROOT } from '../src/config/load-config.js';
 import { xlsxParts } from '../test/connectors/helpers/xlsx-builder.js';
 import { packRepeated, zip } from '../test/connectors/helpers/zip-writer.js';
@@ -142,22 +152,111 @@ async function readOne(file: string, input: Input): Promise<void> {
   process.stdout.write(`${JSON.stringify({ records, rowErrors, refused, peakRssMb })}\n`);
 }
 
-const dir = resolve(PROJECT_ROOT, '.bench-data/hostile');
-// `--child NAME` reads one input (the parent's child process); any other argument picks the
-// inputs whose names contain it.
-const [mode, only] = process.argv.slice(2);
-if (mode === '--child') {
-  const input = INPUTS.find((i) => i.name === only)!;
-  await readOne(resolve(dir, input.name), input);
-} else {
+/** A description whose products PUT takes an array of `item` (JSON). */
+function descriptionWith(item: unknown, schemas: Record<string, unknown>): string {
+  const body = { content: { 'application/json': { schema: { type: 'array', items: item } } } };
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'hostile', version: '1' },
+    paths: { '/external/api/products': { put: { requestBody: body } } },
+    components: { schemas },
+  });
+}
+
+/** a0..aN, each with two properties that point at the one below: 2^N paths, N+1 schemas. */
+function exponentialRefs(levels: number): string {
+  const schemas: Record<string, unknown> = { [`a${levels}`]: { type: 'string' } };
+  for (let i = 0; i < levels; i++) {
+    const below = { $ref: `#/components/schemas/a${i + 1}` };
+    schemas[`a${i}`] = { type: 'object', properties: { left: below, right: below } };
+  }
+  return descriptionWith({ $ref: '#/components/schemas/a0' }, schemas);
+}
+
+/** a0..a30 in a description past the in-process size (padded with 1 MB of text): the worker. */
+function exponentialInWorker(): string {
+  const doc = JSON.parse(exponentialRefs(30)) as { info: Record<string, unknown> };
+  doc.info.description = 'x'.repeat(MiB);
+  return JSON.stringify(doc);
+}
+
+/** 60,000 schemas, each naming one shared leaf by `$ref`: 19 MB, just under the size budget. */
+function manySchemas(): string {
+  const schemas: Record<string, unknown> = { leaf: { type: 'string' } };
+  const item: Record<string, unknown> = {};
+  for (let i = 0; i < 60_000; i++) {
+    schemas[`s${i}`] = {
+      type: 'object',
+      description: 'y'.repeat(200),
+      properties: { next: { $ref: '#/components/schemas/leaf' } },
+    };
+    if (i % 100 === 0) item[`p${i}`] = { $ref: `#/components/schemas/s${i}` };
+  }
+  return descriptionWith({ type: 'object', properties: item }, schemas);
+}
+
+/** YAML anchors nine deep, each alias list ten long: 10^9 strings once expanded. */
+function yamlAliasBomb(): string {
+  const lines = ['openapi: 3.0.3', 'info: {title: bomb, version: "1"}', 'paths: {}', 'x:'];
+  lines.push('  l0: &l0 ["lol"]');
+  for (let i = 1; i <= 9; i++)
+    lines.push(
+      `  l${i}: &l${i} [${Array(10)
+        .fill(`*l${i - 1}`)
+        .join(', ')}]`,
+    );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The hostile descriptions; `secret` is the path of a file no description may read. */
+function descriptionInputs(secret: string): Input[] {
+  return [
+    { name: 'openapi-plain.json', content: () => descriptionWith({ type: 'object' }, {}) },
+    {
+      name: 'openapi-file-ref.json',
+      content: () => descriptionWith({ $ref: `file://${secret}` }, {}),
+    },
+    {
+      name: 'openapi-etc-passwd-ref.json',
+      content: () => descriptionWith({ $ref: '/etc/passwd' }, {}),
+    },
+    { name: 'openapi-exponential-30.json', content: () => exponentialRefs(30) },
+    { name: 'openapi-exponential-100.json', content: () => exponentialRefs(100) },
+    { name: 'openapi-exponential-1000.json', content: () => exponentialRefs(1000) },
+    { name: 'openapi-exponential-30-in-worker.json', content: exponentialInWorker },
+    { name: 'openapi-60000-schemas-19MB.json', content: manySchemas },
+    { name: 'openapi-yaml-alias-bomb.yaml', content: yamlAliasBomb },
+  ];
+}
+
+/** Child: loads one description and compiles its products item schema; prints the outcome. */
+async function describeOne(file: string): Promise<void> {
+  let matched: number | undefined;
+  let refused: string | undefined;
+  try {
+    const description = await loadDescription(file);
+    const match = matchCatalog(describedOperations(description.doc));
+    const put = match.matched.get('products.put');
+    const items = (put?.requestSchema as { items?: Record<string, unknown> } | undefined)?.items;
+    if (put && items) createSchemaCompiler(file, description.dialect)(items, put.pointer);
+    matched = match.matched.size;
+  } catch (error) {
+    refused = (error as { code?: string }).code ?? (error as Error).message;
+  }
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(`${JSON.stringify({ matched, refused, peakRssMb })}\n`);
+}
+
+/** Writes each input, runs `--child-mode NAME` on it in a process of its own, prints the line. */
+function timeInputs(inputs: Input[], childMode: string, pick: string | undefined): void {
   mkdirSync(dir, { recursive: true });
   const self = fileURLToPath(import.meta.url);
-  for (const input of INPUTS.filter((i) => mode === undefined || i.name.includes(mode))) {
+  for (const input of inputs.filter((i) => pick === undefined || i.name.includes(pick))) {
     const file = resolve(dir, input.name);
     const content = input.content();
     writeFileSync(file, content);
     const started = process.hrtime.bigint();
-    const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', input.name], {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', self, childMode, input.name], {
       encoding: 'utf8',
     });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -167,4 +266,21 @@ if (mode === '--child') {
       `${JSON.stringify({ input: input.name, bytes, ...outcome, seconds: Number(seconds.toFixed(2)) })}\n`,
     );
   }
+}
+
+const dir = resolve(PROJECT_ROOT, '.bench-data/hostile');
+const SECRET = resolve(PROJECT_ROOT, '.bench-data/hostile-secret/secret.yaml');
+// `--child NAME` reads one input, `--description NAME` loads one description (the parent's child
+// processes); any other argument picks the inputs whose names contain it.
+const [mode, only] = process.argv.slice(2);
+if (mode === '--child') {
+  const input = INPUTS.find((i) => i.name === only)!;
+  await readOne(resolve(dir, input.name), input);
+} else if (mode === '--description') {
+  await describeOne(resolve(dir, only!));
+} else {
+  timeInputs(INPUTS, '--child', mode);
+  mkdirSync(resolve(SECRET, '..'), { recursive: true });
+  writeFileSync(SECRET, 'password: [SECRET-never-shown\n');
+  timeInputs(descriptionInputs(SECRET), '--description', mode);
 }

@@ -145,7 +145,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       config: () => (config ??= loadConfig(env).config),
       contractConfig: async () => {
         const { configWithContract } = await import('../interface/openapi/configured-contract.js');
-        return (contracted ??= await configWithContract(ctx.config()));
+        return (contracted ??= await configWithContract(ctx.config(), controller.signal));
       },
       logger: () => {
         if (!logger) {

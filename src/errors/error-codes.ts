@@ -98,6 +98,9 @@ export const ERRORS = {
   // the platform's OpenAPI description (appended)
   FERRY_OPENAPI_INVALID: declared<OpenApiDetails>(500),
   FERRY_CONTRACT_BREAKING: declared<ContractDetails>(409),
+  FERRY_OPENAPI_REF_REFUSED: declared<OpenApiDetails>(500),
+  FERRY_OPENAPI_BUDGET: declared<OpenApiDetails>(500),
+  FERRY_OPENAPI_STOPPED: declared<OpenApiDetails>(503),
   // dead letters purged by a search (appended)
   FERRY_DEAD_LETTERS_CHANGED: declared<DeadLetterCountDetails>(409),
   // a body Ferry cannot build in the shape the description states (appended)

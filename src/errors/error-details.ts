@@ -153,6 +153,10 @@ export interface OpenApiDetails {
   source: string;
   /** JSON pointer of the offending place ('' for the whole document). */
   pointer: string;
+  /** The `$ref` refused (FERRY_OPENAPI_REF_REFUSED). */
+  ref?: string;
+  /** The budget exceeded (FERRY_OPENAPI_BUDGET): `time`, `memory`, `size`, `documents` or `depth`. */
+  budget?: string;
 }
 
 export interface JobDetails {

@@ -107,15 +107,16 @@ export const interfaceCheckCommand: Command = {
     'With --json: the check, and runsUse: {from: "pinned"|"live", sha256, pulledAt?, pulledBy?}, or',
     'null when Redis does not answer.',
     'Exit codes: 0 no problems; 1 problems found; 2 the description cannot be read or is not OpenAPI',
-    '(the message names the source and the JSON pointer), or bad config: a pipeline that does not',
-    'load (PIPELINE_INVALID, e.g. a guard naming a field its mapping does not build) is reported and',
-    'exits 2.',
+    '(the message names the source and the JSON pointer), a $ref leads outside it or it exceeds a',
+    'budget (docs/INTERFACE.md, Limits), or bad config: a pipeline that does not load',
+    '(PIPELINE_INVALID, e.g. a guard naming a field its mapping does not build) is reported and',
+    'exits 2; 4 stopped by Ctrl-C or SIGTERM.',
   ].join('\n'),
   options: {
     openapi: { type: 'string', placeholder: 'SRC', description: 'The description: a file or URL.' },
     ...JSON_OPTION,
   },
-  async run({ args, stdout, config: getConfig }) {
+  async run({ args, stdout, config: getConfig, stopSignal }) {
     const { loadDescription } = await import('../../interface/index.js');
     const { checkInterface } = await import('../../pipeline/index.js');
     const config = getConfig();
@@ -125,7 +126,7 @@ export const interfaceCheckCommand: Command = {
         'No description to check: pass --openapi FILE|URL, or set interface.openapi (FERRY_OPENAPI).',
       );
     }
-    const check = checkInterface(await loadDescription(source), config);
+    const check = checkInterface(await loadDescription(source, { signal: stopSignal }), config);
     const use = await runsUse(config);
     if (args.values.json) await writeJson(stdout, { ...check, runsUse: use });
     else stdout.write(render(check, use));

@@ -82,7 +82,9 @@ export const pipelineNewCommand: Command = {
     const source = stringOption(args, 'openapi') ?? config.interface.openapi;
     if (!source)
       throw new UsageError('No description: pass --openapi FILE|URL or set interface.openapi.');
-    const match = matchCatalog(describedOperations((await loadDescription(source)).doc));
+    const match = matchCatalog(
+      describedOperations((await loadDescription(source, { signal: stopSignal })).doc),
+    );
     const described = match.matched.get(operation.id);
     if (!described) throw new UsageError(`${source} does not describe ${operation.id}.`);
     const binding = resolveBindings(config.interface.bindings, describedBindings(match)).get(

@@ -65,11 +65,14 @@ export async function configFromText(
   return configFromDescription(config, description, contract.from);
 }
 
-/** The config with the bindings of `interface.openapi` as read now. */
-export async function configWithContract(config: FerryConfig): Promise<FerryConfig> {
+/** The config with the bindings of `interface.openapi` as read now (`signal` stops the read). */
+export async function configWithContract(
+  config: FerryConfig,
+  signal?: AbortSignal,
+): Promise<FerryConfig> {
   const source = config.interface.openapi;
   if (!source) return config;
-  const description = await loadDescription(source);
+  const description = await loadDescription(source, signal ? { signal } : {});
   void remember(`${description.sha256} ${source}`, Promise.resolve(description));
   return configFromDescription(config, description);
 }

@@ -21,6 +21,7 @@ import {
   propertiesRule,
   requiredRule,
 } from './diff-rules.js';
+import { placeOf } from './file-pointers.js';
 import { escapeToken, pointerOf, resolvePointer } from './json-pointer.js';
 import { isSchemaObject, objectShape } from './json-schema.js';
 import type { OpenApiDoc } from './load-description.js';
@@ -50,36 +51,83 @@ interface Side {
 
 const MAX_DEPTH = 32;
 
-/** Walks two versions of one schema node: the node rules, then its properties and items. */
+/**
+ * The pairs of schema nodes walked already (resolved descriptions share a node every `$ref` names:
+ * walked once, a diff stays linear in the description, and a change is named once, where it is
+ * written), separately for what Ferry sends and what it does not.
+ */
+type Walked = Map<boolean, Map<Schema, Set<Schema>>>;
+
+function firstWalk(walked: Walked, a: Schema, b: Schema, sent: boolean): boolean {
+  let bySide = walked.get(sent);
+  if (!bySide) walked.set(sent, (bySide = new Map()));
+  let seen = bySide.get(a);
+  if (!seen) bySide.set(a, (seen = new Set()));
+  if (seen.has(b)) return false;
+  seen.add(b);
+  return true;
+}
+
+/** Where each property of `schema` is written: through the `$ref` or `allOf` part that holds it. */
+function propertyPlaces(schema: Schema, pointer: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const seen = new Set<Schema>();
+  const visit = (s: Schema, at: string) => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    const here = placeOf(s, at);
+    if (isSchemaObject(s.properties)) {
+      for (const name of Object.keys(s.properties)) {
+        out.set(name, `${here}/properties/${escapeToken(name)}`);
+      }
+    }
+    if (Array.isArray(s.allOf)) {
+      s.allOf.forEach((part, i) => {
+        if (isSchemaObject(part)) visit(part, `${here}/allOf/${i}`);
+      });
+    }
+  };
+  visit(schema, pointer);
+  return out;
+}
+
+/**
+ * Walks two versions of one schema node: the node rules, then its properties and items. A node a
+ * `$ref` led to is named where it is written (file-pointers.ts), not where it was reached.
+ */
 function walk(
   a: Schema,
   b: Schema,
-  place: Place,
+  reached: Place,
   sends: (name: string) => boolean,
   depth: number,
+  walked: Walked = new Map(),
 ): ContractChange[] {
+  if (!firstWalk(walked, a, b, reached.sent)) return [];
+  const place: Place = { ...reached, pointer: placeOf(b, reached.pointer) };
   const out = NODE_RULES.flatMap((rule) => rule(a, b, place));
   if (depth >= MAX_DEPTH) return out; // a circular schema ($ref to itself) stops here
   const before = objectShape(a).properties;
   const after = objectShape(b).properties;
   if (Object.keys(before).length > 0 || Object.keys(after).length > 0) {
     out.push(...requiredRule(a, b, place, sends), ...propertiesRule(a, b, place, sends));
+    const places = propertyPlaces(b, place.pointer);
     for (const [name, property] of Object.entries(before)) {
       const next = after[name];
       if (!next) continue;
       const child: Place = {
-        pointer: `${place.pointer}/properties/${escapeToken(name)}`,
+        pointer: places.get(name) ?? `${place.pointer}/properties/${escapeToken(name)}`,
         operationId: place.operationId,
         sent: place.sent && sends(name),
         label: joinLabel(place.label, name),
       };
-      out.push(...walk(property, next, child, () => true, depth + 1));
+      out.push(...walk(property, next, child, () => true, depth + 1, walked));
     }
   }
   if (isSchemaObject(a.items) && isSchemaObject(b.items)) {
     const child: Place = { ...place, pointer: `${place.pointer}/items`, label: `${place.label}[]` };
     delete child.batch;
-    out.push(...walk(a.items, b.items, child, () => true, depth + 1));
+    out.push(...walk(a.items, b.items, child, () => true, depth + 1, walked));
   }
   return out;
 }
@@ -115,7 +163,7 @@ function bodyRule(
   if (!before) {
     return shape('now takes a JSON request body', used !== undefined && b.op.requestRequired);
   }
-  const pointer = bodyPointer(b);
+  const pointer = placeOf(after, bodyPointer(b));
   const kind = OPERATIONS.find((o) => o.id === id)?.kind;
   const sent = used !== undefined;
   if (kind === 'upsert' || kind === 'patch' || kind === 'delete') {
@@ -123,7 +171,7 @@ function bodyRule(
     const itemsB = itemsArrayOf(after);
     if (itemsA && itemsB && itemsA.envelope === itemsB.envelope) {
       const arrayPointer = itemsB.envelope
-        ? `${pointer}/properties/${escapeToken(itemsB.envelope)}`
+        ? placeOf(itemsB.array, `${pointer}/properties/${escapeToken(itemsB.envelope)}`)
         : pointer;
       const array: Place = { pointer: arrayPointer, operationId: id, sent, label: '(body)' };
       if (used?.batch !== undefined) array.batch = used.batch;

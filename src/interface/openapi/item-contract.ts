@@ -18,7 +18,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import type { Schema } from './described-operations.js';
 import { numberNode, standIn, writeJson } from './number-properties.js';
+import { placeOf } from './file-pointers.js';
 import { OpenApiError } from './openapi-error.js';
+import { schemaTree } from './schema-tree.js';
 import { inWords, type Violation } from './rule-in-words.js';
 
 export interface ItemContract {
@@ -70,7 +72,8 @@ export function createSchemaCompiler(source: string, dialect: '3.0' | '3.1', rec
 
   /** `schema`: one item's schema; `pointer`: where it stands in the description (for errors). */
   return function compileItemContract(schema: Schema, pointer: string): ItemContract {
-    const copy = structuredClone(schema);
+    // A tree with `$ref`s where the description's schemas repeat or recur, never expanded.
+    const copy = schemaTree(schema);
     if (dialect === '3.0') normalize30(copy);
     const numbers = numberNode(copy);
     let validate: ValidateFunction;
@@ -80,7 +83,7 @@ export function createSchemaCompiler(source: string, dialect: '3.0' | '3.1', rec
       const why = (error as Error).message;
       throw new OpenApiError(
         source,
-        pointer,
+        placeOf(schema, pointer),
         `the schema cannot be compiled to check payloads: ${why}`,
       );
     }

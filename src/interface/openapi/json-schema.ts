@@ -16,8 +16,14 @@ export function typesOf(schema: Schema): string[] {
     : types;
 }
 
-/** The properties and required names of an object schema, `allOf` parts merged. */
-export function objectShape(schema: Schema): {
+/**
+ * The properties and required names of an object schema, `allOf` parts merged (each part once:
+ * resolved schemas share nodes). `resolve`: what a `{$ref}` part stands for, where there are any.
+ */
+export function objectShape(
+  schema: Schema,
+  resolve: (s: Schema) => Schema = (s) => s,
+): {
   properties: Record<string, Schema>;
   required: string[];
   closed: boolean;
@@ -25,7 +31,11 @@ export function objectShape(schema: Schema): {
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   let closed = false;
-  const visit = (s: Schema) => {
+  const seen = new Set<Schema>();
+  const visit = (part: Schema) => {
+    const s = resolve(part);
+    if (seen.has(s)) return;
+    seen.add(s);
     if (isSchemaObject(s.properties)) Object.assign(properties, s.properties);
     if (Array.isArray(s.required)) required.push(...(s.required as string[]));
     if (s.additionalProperties === false || s.unevaluatedProperties === false) closed = true;

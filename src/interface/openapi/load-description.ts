@@ -1,18 +1,16 @@
 /**
  * Reads the platform's OpenAPI description (docs/INTERFACE.md, The platform's OpenAPI description):
  * a file or URL, JSON or YAML, OpenAPI 3.0 or 3.1 (or Swagger 2.0, read as the 3.0 document it
- * states: swagger2.ts), every `$ref` resolved by
- * @apidevtools/swagger-parser. A document that is not OpenAPI, or a `$ref` that leads nowhere, is an
- * OpenApiError naming the source and the JSON pointer.
+ * states: swagger2.ts), every `$ref` resolved within the description's
+ * scope and budgets, in a worker thread where it is large or names other documents
+ * (load-in-worker.ts). A document that is not OpenAPI, or a
+ * `$ref` that leads nowhere, is an OpenApiError naming the source and the JSON pointer; a `$ref`
+ * outside the scope an OpenApiRefRefusedError; a budget exceeded an OpenApiBudgetError.
  */
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
-import { OpenApiError } from './openapi-error.js';
-import { pointerOf, resolvePointer } from './json-pointer.js';
-import { parseText } from './parse-text.js';
-import { fromSwagger2 } from './swagger2.js';
-import { isUrl, readSource, type SourceValidators } from './read-source.js';
+import { rememberPlaces } from './file-pointers.js';
+import { DEFAULT_LOAD_BUDGET, type LoadBudget, resolveBounded } from './load-in-worker.js';
+import { readSource, type SourceValidators } from './read-source.js';
 
 export type OpenApiDoc = Record<string, unknown>;
 
@@ -27,86 +25,43 @@ export interface Description {
   dialect: '3.0' | '3.1';
   /** The version the file states, when it is Swagger 2.0. */
   swagger?: '2.0';
-  /** The document with every `$ref` replaced by what it points to. */
+  /**
+   * The document with every `$ref` replaced by what it points to: a place named by several `$ref`s
+   * is one shared object; a circular `$ref` stays a `$ref` (file-pointers.ts says where each is).
+   */
   doc: OpenApiDoc;
   /** The text as read (what `ferry interface pull` pins). */
   text: string;
   validators: SourceValidators;
 }
 
+/** How a description is loaded: a stop signal (Ctrl-C, SIGTERM) and the budgets. */
+export interface LoadOptions {
+  signal?: AbortSignal;
+  budget?: Partial<LoadBudget>;
+}
+
 export const sha256Of = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-function checkVersion(source: string, doc: OpenApiDoc): '2.0' | '3.0' | '3.1' {
-  if (doc.swagger !== undefined) {
-    if (doc.swagger !== '2.0') {
-      const version = JSON.stringify(doc.swagger);
-      throw new OpenApiError(source, '/swagger', `Swagger ${version}: expected "2.0"`);
-    }
-    if (!doc.paths || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
-      throw new OpenApiError(source, '/paths', 'expected an object of paths');
-    }
-    return '2.0';
-  }
-  const version = doc.openapi;
-  if (typeof version !== 'string') {
-    throw new OpenApiError(source, '/openapi', 'not an OpenAPI document: no "openapi" version');
-  }
-  const dialect = /^3\.(0|1)(\.\d+)?$/.exec(version);
-  if (!dialect) {
-    throw new OpenApiError(source, '/openapi', `OpenAPI ${version}: expected 3.0.x or 3.1.x`);
-  }
-  if (!doc.paths || typeof doc.paths !== 'object' || Array.isArray(doc.paths)) {
-    throw new OpenApiError(source, '/paths', 'expected an object of paths');
-  }
-  return dialect[1] === '0' ? '3.0' : '3.1';
-}
-
-/** Every local `$ref` must lead somewhere: the first that does not is named by where it stands. */
-function checkLocalRefs(source: string, doc: OpenApiDoc): void {
-  const stack: { node: unknown; path: (string | number)[] }[] = [{ node: doc, path: [] }];
-  while (stack.length > 0) {
-    const { node, path } = stack.pop() as { node: unknown; path: (string | number)[] };
-    if (!node || typeof node !== 'object') continue;
-    const ref = (node as Record<string, unknown>).$ref;
-    if (typeof ref === 'string' && ref.startsWith('#') && resolvePointer(doc, ref) === undefined) {
-      throw new OpenApiError(source, pointerOf([...path, '$ref']), `$ref "${ref}" leads nowhere`);
-    }
-    for (const [key, child] of Object.entries(node))
-      stack.push({ node: child, path: [...path, key] });
-  }
-}
 
 /** Parses and dereferences a description's text (`source` resolves relative external refs). */
 export async function describe(
   source: string,
   text: string,
   validators: SourceValidators = {},
+  options: LoadOptions = {},
 ): Promise<Description> {
-  const read = parseText(source, text);
-  const version = checkVersion(source, read);
-  checkLocalRefs(source, read);
-  // Swagger 2.0 is read as the 3.0 document it states, before its one dereference.
-  const raw = version === '2.0' ? fromSwagger2(read) : read;
-  const dialect = version === '2.0' ? '3.0' : version;
-  let doc: OpenApiDoc;
-  try {
-    const base = isUrl(source) ? source : resolve(source);
-    doc = (await SwaggerParser.dereference(base, raw as never, {
-      dereference: { circular: 'ignore' },
-    })) as unknown as OpenApiDoc;
-  } catch (error) {
-    const e = error as Error & { path?: (string | number)[] };
-    const pointer = Array.isArray(e.path) ? pointerOf(e.path) : '';
-    throw new OpenApiError(source, pointer, `a $ref cannot be resolved: ${e.message}`);
-  }
+  const budget = { ...DEFAULT_LOAD_BUDGET, ...options.budget };
+  const resolved = await resolveBounded(source, text, budget, options.signal);
+  rememberPlaces(resolved);
+  const doc = resolved.doc;
   const info = (doc.info ?? {}) as { title?: unknown; version?: unknown };
   return {
     source,
     sha256: sha256Of(text),
     ...(typeof info.title === 'string' ? { title: info.title } : {}),
     ...(typeof info.version === 'string' ? { version: info.version } : {}),
-    dialect,
-    ...(version === '2.0' ? { swagger: '2.0' as const } : {}),
+    dialect: resolved.dialect,
+    ...(resolved.swagger ? { swagger: resolved.swagger } : {}),
     doc,
     text,
     validators,
@@ -114,8 +69,12 @@ export async function describe(
 }
 
 /** Reads and describes `source` (a file path or an http(s) URL). */
-export async function loadDescription(source: string): Promise<Description> {
-  const read = await readSource(source);
+export async function loadDescription(
+  source: string,
+  options: LoadOptions = {},
+): Promise<Description> {
+  const max = options.budget?.maxBytes ?? DEFAULT_LOAD_BUDGET.maxBytes;
+  const read = await readSource(source, {}, max, options.signal);
   if (read.notModified) throw new Error('unconditional read answered 304'); // cannot happen
-  return describe(source, read.text, read.validators);
+  return describe(source, read.text, read.validators, options);
 }

@@ -10,6 +10,7 @@ import type { Schema } from './described-operations.js';
 import { pointerOf } from './json-pointer.js';
 import { isSchemaObject, objectShape, typesOf } from './json-schema.js';
 import type { Violation } from './rule-in-words.js';
+import { inTree } from './schema-tree.js';
 
 /** The rules of a number property checked on its digits (each a decimal string). */
 interface NumberRule {
@@ -51,23 +52,42 @@ function takeRule(schema: Schema): NumberRule {
   return rule;
 }
 
-/** Where the schema's number properties are (their rules taken out of it, in place). */
-export function numberNode(schema: Schema, depth = 0): NumberNode | undefined {
-  if (depth > 32) return undefined;
-  const types = typesOf(schema);
-  if ((types.includes('number') || types.includes('integer')) && !types.includes('string')) {
-    return { rule: takeRule(schema) };
-  }
-  if (isSchemaObject(schema.items)) {
-    const items = numberNode(schema.items, depth + 1);
-    return items && { items };
-  }
-  const properties = new Map<string, NumberNode>();
-  for (const [name, property] of Object.entries(objectShape(schema).properties)) {
-    const node = isSchemaObject(property) ? numberNode(property, depth + 1) : undefined;
-    if (node) properties.set(name, node);
-  }
-  return properties.size > 0 ? { properties } : undefined;
+/**
+ * Where the schema's number properties are (their rules taken out of it, in place). `schema` is a
+ * tree of schema-tree.ts: a schema named by several `$ref`s is visited once, and the node found
+ * for it shared (circular where the schema is).
+ */
+export function numberNode(schema: Schema): NumberNode | undefined {
+  const found = new Map<Schema, NumberNode | undefined>();
+  const visit = (part: Schema, depth: number): NumberNode | undefined => {
+    const s = inTree(part, schema);
+    if (found.has(s)) return found.get(s);
+    if (depth > 32) return undefined;
+    const types = typesOf(s);
+    if ((types.includes('number') || types.includes('integer')) && !types.includes('string')) {
+      const rule = { rule: takeRule(s) };
+      found.set(s, rule);
+      return rule;
+    }
+    if (isSchemaObject(s.items)) {
+      const node = { items: undefined as unknown as NumberNode };
+      found.set(s, node);
+      const items = visit(s.items, depth + 1);
+      if (items) node.items = items;
+      else found.set(s, undefined);
+      return items && node;
+    }
+    const node = { properties: new Map<string, NumberNode>() };
+    found.set(s, node);
+    const shape = objectShape(s, (p) => inTree(p, schema));
+    for (const [name, property] of Object.entries(shape.properties)) {
+      const child = isSchemaObject(property) ? visit(property, depth + 1) : undefined;
+      if (child) node.properties.set(name, child);
+    }
+    if (node.properties.size === 0) found.set(s, undefined);
+    return node.properties.size > 0 ? node : undefined;
+  };
+  return visit(schema, 0);
 }
 
 /** The first rule of `rule` the digits break, in words. */

@@ -12,7 +12,11 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-export function parseText(source: string, text: string): Record<string, unknown> {
+/**
+ * `quote`: whether errors may carry the parser's words, which can quote the text; false for a
+ * document the user did not name (one a `$ref` led to): its errors then give the line only.
+ */
+export function parseText(source: string, text: string, quote = true): Record<string, unknown> {
   const body = text.replace(/^\uFEFF/, '');
   let value: unknown;
   if (body.trimStart().startsWith('{')) {
@@ -21,7 +25,8 @@ export function parseText(source: string, text: string): Record<string, unknown>
     } catch (error) {
       const at = /position (\d+)/.exec((error as Error).message);
       const where = at ? ` (line ${lineOf(body, Number(at[1]))})` : '';
-      throw new OpenApiError(source, '', `is not valid JSON${where}: ${(error as Error).message}`);
+      const why = quote ? `: ${(error as Error).message}` : '';
+      throw new OpenApiError(source, '', `is not valid JSON${where}${why}`);
     }
   } else {
     const doc = parseDocument(body, { uniqueKeys: false });
@@ -31,13 +36,14 @@ export function parseText(source: string, text: string): Record<string, unknown>
       throw new OpenApiError(
         source,
         '',
-        `is neither JSON nor valid YAML${line ? ` (line ${line})` : ''}: ${first.message.split('\n')[0]}`,
+        `is neither JSON nor valid YAML${line ? ` (line ${line})` : ''}${quote ? `: ${first.message.split('\n')[0]}` : ''}`,
       );
     }
     try {
       value = doc.toJS({ maxAliasCount: 10_000 });
     } catch (error) {
-      throw new OpenApiError(source, '', `YAML cannot be expanded: ${(error as Error).message}`);
+      const why = quote ? `: ${(error as Error).message}` : '';
+      throw new OpenApiError(source, '', `YAML cannot be expanded${why}`);
     }
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {

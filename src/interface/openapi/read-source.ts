@@ -3,10 +3,10 @@
  * conditionally (If-None-Match / If-Modified-Since from an earlier read): `notModified` then says
  * the description did not change and carries no text.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { request } from 'undici';
-import { OpenApiError } from './openapi-error.js';
+import { OpenApiBudgetError, OpenApiError, OpenApiStoppedError } from './openapi-error.js';
 
 export interface SourceValidators {
   etag?: string;
@@ -18,16 +18,47 @@ export type SourceRead =
 
 export const isUrl = (source: string): boolean => /^https?:\/\//i.test(source);
 
-const MAX_BYTES = 20 * 1024 * 1024;
+/** The size budget of a description, its `$ref`d documents included (docs/INTERFACE.md, Limits). */
+export const MAX_DESCRIPTION_BYTES = 20 * 1024 * 1024;
 
-async function readUrl(url: string, last: SourceValidators): Promise<SourceRead> {
+const tooLarge = (source: string, max: number) =>
+  new OpenApiBudgetError(
+    source,
+    'size',
+    `larger than ${Math.round(max / 1024 / 1024)} MB (the size budget of a description and the documents its $refs name); not read further`,
+  );
+
+/** The body as text, stopped (not buffered) past `max` bytes. */
+async function boundedText(url: string, body: AsyncIterable<Buffer>, max: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) throw tooLarge(url, max);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readUrl(
+  url: string,
+  last: SourceValidators,
+  max: number,
+  signal?: AbortSignal,
+): Promise<SourceRead> {
   const headers: Record<string, string> = { accept: 'application/json, application/yaml, */*' };
   if (last.etag) headers['if-none-match'] = last.etag;
   if (last.lastModified) headers['if-modified-since'] = last.lastModified;
   let answer;
   try {
-    answer = await request(url, { headers, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    answer = await request(url, {
+      headers,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+      ...(signal ? { signal } : {}),
+    });
   } catch (error) {
+    if (signal?.aborted) throw new OpenApiStoppedError(url);
     throw new OpenApiError(url, '', `cannot be fetched (${(error as Error).message})`);
   }
   if (answer.statusCode === 304) {
@@ -38,8 +69,16 @@ async function readUrl(url: string, last: SourceValidators): Promise<SourceRead>
     await answer.body.dump();
     throw new OpenApiError(url, '', `answered HTTP ${answer.statusCode}, expected 200`);
   }
-  const text = await answer.body.text();
-  if (text.length > MAX_BYTES) throw new OpenApiError(url, '', 'is larger than 20 MB');
+  const length = Number(answer.headers['content-length']);
+  if (length > max) {
+    answer.body.destroy();
+    throw tooLarge(url, max);
+  }
+  const text = await boundedText(url, answer.body, max)
+    .catch((error: unknown) => {
+      throw signal?.aborted ? new OpenApiStoppedError(url) : error;
+    })
+    .finally(() => answer.body.destroy());
   const header = (name: string) => {
     const value = answer.headers[name];
     return typeof value === 'string' ? value : undefined;
@@ -52,12 +91,10 @@ async function readUrl(url: string, last: SourceValidators): Promise<SourceRead>
   return { notModified: false, text, validators };
 }
 
-/** Reads `source`; `last` makes a URL read conditional (a file is always read: it is hashed). */
-export async function readSource(source: string, last: SourceValidators = {}): Promise<SourceRead> {
-  if (isUrl(source)) return readUrl(source, last);
+async function readFileBounded(source: string, max: number): Promise<string> {
+  let file;
   try {
-    const text = await readFile(resolve(source), 'utf8');
-    return { notModified: false, text, validators: {} };
+    file = await open(resolve(source), 'r');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new OpenApiError(
@@ -66,4 +103,29 @@ export async function readSource(source: string, last: SourceValidators = {}): P
       code === 'ENOENT' ? 'no such file' : `cannot be read (${code})`,
     );
   }
+  try {
+    const { size } = await file.stat();
+    if (size > max) throw tooLarge(source, max);
+    return await boundedText(source, file.createReadStream({ autoClose: false }), max);
+  } catch (error) {
+    if (error instanceof OpenApiBudgetError) throw error;
+    throw new OpenApiError(source, '', `cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Reads `source`; `last` makes a URL read conditional (a file is always read: it is hashed). More
+ * than `max` bytes is an OpenApiBudgetError, found before they are held; `signal` stops a fetch.
+ */
+export async function readSource(
+  source: string,
+  last: SourceValidators = {},
+  max = MAX_DESCRIPTION_BYTES,
+  signal?: AbortSignal,
+): Promise<SourceRead> {
+  if (isUrl(source)) return readUrl(source, last, max, signal);
+  const text = await readFileBounded(source, max);
+  return { notModified: false, text, validators: {} };
 }
