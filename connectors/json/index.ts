@@ -53,10 +53,9 @@ function parseRecord(text: string, file: string, line: number, o: JsonOptions): 
   }
   const repeated = tally.keys === keysInText ? undefined : findRepeatedKey(text);
   if (repeated) {
-    const key = repeated.path.slice(repeated.path.lastIndexOf('.') + 1);
     const where = repeated.lineOffset > 0 ? ` (again on line ${line + repeated.lineOffset})` : '';
     return fail(
-      `the key "${showInvisible(key)}" is given twice in one object${where}: JSON would keep ` +
+      `the key "${showInvisible(repeated.key)}" is given twice in one object${where}: JSON would keep ` +
         'the last value without a word, so the record was not read',
       showInvisible(repeated.path),
     );

@@ -303,6 +303,24 @@ describe('JSON repeated keys', () => {
       },
     ]);
   });
+  it('names a repeated key holding a dot exactly, not by what follows its last dot', async () => {
+    const file = put('dotted.ndjson', '{"price.":"1","price.":"2"}\n{"a":{"x.y":"1","x.y":"2"}}\n');
+    const { errors } = await read(file);
+    expect(errors).toEqual([
+      {
+        file,
+        line: 1,
+        field: 'price.',
+        message: expect.stringContaining('the key "price." is given twice in one object'),
+      },
+      {
+        file,
+        line: 2,
+        field: 'a.x.y',
+        message: expect.stringContaining('the key "x.y" is given twice in one object'),
+      },
+    ]);
+  });
 });
 
 describe('XML attributes', () => {
