@@ -7,6 +7,13 @@
  * Hand-written rather than csv-parse because the speed goal needs a tight charCode loop, and
  * because an oversized field must be skipped and reading go on, not end the parse.
  */
+import {
+  BoundedText,
+  checkedSize,
+  isOversized,
+  oversizedMessage,
+  type Oversized,
+} from '../bounded-text.js';
 
 export interface CsvParserOptions {
   delimiter: string;
@@ -59,9 +66,7 @@ export class CsvParser {
   private values: string[] = [];
   private fieldCount = 0;
   /** Pieces of the current field that began in an earlier chunk (or around doubled quotes). */
-  private parts: string[] = [];
-  private partsLength = 0;
-  private oversized = false;
+  private readonly field: BoundedText;
   private extraValue = false;
   private problem: CsvProblem | undefined;
   /** The last chunk ended with a CR that ended a line: an LF starting the next is its pair. */
@@ -74,6 +79,7 @@ export class CsvParser {
     this.quote = options.quote.charCodeAt(0);
     this.quoteChar = options.quote;
     this.maxFieldBytes = options.maxFieldBytes;
+    this.field = new BoundedText(options.maxFieldBytes);
     this.maxFields = options.maxFields;
     this.line = options.firstLine;
     this.recordLine = options.firstLine;
@@ -215,40 +221,26 @@ export class CsvParser {
   }
 
   private appendPart(text: string, start: number, end: number): void {
-    if (end <= start) return;
-    this.partsLength += end - start;
-    if (this.oversized) return;
-    // A UTF-16 unit is at least one UTF-8 byte: past the limit in units is past it in bytes.
-    if (this.partsLength > this.maxFieldBytes) {
-      this.oversized = true;
-      this.parts = [];
-      return;
-    }
-    this.parts.push(text.slice(start, end));
+    this.field.append(text, start, end);
   }
 
-  /** The field ending at `end`, joined with its pieces from earlier chunks. */
+  /**
+   * The field ending at `end`, joined with its pieces from earlier chunks; '' with the record's
+   * problem when it is over maxFieldBytes (its size counted, its text never held).
+   */
   private takeField(text: string, start: number, end: number): string {
-    let value: string;
-    if (this.partsLength === 0) value = text.slice(start, end);
+    let value: string | Oversized;
+    if (this.field.empty) value = checkedSize(text.slice(start, end), this.maxFieldBytes);
     else {
-      this.appendPart(text, start, end);
-      value = this.oversized ? '' : this.parts.join('');
-      this.parts = [];
-      this.partsLength = 0;
+      this.field.append(text, start, end);
+      value = this.field.take();
     }
-    if (
-      this.oversized ||
-      (value.length * 3 > this.maxFieldBytes && Buffer.byteLength(value) > this.maxFieldBytes)
-    ) {
-      this.problem ??= {
-        column: this.fieldCount,
-        message: `the field is larger than maxFieldBytes (${this.maxFieldBytes} bytes): it was not read`,
-      };
-      this.oversized = false;
-      return '';
-    }
-    return value;
+    if (!isOversized(value)) return value;
+    this.problem ??= {
+      column: this.fieldCount,
+      message: oversizedMessage('the field', value, 'csv', 'maxFieldBytes', this.maxFieldBytes),
+    };
+    return '';
   }
 
   private addValue(value: string): void {

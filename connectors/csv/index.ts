@@ -240,7 +240,8 @@ async function* readCsv(
       parser.push(text, rows);
       if (ended) parser.end(rows);
       for (const row of rows) {
-        if (isBlankRow(row)) continue;
+        // A record whose field was too large reads as empty: it is an error, never a blank line.
+        if (!row.problem && isBlankRow(row)) continue;
         if (!header) {
           header = csvHeader(makeHeader(row, o, name));
           meta.header = header.named.map((k) => header!.names[k]!);

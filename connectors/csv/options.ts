@@ -53,7 +53,7 @@ export const csvOptions = z.strictObject({
     .default(16 * 1024 * 1024)
     .meta({
       description:
-        'A field larger than this (in UTF-8 bytes) is not read: its record becomes an error and reading goes on.',
+        'A field larger than this (in UTF-8 bytes) is not read (its text is never held, only counted): its record becomes an error naming its line and size, and reading goes on.',
     }),
   invisibleInNames: invisibleInNamesOption('A column name'),
 });

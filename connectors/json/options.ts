@@ -17,7 +17,7 @@ export const jsonOptions = z.strictObject({
     .default(16 * 1024 * 1024)
     .meta({
       description:
-        'A record (one object) larger than this is not read: it becomes an error and reading goes on.',
+        'A record (one object, or one NDJSON line) larger than this (in UTF-8 bytes) is not read (its text is never held, only counted): it becomes an error naming its line and size, and reading goes on.',
     }),
   invisibleInNames: invisibleInNamesOption('A key of a record'),
 });

@@ -30,7 +30,7 @@ export const xlsxOptions = z.strictObject({
     .default(16 * 1024 * 1024)
     .meta({
       description:
-        'A cell text (or any run of XML without a tag) larger than this stops the reading, naming the part and line.',
+        "A cell's text (inline or a shared string) larger than this (in UTF-8 bytes) is not read: its row becomes an error naming the cell and its size, and reading goes on. A tag or attribute value larger than this stops the reading, naming the part and line.",
     }),
   invisibleInNames: invisibleInNamesOption('A column name'),
 });

@@ -6,6 +6,7 @@ import { SaxesParser } from 'saxes';
 import { defineConnector } from '../define-connector.js';
 import type { ConnectorInput, ReadItem, ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
+import { drainText } from '../sax-text.js';
 import { decodeText } from '../text/decode-text.js';
 import { declaredXmlEncoding } from './declared-encoding.js';
 import { xmlOptions, type XmlOptions } from './options.js';
@@ -146,9 +147,12 @@ async function* readXml(
         if (error instanceof ConnectorError) throw error;
         fail(error);
       }
-      if (records.fed - records.eventAt > o.maxFieldBytes) {
+      // A long text reaches the record in pieces; a tag, an attribute value or a comment that
+      // long is held whole by saxes until it ends, so the reading stops.
+      const inText = drainText(records.parser, SLICE_CHARS);
+      if (!inText && records.fed - records.eventAt > o.maxFieldBytes) {
         throw new ConnectorError(
-          `${name}: a text or tag that starts before line ${records.parser.line} is larger than ` +
+          `${name}: a tag, attribute value or comment that starts before line ${records.parser.line} is larger than ` +
             `maxFieldBytes (${o.maxFieldBytes}): reading stopped.`,
           { file: name, line: records.parser.line },
         );

@@ -29,7 +29,9 @@ describe('csv connector: field size limit', () => {
         file: 'stdin',
         line: 3,
         field: 'description',
-        message: 'the field is larger than maxFieldBytes (16777216 bytes): it was not read',
+        message:
+          'the field is 52428800 bytes, larger than maxFieldBytes (16777216 bytes): it was not read ' +
+          '(the csv option maxFieldBytes raises the limit)',
       },
     ]);
   });

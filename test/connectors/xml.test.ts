@@ -79,8 +79,15 @@ describe('xml connector', () => {
     ]);
   });
 
-  it('stops on a text that never ends instead of buffering it', async () => {
+  it('reads a text that never ends in pieces, and refuses the truncated file at its end', async () => {
     const text = `<R><I><N>${'x'.repeat(300_000)}`;
+    await expect(
+      readBytes(xmlConnector, text, { recordElement: 'I', maxFieldBytes: 100_000 }),
+    ).rejects.toThrow(/is not well-formed XML \(line 1\): .*unclosed tag/);
+  });
+
+  it('stops on an attribute value that never ends instead of buffering it', async () => {
+    const text = `<R><I><N a="${'x'.repeat(300_000)}`;
     await expect(
       readBytes(xmlConnector, text, { recordElement: 'I', maxFieldBytes: 100_000 }),
     ).rejects.toThrow(/larger than maxFieldBytes \(100000\): reading stopped/);
