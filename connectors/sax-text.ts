@@ -2,8 +2,9 @@
  * saxes holds a text (or a CDATA section) whole until it ends, so a 2 GB text would be held whole
  * before any handler saw it. `drainText` hands what the parser holds so far to the parser's own
  * handler and lets it start afresh: the handlers (which join the pieces of a text) receive a long
- * text in pieces, and the connector decides what to keep (bounded-text.ts). Used by the xml and
- * xlsx connectors after each slice they feed.
+ * text in pieces, and the connector decides what to keep (bounded-text.ts). `dropAttributeValue`
+ * drops an attribute value held past the limit, counting its bytes. Used by the xml and xlsx
+ * connectors after each slice they feed.
  */
 import type { SaxesParser } from 'saxes';
 
@@ -12,6 +13,7 @@ const S_TEXT = 13;
 const S_CDATA = 20;
 const S_CDATA_ENDING = 21;
 const S_CDATA_ENDING_2 = 22;
+const S_ATTRIB_VALUE_QUOTED = 40;
 
 /** What saxes keeps to itself: read and reset here, the only place that reaches into it. */
 interface HeldText {
@@ -40,4 +42,19 @@ export function drainText(
     (inCdata ? held.cdataHandler : held.textHandler)?.(text);
   }
   return true;
+}
+
+/**
+ * Drops the attribute value the parser holds when it is over `maxChars` (the attribute then ends
+ * with only the rest of its value); returns the UTF-8 bytes dropped, 0 when nothing was.
+ */
+export function dropAttributeValue(
+  parser: SaxesParser<{ xmlns: false; position: true }>,
+  maxChars: number,
+): number {
+  const held = parser as unknown as HeldText;
+  if (held.state !== S_ATTRIB_VALUE_QUOTED || held.text.length <= maxChars) return 0;
+  const bytes = Buffer.byteLength(held.text);
+  held.text = '';
+  return bytes;
 }

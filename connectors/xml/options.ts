@@ -18,7 +18,7 @@ export const xmlOptions = z.strictObject({
     .default(16 * 1024 * 1024)
     .meta({
       description:
-        "A field's text (or CDATA) larger than this (in UTF-8 bytes) is not read: its record becomes an error naming the field and its size, and reading goes on. A tag, attribute value or comment larger than it stops the reading.",
+        "A field's text (or CDATA) or an attribute value larger than this (in UTF-8 bytes) is not read: its record becomes an error naming the field and its size, and reading goes on. A tag name or comment larger than it stops the reading.",
     }),
   maxAttributes: z
     .int()

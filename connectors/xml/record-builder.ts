@@ -5,7 +5,7 @@
  * A name that repeats gets `[2]`, `[3]`... so that nothing is dropped. Names holding invisible
  * characters are refused or stripped (the `invisibleInNames` option) when the record closes.
  */
-import { BoundedText, isOversized, oversizedMessage } from '../bounded-text.js';
+import { BoundedText, isOversized, oversizedMessage, type Oversized } from '../bounded-text.js';
 import { cleanFieldNames, type InvisibleMode } from '../text/invisible-chars.js';
 
 interface Open {
@@ -61,6 +61,21 @@ export class RecordBuilder {
       message:
         `the element <${name}> (line ${line}) has ${count} attributes, more than maxAttributes ` +
         `(${max}): the record was not read`,
+    };
+  }
+
+  /** An attribute of the element just opened was over maxFieldBytes: the record is not read. */
+  oversizedAttribute(element: string, attribute: Oversized & { name: string }, max: number): void {
+    const key = this.open[this.open.length - 1]!.key;
+    this.problem ??= {
+      field: `${key}@${attribute.name}`,
+      message: oversizedMessage(
+        `the attribute ${attribute.name} of <${element}>`,
+        attribute,
+        'xml',
+        'maxFieldBytes',
+        max,
+      ),
     };
   }
 

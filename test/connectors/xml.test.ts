@@ -86,8 +86,33 @@ describe('xml connector', () => {
     ).rejects.toThrow(/is not well-formed XML \(line 1\): .*unclosed tag/);
   });
 
-  it('stops on an attribute value that never ends instead of buffering it', async () => {
-    const text = `<R><I><N a="${'x'.repeat(300_000)}`;
+  it('rejects the record of an attribute value over maxFieldBytes, naming its size, and reads on', async () => {
+    const long = 'x'.repeat(300_000);
+    const text = `<R>\n<I a="${long}"><N>1</N></I>\n<I><N b="${long.slice(0, 2000)}">2</N></I>\n<I><N>3</N></I>\n</R>`;
+    const { records, errors } = await readBytes(xmlConnector, text, {
+      recordElement: 'I',
+      maxFieldBytes: 1000,
+    });
+    expect(records.map((r) => r.fields.N)).toEqual(['3']);
+    expect(errors).toEqual([
+      {
+        file: 'input.test',
+        line: 2,
+        field: '@a',
+        message:
+          'the attribute a of <I> is 300000 bytes, larger than maxFieldBytes (1000 bytes): it was not read (the xml option maxFieldBytes raises the limit)',
+      },
+      {
+        file: 'input.test',
+        line: 3,
+        field: 'N@b',
+        message: expect.stringContaining('the attribute b of <N> is 2000 bytes'),
+      },
+    ]);
+  });
+
+  it('stops on a tag name that never ends instead of buffering it', async () => {
+    const text = `<R><I><N${'x'.repeat(300_000)}`;
     await expect(
       readBytes(xmlConnector, text, { recordElement: 'I', maxFieldBytes: 100_000 }),
     ).rejects.toThrow(/larger than maxFieldBytes \(100000\): reading stopped/);
