@@ -89,7 +89,7 @@ class XmlRecords {
         this.builder = new RecordBuilder(
           this.builderLine,
           tag.attributes,
-          maxFieldBytes,
+          { maxFieldBytes, maxRecordBytes: o.maxRecordBytes },
           o.invisibleInNames,
         );
       }

@@ -20,6 +20,14 @@ export const xmlOptions = z.strictObject({
       description:
         "A field's text (or CDATA) or an attribute value larger than this (in UTF-8 bytes) is not read: its record becomes an error naming the field and its size, and reading goes on. A tag name or comment larger than it stops the reading.",
     }),
+  maxRecordBytes: z
+    .int()
+    .min(1)
+    .default(64 * 1024 * 1024)
+    .meta({
+      description:
+        'A record whose fields (names and values, in UTF-8 bytes) add up to more than this is not read (its fields are counted, not held): it becomes an error naming its size, and reading goes on.',
+    }),
   maxAttributes: z
     .int()
     .min(1)

@@ -26,15 +26,23 @@ export function localName(name: string): string {
   return colon === -1 ? name : name.slice(colon + 1);
 }
 
+/** The xml options of the same names. */
+export interface RecordLimits {
+  maxFieldBytes: number;
+  maxRecordBytes: number;
+}
+
 export class RecordBuilder {
-  private readonly fields: Record<string, string> = {};
+  private fields: Record<string, string> = {};
   private readonly open: Open[];
   private problem: BuiltRecord['problem'];
+  /** UTF-8 bytes of the record's names and values so far (counted on past maxRecordBytes). */
+  private bytes = 0;
 
   constructor(
     readonly line: number,
     attributes: Record<string, string>,
-    private readonly maxFieldBytes: number,
+    private readonly limits: RecordLimits,
     private readonly invisible: InvisibleMode,
   ) {
     this.open = [this.element('')];
@@ -42,7 +50,11 @@ export class RecordBuilder {
   }
 
   private element(key: string): Open {
-    return { key, text: new BoundedText(this.maxFieldBytes), hasChildren: false };
+    return { key, text: new BoundedText(this.limits.maxFieldBytes), hasChildren: false };
+  }
+
+  private get overRecord(): boolean {
+    return this.bytes > this.limits.maxRecordBytes;
   }
 
   openElement(name: string, attributes: Record<string, string>): void {
@@ -88,9 +100,16 @@ export class RecordBuilder {
   private takeText(el: Open): string {
     const text = el.text.take();
     if (!isOversized(text)) return text;
+    this.bytes += text.bytes;
     this.problem ??= {
       field: el.key || '#text',
-      message: oversizedMessage('the text', text, 'xml', 'maxFieldBytes', this.maxFieldBytes),
+      message: oversizedMessage(
+        'the text',
+        text,
+        'xml',
+        'maxFieldBytes',
+        this.limits.maxFieldBytes,
+      ),
     };
     return '';
   }
@@ -101,6 +120,17 @@ export class RecordBuilder {
     const text = this.takeText(el);
     if (this.open.length === 0) {
       if (text.trim() !== '') this.put('#text', text);
+      if (this.overRecord && !this.problem) {
+        const { maxRecordBytes } = this.limits;
+        const message = oversizedMessage(
+          'the record',
+          { bytes: this.bytes },
+          'xml',
+          'maxRecordBytes',
+          maxRecordBytes,
+        );
+        return { fields: {}, line: this.line, problem: { message } };
+      }
       if (this.problem) return { fields: {}, line: this.line, problem: this.problem };
       const named = cleanFieldNames(this.fields, this.invisible);
       if ('message' in named) return { fields: {}, line: this.line, problem: named };
@@ -114,7 +144,13 @@ export class RecordBuilder {
     for (const [name, value] of Object.entries(attributes)) this.put(`${key}@${name}`, value);
   }
 
+  /** A field; past maxRecordBytes the fields are dropped and only counted. */
   private put(key: string, value: string): void {
+    this.bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
+    if (this.overRecord) {
+      this.fields = {};
+      return;
+    }
     let k = key;
     for (let n = 2; Object.hasOwn(this.fields, k) || k === '__proto__'; n++) k = `${key}[${n}]`;
     this.fields[k] = value;

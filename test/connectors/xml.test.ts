@@ -111,6 +111,24 @@ describe('xml connector', () => {
     ]);
   });
 
+  it('rejects a record whose fields add up to more than maxRecordBytes, naming its size, and reads on', async () => {
+    const many = Array.from({ length: 500 }, (_, i) => `<F${i}>value ${i}</F${i}>`).join('');
+    const text = `<R>\n<I><N>1</N></I>\n<I><N>2</N>${many}</I>\n<I><N>3</N></I>\n</R>`;
+    const { records, errors } = await readBytes(xmlConnector, text, {
+      recordElement: 'I',
+      maxRecordBytes: 1000,
+    });
+    const size = 2 + Array.from({ length: 500 }, (_, i) => `F${i}value ${i}`).join('').length;
+    expect(records.map((r) => r.fields.N)).toEqual(['1', '3']);
+    expect(errors).toEqual([
+      {
+        file: 'input.test',
+        line: 3,
+        message: `the record is ${size} bytes, larger than maxRecordBytes (1000 bytes): it was not read (the xml option maxRecordBytes raises the limit)`,
+      },
+    ]);
+  });
+
   it('stops on a tag name that never ends instead of buffering it', async () => {
     const text = `<R><I><N${'x'.repeat(300_000)}`;
     await expect(
