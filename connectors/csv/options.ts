@@ -55,6 +55,14 @@ export const csvOptions = z.strictObject({
       description:
         'A field larger than this (in UTF-8 bytes) is not read (its text is never held, only counted): its record becomes an error naming its line and size, and reading goes on.',
     }),
+  maxRecordBytes: z
+    .int()
+    .min(1)
+    .default(64 * 1024 * 1024)
+    .meta({
+      description:
+        'A record whose fields add up to more than this (in UTF-8 bytes) is not read (its fields are counted, not held): it becomes an error naming its line and size, and reading goes on.',
+    }),
   invisibleInNames: invisibleInNamesOption('A column name'),
 });
 

@@ -154,7 +154,7 @@ bench/hostile-inputs.ts prints the time and peak memory of each such input).
 
 | connector | limit (default) | over it |
 | --- | --- | --- |
-| csv | \`maxFieldBytes\` (16 MiB): one field | an error item for its record; a header line over 1 MiB stops the reading |
+| csv | \`maxFieldBytes\` (16 MiB): one field; \`maxRecordBytes\` (64 MiB): a record's fields together | an error item for its record; a header line over 1 MiB stops the reading |
 | json | \`maxRecordBytes\` (16 MiB): one object, an array element or an NDJSON line | an error item for the record |
 | xml | \`maxFieldBytes\` (16 MiB): one text, CDATA section or attribute value; \`maxRecordBytes\` (64 MiB): a record's names and values together; \`maxAttributes\` (10,000): one element's attributes | an error item for the record; a tag name or comment over \`maxFieldBytes\` stops the reading |
 | xlsx | \`maxFieldBytes\` (16 MiB): one cell's text, inline or a shared string | an error item for each row showing it; a tag or attribute value over it stops the reading; a part over \`maxPartBytes\` (1 GiB) or \`maxCompressionRatio\` (200) is refused before unpacking |
