@@ -5,6 +5,22 @@
  * Shared by the connectors' scanners (csv fields, json records and lines, xml texts, xlsx cells).
  */
 
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+/**
+ * A size limit option of a connector (`maxFieldBytes`, `maxRecordBytes`), in UTF-8 bytes:
+ * 16 MiB for a field (or a json record), 64 MiB for a record of many fields.
+ */
+export function byteLimitOption(what: 'field' | 'record', description: string) {
+  return z
+    .int()
+    .min(1)
+    .default((what === 'field' ? 16 : 64) * MiB)
+    .meta({ description });
+}
+
 /** A record or field over its limit: its size in UTF-8 bytes (the text itself was not kept). */
 export interface Oversized {
   bytes: number;
