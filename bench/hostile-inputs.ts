@@ -4,14 +4,16 @@
  * hardening issue's XLSX whose sheet inflates from 1.5 MB to 1.5 GB), reads each in a process of
  * its own as `ferry read` would, and prints one JSON line per input: what came of it (records,
  * row errors, or the refusal's code), seconds and the reading process's peak RSS (the first line,
- * a harmless two-row file, is what the process itself costs).
+ * a harmless two-row file, is what the process itself costs). The `giant-` inputs hold one record
+ * over the connector's limit (17 MiB, or a text head followed by a 2 GB hole of a sparse file):
+ * each is one row error naming its size (`firstError`), in memory bounded by the limit.
  * Then the hostile descriptions (`descriptionInputs`): each loaded in a process of its own as
  * `ferry interface check --openapi FILE` would, its products item schema compiled to check
  * payloads; one JSON line each: loaded (and the operations matched) or the refusal's code,
  * seconds and peak RSS (the loading worker's heap included).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSource } from '../connectors/read-source.js';
@@ -22,7 +24,7 @@ import {
   matchCatalog,
 } from '../src/interface/index.js';
 import { PROJECT_ROOT } from '../src/config/load-config.js';
-import { xlsxParts } from '../test/connectors/helpers/xlsx-builder.js';
+import { buildXlsx, xlsxParts } from '../test/connectors/helpers/xlsx-builder.js';
 import { packRepeated, zip } from '../test/connectors/helpers/zip-writer.js';
 
 const MiB = 1024 * 1024;
@@ -31,6 +33,8 @@ const MiB = 1024 * 1024;
 interface Input {
   name: string;
   content: () => string | Buffer;
+  /** Writes the file itself instead (a sparse file of gigabytes); returns its size in bytes. */
+  write?: (file: string) => number;
   connector?: string;
   options?: Record<string, unknown>;
 }
@@ -133,23 +137,96 @@ const INPUTS: Input[] = [
     content: () =>
       `${Array.from({ length: 1_000_000 }, (_, i) => `c${i}`).join(',')}\n${'1,'.repeat(999_999)}1\n`,
   },
+  ...giantRecords(),
 ];
+
+/** Letters that do not repeat (one letter repeated would pack like a zip bomb in a workbook). */
+function letters(length: number): string {
+  const bytes = Buffer.alloc(length);
+  let seed = 7;
+  for (let i = 0; i < length; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    bytes[i] = 97 + (seed % 26);
+  }
+  return bytes.toString('latin1');
+}
+
+/** A text head of 2,038 records, then a hole of zeros to 2 GB (sparse: no disk used). */
+function writeHole(head: string): (file: string) => number {
+  return (file) => {
+    writeFileSync(file, head);
+    truncateSync(file, 2 * 1024 * MiB);
+    return 2 * 1024 * MiB;
+  };
+}
+
+/**
+ * One record over the connector's limit (17 MiB against the default 16 MiB) in each format, and
+ * a text head followed by a 2 GB hole: each is one row error naming its size, the other records
+ * read, memory bounded by the limit (issue 37).
+ */
+function giantRecords(): Input[] {
+  const giant = (): string => letters(17 * MiB);
+  const xml = { connector: 'xml', options: { recordElement: 'item' } };
+  const csvHead = `No.,name\n${Array.from({ length: 2038 }, (_, i) => `${i},name number ${i} of the head`).join('\n')}\n`;
+  const ndjsonHead = Array.from(
+    { length: 2038 },
+    (_, i) => `{"sku":"${i}","name":"name number ${i} of the head"}\n`,
+  ).join('');
+  return [
+    { name: 'giant-csv-17MiB-line.csv', content: () => `No.,name\n1,one\n${giant()}\n2,two\n` },
+    { name: 'giant-csv-2GB-hole.csv', content: () => '', write: writeHole(csvHead) },
+    {
+      name: 'giant-json-17MiB-record.json',
+      content: () => `[{"sku":"1"},\n{"sku":"G","name":"${giant()}"},\n{"sku":"2"}]\n`,
+    },
+    {
+      name: 'giant-ndjson-17MiB-line.ndjson',
+      content: () => `{"sku":"1"}\n{"sku":"G","name":"${giant()}"}\n{"sku":"2"}\n`,
+    },
+    { name: 'giant-ndjson-2GB-hole.ndjson', content: () => '', write: writeHole(ndjsonHead) },
+    {
+      name: 'giant-xml-17MiB-text.xml',
+      content: () =>
+        `<items>\n<item><sku>1</sku></item>\n<item><sku>G</sku><name>${giant()}</name></item>\n<item><sku>2</sku></item>\n</items>\n`,
+      ...xml,
+    },
+    {
+      name: 'giant-xlsx-17MiB-cell.xlsx',
+      content: () =>
+        buildXlsx([
+          {
+            name: 'Items',
+            rows: [
+              ['sku', 'name'],
+              ['1', 'one'],
+              ['G', { inline: giant() }],
+              ['2', 'two'],
+            ],
+          },
+        ]),
+    },
+  ];
+}
 
 /** Child: reads one input to its end and prints the outcome with its peak RSS. */
 async function readOne(file: string, input: Input): Promise<void> {
   let records = 0;
   let rowErrors = 0;
+  let firstError: string | undefined;
   let refused: string | undefined;
   try {
     for await (const item of readSource({ file }, input.connector, input.options ?? {}).items) {
       if ('record' in item) records++;
-      else rowErrors++;
+      else if (rowErrors++ === 0) firstError = `line ${item.error.line}: ${item.error.message}`;
     }
   } catch (error) {
     refused = (error as { code?: string }).code ?? (error as Error).message;
   }
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  process.stdout.write(`${JSON.stringify({ records, rowErrors, refused, peakRssMb })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ records, rowErrors, firstError, refused, peakRssMb })}\n`,
+  );
 }
 
 /** A description whose products PUT takes an array of `item` (JSON). */
@@ -253,15 +330,15 @@ function timeInputs(inputs: Input[], childMode: string, pick: string | undefined
   const self = fileURLToPath(import.meta.url);
   for (const input of inputs.filter((i) => pick === undefined || i.name.includes(pick))) {
     const file = resolve(dir, input.name);
-    const content = input.content();
-    writeFileSync(file, content);
+    const content = input.write ? '' : input.content();
+    if (!input.write) writeFileSync(file, content);
+    const bytes = input.write ? input.write(file) : Buffer.byteLength(content);
     const started = process.hrtime.bigint();
     const child = spawnSync(process.execPath, ['--import', 'tsx', self, childMode, input.name], {
       encoding: 'utf8',
     });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const outcome = JSON.parse(child.stdout) as Record<string, unknown>;
-    const bytes = Buffer.byteLength(content);
     process.stdout.write(
       `${JSON.stringify({ input: input.name, bytes, ...outcome, seconds: Number(seconds.toFixed(2)) })}\n`,
     );

@@ -3,15 +3,25 @@
  * chunk. Lines end with LF, CRLF or a lone CR (as some spreadsheet programs write), mixed in one
  * file too. It keeps the physical line on which each record starts (line breaks inside quoted
  * fields count), and it bounds memory: a field over `maxFieldBytes` is dropped as it streams in (the
- * record becomes a problem row) and a record keeps at most `maxFields` values.
+ * record becomes a problem row), a record over `maxRecordBytes` drops its values (it becomes a
+ * problem row too) and a record keeps at most `maxFields` values.
  * Hand-written rather than csv-parse because the speed goal needs a tight charCode loop, and
  * because an oversized field must be skipped and reading go on, not end the parse.
  */
+import {
+  BoundedText,
+  checkedSize,
+  isOversized,
+  oversizedMessage,
+  type Oversized,
+} from '../bounded-text.js';
 
 export interface CsvParserOptions {
   delimiter: string;
   quote: string;
   maxFieldBytes: number;
+  /** A record whose values add up to more than this is a problem row (its values dropped). */
+  maxRecordBytes: number;
   /** Values kept per record; the ones past it are only counted (memory stays bounded). */
   maxFields: number;
   /** Physical line number of the first line of text fed. */
@@ -50,6 +60,7 @@ export class CsvParser {
   private readonly quote: number;
   private readonly quoteChar: string;
   private readonly maxFieldBytes: number;
+  private readonly maxRecordBytes: number;
   /** May be lowered once the header is known (values past the header's count are only counted). */
   maxFields: number;
 
@@ -59,9 +70,11 @@ export class CsvParser {
   private values: string[] = [];
   private fieldCount = 0;
   /** Pieces of the current field that began in an earlier chunk (or around doubled quotes). */
-  private parts: string[] = [];
-  private partsLength = 0;
-  private oversized = false;
+  private readonly field: BoundedText;
+  /** UTF-16 units of the record's values so far (a unit is at least one UTF-8 byte). */
+  private recordUnits = 0;
+  /** UTF-8 bytes of the record once over maxRecordBytes (its values then dropped); -1 under it. */
+  private recordBytes = -1;
   private extraValue = false;
   private problem: CsvProblem | undefined;
   /** The last chunk ended with a CR that ended a line: an LF starting the next is its pair. */
@@ -74,6 +87,8 @@ export class CsvParser {
     this.quote = options.quote.charCodeAt(0);
     this.quoteChar = options.quote;
     this.maxFieldBytes = options.maxFieldBytes;
+    this.maxRecordBytes = options.maxRecordBytes;
+    this.field = new BoundedText(options.maxFieldBytes);
     this.maxFields = options.maxFields;
     this.line = options.firstLine;
     this.recordLine = options.firstLine;
@@ -215,49 +230,63 @@ export class CsvParser {
   }
 
   private appendPart(text: string, start: number, end: number): void {
-    if (end <= start) return;
-    this.partsLength += end - start;
-    if (this.oversized) return;
-    // A UTF-16 unit is at least one UTF-8 byte: past the limit in units is past it in bytes.
-    if (this.partsLength > this.maxFieldBytes) {
-      this.oversized = true;
-      this.parts = [];
-      return;
-    }
-    this.parts.push(text.slice(start, end));
+    this.field.append(text, start, end);
   }
 
-  /** The field ending at `end`, joined with its pieces from earlier chunks. */
+  /**
+   * The field ending at `end`, joined with its pieces from earlier chunks; '' with the record's
+   * problem when it is over maxFieldBytes (its size counted, its text never held).
+   */
   private takeField(text: string, start: number, end: number): string {
-    let value: string;
-    if (this.partsLength === 0) value = text.slice(start, end);
+    let value: string | Oversized;
+    if (this.field.empty) value = checkedSize(text.slice(start, end), this.maxFieldBytes);
     else {
-      this.appendPart(text, start, end);
-      value = this.oversized ? '' : this.parts.join('');
-      this.parts = [];
-      this.partsLength = 0;
+      this.field.append(text, start, end);
+      value = this.field.take();
     }
-    if (
-      this.oversized ||
-      (value.length * 3 > this.maxFieldBytes && Buffer.byteLength(value) > this.maxFieldBytes)
-    ) {
-      this.problem ??= {
-        column: this.fieldCount,
-        message: `the field is larger than maxFieldBytes (${this.maxFieldBytes} bytes): it was not read`,
-      };
-      this.oversized = false;
-      return '';
-    }
-    return value;
+    if (!isOversized(value)) return value;
+    this.problem ??= {
+      column: this.fieldCount,
+      message: oversizedMessage('the field', value, 'csv', 'maxFieldBytes', this.maxFieldBytes),
+    };
+    return '';
   }
 
   private addValue(value: string): void {
-    if (this.fieldCount < this.maxFields) this.values.push(value);
-    else if (value !== '') this.extraValue = true;
     this.fieldCount++;
+    if (this.recordBytes !== -1) {
+      this.recordBytes += Buffer.byteLength(value);
+      return;
+    }
+    this.recordUnits += value.length;
+    if (this.recordUnits > this.maxRecordBytes) {
+      this.recordBytes = valuesBytes(this.values) + Buffer.byteLength(value);
+      this.values = [];
+      return;
+    }
+    if (this.fieldCount <= this.maxFields) this.values.push(value);
+    else if (value !== '') this.extraValue = true;
+  }
+
+  /** The record's size when it is over maxRecordBytes, else -1. */
+  private oversizedRecord(): number {
+    if (this.recordBytes !== -1 || this.recordUnits * 3 <= this.maxRecordBytes) {
+      return this.recordBytes;
+    }
+    const bytes = valuesBytes(this.values);
+    return bytes > this.maxRecordBytes ? bytes : -1;
   }
 
   private endRecord(out: CsvRow[]): void {
+    const bytes = this.oversizedRecord();
+    if (bytes !== -1) {
+      const limit = this.maxRecordBytes;
+      const message = oversizedMessage('the record', { bytes }, 'csv', 'maxRecordBytes', limit);
+      this.problem ??= { message };
+      this.values = [];
+    }
+    this.recordUnits = 0;
+    this.recordBytes = -1;
     const row: CsvRow = { values: this.values, fieldCount: this.fieldCount, line: this.recordLine };
     if (this.problem) row.problem = this.problem;
     if (this.extraValue) row.extraValue = true;
@@ -269,4 +298,10 @@ export class CsvParser {
     this.line++;
     this.recordLine = this.line;
   }
+}
+
+function valuesBytes(values: readonly string[]): number {
+  let bytes = 0;
+  for (const value of values) bytes += Buffer.byteLength(value);
+  return bytes;
 }

@@ -226,6 +226,7 @@ async function* readCsv(
       delimiter,
       quote: o.quote,
       maxFieldBytes: o.maxFieldBytes,
+      maxRecordBytes: o.maxRecordBytes,
       maxFields: MAX_COLUMNS + 1,
       firstLine: o.skipLines + 1,
     });
@@ -240,7 +241,8 @@ async function* readCsv(
       parser.push(text, rows);
       if (ended) parser.end(rows);
       for (const row of rows) {
-        if (isBlankRow(row)) continue;
+        // A record whose field was too large reads as empty: it is an error, never a blank line.
+        if (!row.problem && isBlankRow(row)) continue;
         if (!header) {
           header = csvHeader(makeHeader(row, o, name));
           meta.header = header.named.map((k) => header!.names[k]!);
@@ -316,7 +318,7 @@ export const csvConnector = defineConnector({
       'record; a short record is rejected unless `shortRecords: pad` (its missing trailing ' +
       'fields read as empty); columns whose header name is empty are ignored (`ferry read` lists ' +
       'them) as long as their fields are empty, while two non-empty names that repeat refuse the ' +
-      'file. A field over `maxFieldBytes` or a quoted field that is never closed gives an error ' +
+      'file. A field over `maxFieldBytes`, a record over `maxRecordBytes` or a quoted field that is never closed gives an error ' +
       'item with its line; the other records go on.',
     'An input that gives no record at all (an empty file, a header alone) is refused with ' +
       '`FERRY_NO_RECORDS`, except in a changes-mode pipeline, where an empty change feed is a ' +

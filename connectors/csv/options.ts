@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { byteLimitOption } from '../bounded-text.js';
 import { ENCODING_OPTION_VALUES } from '../text/encoding.js';
 import { invisibleInNamesOption } from '../text/invisible-chars.js';
 
@@ -47,14 +48,14 @@ export const csvOptions = z.strictObject({
     description:
       'A record with fewer fields than the header: `reject` it (an error item), or `pad` it (the missing trailing fields read as empty).',
   }),
-  maxFieldBytes: z
-    .int()
-    .min(1)
-    .default(16 * 1024 * 1024)
-    .meta({
-      description:
-        'A field larger than this (in UTF-8 bytes) is not read: its record becomes an error and reading goes on.',
-    }),
+  maxFieldBytes: byteLimitOption(
+    'field',
+    'A field larger than this (in UTF-8 bytes) is not read (its text is never held, only counted): its record becomes an error naming its line and size, and reading goes on.',
+  ),
+  maxRecordBytes: byteLimitOption(
+    'record',
+    'A record whose fields add up to more than this (in UTF-8 bytes) is not read (its fields are counted, not held): it becomes an error naming its line and size, and reading goes on.',
+  ),
   invisibleInNames: invisibleInNamesOption('A column name'),
 });
 

@@ -141,6 +141,24 @@ byte-order mark), a zip archive or gzip data given to a text connector is refuse
 | an unknown connector name | \`FERRY_CONNECTOR_UNKNOWN\`, listing the known ones (exit code 2) |
 | an unknown or bad option | \`FERRY_CONFIG_INVALID\`, naming \`<path>.<option>\` and what was expected (exit code 2) |
 
+## Size limits
+
+No record vanishes and none is held whole: a record or field over its connector's limit is an
+error item naming the file, the line, its size in bytes, the limit and the option that raises it
+(\`the field is 17825792 bytes, larger than maxFieldBytes (16777216 bytes): it was not read (the csv
+option maxFieldBytes raises the limit)\`), and reading goes on with the next record. Its bytes are
+counted as they stream past, never kept, so reading costs no more memory than the limit: a text
+head followed by a 2 GB run of zeros (a sparse file) gives its records and one error for the 2 GB
+record (when the zeros begin within the first 64 KiB, the file is refused as binary data instead;
+bench/hostile-inputs.ts prints the time and peak memory of each such input).
+
+| connector | limit (default) | over it |
+| --- | --- | --- |
+| csv | \`maxFieldBytes\` (16 MiB): one field; \`maxRecordBytes\` (64 MiB): a record's fields together | an error item for its record; a header line over 1 MiB stops the reading |
+| json | \`maxRecordBytes\` (16 MiB): one object, an array element or an NDJSON line | an error item for the record |
+| xml | \`maxFieldBytes\` (16 MiB): one text, CDATA section or attribute value; \`maxRecordBytes\` (64 MiB): a record's names and values together; \`maxAttributes\` (10,000): one element's attributes | an error item for the record; a tag name or comment over \`maxFieldBytes\` stops the reading |
+| xlsx | \`maxFieldBytes\` (16 MiB): one cell's text, inline or a shared string | an error item for each row showing it; a tag or attribute value over it stops the reading; a part over \`maxPartBytes\` (1 GiB) or \`maxCompressionRatio\` (200) is refused before unpacking |
+
 ## From code
 
 \`readSource(spec, connector?, options?, context?)\` in connectors/read-source.ts returns

@@ -5,6 +5,7 @@
  * bounded). Broken structure (no array, a missing comma, an array never closed) is a
  * ConnectorError: past it, where records begin cannot be known.
  */
+import { BoundedText } from '../bounded-text.js';
 import { ConnectorError } from '../errors.js';
 import type { TextPiece } from './ndjson-lines.js';
 
@@ -39,14 +40,14 @@ export class ArrayScanner {
   /** An element was read and no comma has followed yet. */
   private needComma = false;
   private elementLine = 0;
-  private parts: string[] = [];
-  private partsLength = 0;
-  private oversized = false;
+  private readonly element: BoundedText;
 
   constructor(
-    private readonly maxBytes: number,
+    maxBytes: number,
     private readonly name: string,
-  ) {}
+  ) {
+    this.element = new BoundedText(maxBytes);
+  }
 
   push(text: string, out: TextPiece[]): void {
     let segStart = 0;
@@ -94,7 +95,7 @@ export class ArrayScanner {
         this.where = Where.Between;
       } else this.structureError(c);
     }
-    if (this.where === Where.InElement) this.append(text, segStart, len);
+    if (this.where === Where.InElement) this.element.append(text, segStart, len);
   }
 
   /** Ends the input; the array must have been closed. */
@@ -123,32 +124,9 @@ export class ArrayScanner {
     );
   }
 
-  private append(text: string, start: number, end: number): void {
-    if (end <= start) return;
-    this.partsLength += end - start;
-    if (this.oversized) return;
-    if (this.partsLength > this.maxBytes) {
-      this.oversized = true;
-      this.parts = [];
-      return;
-    }
-    this.parts.push(text.slice(start, end));
-  }
-
   private finish(text: string, start: number, end: number, out: TextPiece[]): void {
-    this.append(text, start, end);
-    let element = this.oversized ? undefined : this.parts.join('');
-    if (element !== undefined && element.length * 3 > this.maxBytes) {
-      if (Buffer.byteLength(element) > this.maxBytes) element = undefined;
-    }
-    out.push(
-      element === undefined
-        ? { line: this.elementLine }
-        : { line: this.elementLine, text: element },
-    );
-    this.parts = [];
-    this.partsLength = 0;
-    this.oversized = false;
+    this.element.append(text, start, end);
+    out.push({ line: this.elementLine, text: this.element.take() });
     this.where = Where.Between;
     this.needComma = true;
   }

@@ -3,6 +3,7 @@
  * one record's text is held at a time. Each object becomes fields (see flatten.ts) with exact
  * number text (see quote-numbers.ts).
  */
+import { isOversized, oversizedMessage } from '../bounded-text.js';
 import { defineConnector } from '../define-connector.js';
 import type { ConnectorInput, ReadItem, ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
@@ -53,10 +54,9 @@ function parseRecord(text: string, file: string, line: number, o: JsonOptions): 
   }
   const repeated = tally.keys === keysInText ? undefined : findRepeatedKey(text);
   if (repeated) {
-    const key = repeated.path.slice(repeated.path.lastIndexOf('.') + 1);
     const where = repeated.lineOffset > 0 ? ` (again on line ${line + repeated.lineOffset})` : '';
     return fail(
-      `the key "${showInvisible(key)}" is given twice in one object${where}: JSON would keep ` +
+      `the key "${showInvisible(repeated.key)}" is given twice in one object${where}: JSON would keep ` +
         'the last value without a word, so the record was not read',
       showInvisible(repeated.path),
     );
@@ -68,15 +68,15 @@ function parseRecord(text: string, file: string, line: number, o: JsonOptions): 
 
 function toItem(piece: TextPiece, file: string, o: JsonOptions, suspect: boolean): ReadItem {
   const { line, text } = piece;
-  const maxBytes = o.maxRecordBytes;
-  if (text === undefined) {
-    return {
-      error: {
-        file,
-        line,
-        message: `the record is larger than maxRecordBytes (${maxBytes} bytes): it was not read`,
-      },
-    };
+  if (isOversized(text)) {
+    const message = oversizedMessage(
+      'the record',
+      text,
+      'json',
+      'maxRecordBytes',
+      o.maxRecordBytes,
+    );
+    return { error: { file, line, message } };
   }
   const unreadable = suspect ? unreadableProblem(text) : undefined;
   if (unreadable) return { error: { file, line, message: `the record ${unreadable}` } };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { byteLimitOption } from '../bounded-text.js';
 import { ENCODING_OPTION_VALUES } from '../text/encoding.js';
 import { invisibleInNamesOption } from '../text/invisible-chars.js';
 
@@ -11,14 +12,10 @@ export const jsonOptions = z.strictObject({
   encoding: z.enum(ENCODING_OPTION_VALUES).default('auto').meta({
     description: '`auto`: from the byte-order mark, else UTF-8 (JSON is UTF-8 by its RFC).',
   }),
-  maxRecordBytes: z
-    .int()
-    .min(1)
-    .default(16 * 1024 * 1024)
-    .meta({
-      description:
-        'A record (one object) larger than this is not read: it becomes an error and reading goes on.',
-    }),
+  maxRecordBytes: byteLimitOption(
+    'field',
+    'A record (one object, or one NDJSON line) larger than this (in UTF-8 bytes) is not read (its text is never held, only counted): it becomes an error naming its line and size, and reading goes on.',
+  ),
   invisibleInNames: invisibleInNamesOption('A key of a record'),
 });
 

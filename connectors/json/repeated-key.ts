@@ -15,6 +15,8 @@ interface Frame {
 export interface RepeatedKey {
   /** The field it gives: its dotted path from the record (`address.city`). */
   path: string;
+  /** The key itself, exactly as the object gives it (it may hold dots: `{"a.b": 1}`). */
+  key: string;
   /** Lines after the record's first line on which the repeat stands. */
   lineOffset: number;
 }
@@ -57,7 +59,7 @@ export function findRepeatedKey(text: string): RepeatedKey | undefined {
       while (next < text.length && /\s/.test(text[next]!)) next++;
       if (top?.keys && text[next] === ':') {
         const key: string = JSON.parse(text.slice(i, end + 1));
-        if (top.keys.has(key)) return { path: join(top.path, key), lineOffset };
+        if (top.keys.has(key)) return { path: join(top.path, key), key, lineOffset };
         top.keys.add(key);
         top.key = key;
       }

@@ -48,6 +48,7 @@ async function* readXlsx(
         strings: workbook.sharedStrings ? await readSharedStrings(zip, workbook.sharedStrings) : [],
         dateStyles: workbook.styles ? await readDateStyles(zip, workbook.styles) : [],
         date1904: workbook.date1904,
+        maxFieldBytes: o.maxFieldBytes,
       };
       let header: Header | undefined;
       for await (const rows of sheetRows(zip, sheet.part)) {

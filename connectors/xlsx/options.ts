@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { byteLimitOption } from '../bounded-text.js';
 import { invisibleInNamesOption } from '../text/invisible-chars.js';
 
 export const xlsxOptions = z.strictObject({
@@ -24,14 +25,10 @@ export const xlsxOptions = z.strictObject({
     description:
       'A part larger than 1 MiB unpacked that is more than this many times smaller packed is refused as a zip bomb before it is unpacked (spreadsheets pack 5-50 times; a bomb packs a thousand times).',
   }),
-  maxFieldBytes: z
-    .int()
-    .min(1)
-    .default(16 * 1024 * 1024)
-    .meta({
-      description:
-        'A cell text (or any run of XML without a tag) larger than this stops the reading, naming the part and line.',
-    }),
+  maxFieldBytes: byteLimitOption(
+    'field',
+    "A cell's text (inline or a shared string) larger than this (in UTF-8 bytes) is not read: its row becomes an error naming the cell and its size, and reading goes on. A tag or attribute value larger than this stops the reading, naming the part and line.",
+  ),
   invisibleInNames: invisibleInNamesOption('A column name'),
 });
 

@@ -3,6 +3,7 @@
  * relationships), which cell styles show dates (styles.xml), and the shared strings.
  */
 import { posix } from 'node:path';
+import { appendBounded, checkedSize, type Oversized } from '../bounded-text.js';
 import { ConnectorError } from '../errors.js';
 import { isDateFormat } from './cell-value.js';
 import { local, readPart, type PartParser } from './sax-part.js';
@@ -111,10 +112,17 @@ export async function readDateStyles(zip: ZipArchive, part: string): Promise<boo
   return xfFormats.map((id) => isDateFormat(id, formats.get(id)));
 }
 
-/** The shared strings, in order (rich text runs joined; phonetic hints left out). */
-export async function readSharedStrings(zip: ZipArchive, part: string): Promise<string[]> {
-  const strings: string[] = [];
-  let current: string | undefined;
+/**
+ * The shared strings, in order (rich text runs joined; phonetic hints left out); one over
+ * maxFieldBytes is kept as its size alone, and a cell that refers to it is an error.
+ */
+export async function readSharedStrings(
+  zip: ZipArchive,
+  part: string,
+): Promise<(string | Oversized)[]> {
+  const strings: (string | Oversized)[] = [];
+  const { maxFieldBytes } = zip.limits;
+  let current: string | Oversized | undefined;
   let inText = false;
   let phonetic = 0;
   await readPart(zip, part, (p) => {
@@ -125,7 +133,7 @@ export async function readSharedStrings(zip: ZipArchive, part: string): Promise<
       else if (name === 't' && phonetic === 0) inText = true;
     });
     const onText = (text: string): void => {
-      if (inText && current !== undefined) current += text;
+      if (inText && current !== undefined) current = appendBounded(current, text, maxFieldBytes);
     };
     p.on('text', onText);
     p.on('cdata', onText);
@@ -134,7 +142,7 @@ export async function readSharedStrings(zip: ZipArchive, part: string): Promise<
       if (name === 't') inText = false;
       else if (name === 'rPh') phonetic--;
       else if (name === 'si') {
-        strings.push(current ?? '');
+        strings.push(checkedSize(current ?? '', maxFieldBytes));
         current = undefined;
       }
     });

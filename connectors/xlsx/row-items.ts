@@ -1,5 +1,6 @@
 /** Raw sheet rows -> header and ReadItems: cell values formatted, columns named by the header. */
 import type { ReadItem } from '../types.js';
+import { isOversized, oversizedMessage, type Oversized } from '../bounded-text.js';
 import { headerName } from '../header-name.js';
 import { ConnectorError } from '../errors.js';
 import type { InvisibleMode } from '../text/invisible-chars.js';
@@ -7,34 +8,43 @@ import { columnLetters, numberText, serialToIso } from './cell-value.js';
 import type { RawCell, RawRow } from './sheet-rows.js';
 
 export interface CellContext {
-  strings: string[];
+  strings: (string | Oversized)[];
+  /** The xlsx option: a text over it is an error for its row. */
+  maxFieldBytes: number;
   dateStyles: boolean[];
   date1904: boolean;
 }
 
 type CellText = { value: string } | { error: string };
 
+function oversizedText(what: string, size: Oversized, ctx: CellContext): CellText {
+  return { error: oversizedMessage(what, size, 'xlsx', 'maxFieldBytes', ctx.maxFieldBytes) };
+}
+
 export function cellText(cell: RawCell, ctx: CellContext): CellText {
+  const raw = cell.value;
+  if (isOversized(raw)) return oversizedText('holds a text that', raw, ctx);
   switch (cell.type) {
     case 's': {
-      const text = ctx.strings[Number(cell.value)];
-      return text === undefined
-        ? { error: `refers to shared string ${cell.value}, which the workbook does not have` }
-        : { value: text };
+      const text = ctx.strings[Number(raw)];
+      if (text === undefined)
+        return { error: `refers to shared string ${raw}, which the workbook does not have` };
+      if (isOversized(text))
+        return oversizedText(`refers to shared string ${raw}, which`, text, ctx);
+      return { value: text };
     }
     case 'str':
     case 'inlineStr':
     case 'd':
-      return { value: cell.value };
+      return { value: raw };
     case 'b':
-      return { value: cell.value === '1' ? 'true' : 'false' };
+      return { value: raw === '1' ? 'true' : 'false' };
     case 'e':
-      return { error: `holds the spreadsheet error ${cell.value}` };
+      return { error: `holds the spreadsheet error ${raw}` };
     default:
-      if (cell.value === '') return { value: '' };
-      if (ctx.dateStyles[cell.style])
-        return { value: serialToIso(Number(cell.value), ctx.date1904) };
-      return { value: numberText(cell.value) };
+      if (raw === '') return { value: '' };
+      if (ctx.dateStyles[cell.style]) return { value: serialToIso(Number(raw), ctx.date1904) };
+      return { value: numberText(raw) };
   }
 }
 

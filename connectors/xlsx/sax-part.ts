@@ -2,10 +2,14 @@
 import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 import { ConnectorError } from '../errors.js';
+import { drainText } from '../sax-text.js';
 import type { ZipArchive } from './zip.js';
 
 type PlainOptions = { xmlns: false; position: true };
 export type PartParser = SaxesParser<PlainOptions>;
+
+/** Held text handed on to the handlers once it is this long. */
+const DRAIN_CHARS = 64 * 1024;
 
 /** Local name of a tag or attribute (`x:row` -> `row`). */
 export function local(name: string): string {
@@ -15,8 +19,9 @@ export function local(name: string): string {
 
 /**
  * Feeds the part (opened from the archive) to a parser set up by `listen`; after each chunk, `drain` may take what the
- * handlers collected (so a sheet is yielded row batch by row batch). saxes holds a text or a tag
- * whole until it ends, so a run longer than `maxRunChars` without a `<` stops the reading.
+ * handlers collected (so a sheet is yielded row batch by row batch). A long text reaches the
+ * handlers in pieces (sax-text.ts); saxes holds a tag whole until it ends, so a tag or attribute
+ * value longer than maxFieldBytes stops the reading.
  */
 export async function* parsePart<T>(
   zip: ZipArchive,
@@ -32,17 +37,6 @@ export async function* parsePart<T>(
   const decoder = new TextDecoder('utf-8');
   let run = 0;
   const feed = (text: string | null): void => {
-    if (text !== null) {
-      const lastTag = text.lastIndexOf('<');
-      run = lastTag === -1 ? run + text.length : text.length - lastTag;
-      if (run > maxRunChars) {
-        throw new ConnectorError(
-          `${file}: the workbook part ${part} holds a text longer than maxFieldBytes ` +
-            `(${maxRunChars}) near line ${parser.line}: reading stopped.`,
-          { file, part, line: parser.line },
-        );
-      }
-    }
     try {
       if (text === null) parser.close();
       else parser.write(text);
@@ -50,6 +44,19 @@ export async function* parsePart<T>(
       throw new ConnectorError(
         `${file}: the workbook part ${part} is not well-formed XML (line ${parser.line}): ${(error as Error).message}`,
         { file, part },
+      );
+    }
+    if (text === null) return;
+    const lastTag = text.lastIndexOf('<');
+    run = lastTag === -1 ? run + text.length : text.length - lastTag;
+    // A cell's long text reaches its handler in pieces (which bound what they keep); a tag or an
+    // attribute value that long is held whole by saxes until it ends, so the reading stops.
+    const inText = drainText(parser, DRAIN_CHARS);
+    if (run > maxRunChars && !inText) {
+      throw new ConnectorError(
+        `${file}: the workbook part ${part} holds a tag or attribute value longer than ` +
+          `maxFieldBytes (${maxRunChars}) near line ${parser.line}: reading stopped.`,
+        { file, part, line: parser.line },
       );
     }
   };

@@ -1,4 +1,5 @@
 /** A worksheet part streamed as rows of raw cells (values as stored, before any formatting). */
+import { appendBounded, checkedSize, type Oversized } from '../bounded-text.js';
 import { columnIndex } from './cell-value.js';
 import { local, parsePart } from './sax-part.js';
 import type { ZipArchive } from './zip.js';
@@ -10,7 +11,8 @@ export interface RawCell {
   type: string;
   /** Index of the cell's style, for date formats. */
   style: number;
-  value: string;
+  /** Its text; its size alone when over maxFieldBytes (the text was not kept). */
+  value: string | Oversized;
 }
 
 export interface RawRow {
@@ -28,6 +30,7 @@ export function sheetRows(zip: ZipArchive, part: string): AsyncGenerator<RawRow[
   let capture = false;
   let inInline = false;
   let phonetic = 0;
+  const { maxFieldBytes } = zip.limits;
   return parsePart(
     zip,
     part,
@@ -52,7 +55,7 @@ export function sheetRows(zip: ZipArchive, part: string): AsyncGenerator<RawRow[
         else if (name === 't' && inInline && phonetic === 0) capture = true;
       });
       const onText = (text: string): void => {
-        if (capture && cell) cell.value += text;
+        if (capture && cell) cell.value = appendBounded(cell.value, text, maxFieldBytes);
       };
       p.on('text', onText);
       p.on('cdata', onText);
@@ -62,6 +65,7 @@ export function sheetRows(zip: ZipArchive, part: string): AsyncGenerator<RawRow[
         else if (name === 'is') inInline = false;
         else if (name === 'rPh') phonetic--;
         else if (name === 'c' && cell && row) {
+          cell.value = checkedSize(cell.value, maxFieldBytes);
           row.cells.push(cell);
           cell = undefined;
         } else if (name === 'row' && row) {

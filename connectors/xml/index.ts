@@ -6,6 +6,8 @@ import { SaxesParser } from 'saxes';
 import { defineConnector } from '../define-connector.js';
 import type { ConnectorInput, ReadItem, ReadMeta } from '../types.js';
 import { ConnectorError } from '../errors.js';
+import { checkedSize, isOversized } from '../bounded-text.js';
+import { drainText, dropAttributeValue } from '../sax-text.js';
 import { decodeText } from '../text/decode-text.js';
 import { declaredXmlEncoding } from './declared-encoding.js';
 import { xmlOptions, type XmlOptions } from './options.js';
@@ -32,6 +34,10 @@ class XmlRecords {
   private depth = 0;
   /** Attributes of the start tag being read (counted past the limit, held only up to it). */
   private attributes = 0;
+  /** Bytes dropped from the attribute value being read (dropAttributeValue). */
+  attributeOverflow = 0;
+  /** The first attribute of the start tag being read over maxFieldBytes. */
+  private oversizedAttribute: { name: string; bytes: number } | undefined;
   private tagLine = 0;
   private builder: RecordBuilder | undefined;
   private builderLine = 0;
@@ -45,7 +51,13 @@ class XmlRecords {
     // saxes holds a start tag's attributes in a list (a new one per tag) until the tag ends: one
     // element with a million attributes took hundreds of MB. Those past the limit are dropped as
     // they are parsed (the element's record becomes an error), so no tag holds more than it.
-    p.on('attribute', () => {
+    p.on('attribute', (attribute) => {
+      if (this.attributeOverflow > 0 || isOversized(checkedSize(attribute.value, maxFieldBytes))) {
+        const bytes = this.attributeOverflow + Buffer.byteLength(attribute.value);
+        this.oversizedAttribute ??= { name: attribute.name, bytes };
+        this.attributeOverflow = 0;
+        attribute.value = '';
+      }
       if (++this.attributes <= maxAttributes) return;
       const held: unknown[] = p['attribList'];
       held.pop();
@@ -65,6 +77,7 @@ class XmlRecords {
     p.on('opentagstart', (tag) => {
       this.eventAt = this.fed;
       this.attributes = 0;
+      this.oversizedAttribute = undefined;
       this.tagLine = p.line;
       if (!this.builder && localName(tag.name) === recordElement) this.builderLine = p.line;
     });
@@ -76,13 +89,15 @@ class XmlRecords {
         this.builder = new RecordBuilder(
           this.builderLine,
           tag.attributes,
-          maxFieldBytes,
+          { maxFieldBytes, maxRecordBytes: o.maxRecordBytes },
           o.invisibleInNames,
         );
       }
       // Outside a record, attributes are not read: too many of them lose nothing.
       if (this.attributes > maxAttributes)
         this.builder?.tooManyAttributes(tag.name, this.tagLine, this.attributes, maxAttributes);
+      if (this.oversizedAttribute)
+        this.builder?.oversizedAttribute(tag.name, this.oversizedAttribute, maxFieldBytes);
     });
     const onText = (text: string): void => {
       this.eventAt = this.fed;
@@ -146,9 +161,16 @@ async function* readXml(
         if (error instanceof ConnectorError) throw error;
         fail(error);
       }
-      if (records.fed - records.eventAt > o.maxFieldBytes) {
+      // A long text reaches the record in pieces and a long attribute value is counted, not
+      // held; a tag name or a comment that long is held whole by saxes, so the reading stops.
+      const inText = drainText(records.parser, SLICE_CHARS);
+      const dropped = inText ? 0 : dropAttributeValue(records.parser, o.maxFieldBytes);
+      if (dropped > 0) {
+        records.attributeOverflow += dropped;
+        records.eventAt = records.fed;
+      } else if (!inText && records.fed - records.eventAt > o.maxFieldBytes) {
         throw new ConnectorError(
-          `${name}: a text or tag that starts before line ${records.parser.line} is larger than ` +
+          `${name}: a tag or comment that starts before line ${records.parser.line} is larger than ` +
             `maxFieldBytes (${o.maxFieldBytes}): reading stopped.`,
           { file: name, line: records.parser.line },
         );

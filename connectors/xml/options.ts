@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { byteLimitOption } from '../bounded-text.js';
 import { ENCODING_OPTION_VALUES } from '../text/encoding.js';
 import { invisibleInNamesOption } from '../text/invisible-chars.js';
 
@@ -12,14 +13,14 @@ export const xmlOptions = z.strictObject({
     description:
       '`auto`: from the byte-order mark, else the XML declaration, else UTF-8 when the bytes are valid UTF-8, else Windows-1252.',
   }),
-  maxFieldBytes: z
-    .int()
-    .min(1)
-    .default(16 * 1024 * 1024)
-    .meta({
-      description:
-        "A field's text larger than this makes its record an error; a single text or tag larger than it stops the reading.",
-    }),
+  maxFieldBytes: byteLimitOption(
+    'field',
+    "A field's text (or CDATA) or an attribute value larger than this (in UTF-8 bytes) is not read: its record becomes an error naming the field and its size, and reading goes on. A tag name or comment larger than it stops the reading.",
+  ),
+  maxRecordBytes: byteLimitOption(
+    'record',
+    'A record whose fields (names and values, in UTF-8 bytes) add up to more than this is not read (its fields are counted, not held): it becomes an error naming its size, and reading goes on.',
+  ),
   maxAttributes: z
     .int()
     .min(1)

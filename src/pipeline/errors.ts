@@ -93,3 +93,12 @@ export class LookupFileError extends FerryError<'FERRY_LOOKUP'> {
     this.exitCode = exitCode;
   }
 }
+
+/**
+ * The input lacks the column an entity's key is read from: not one of its records could give a
+ * key, so the plan stops with this one error (naming the file, the columns it has and the closest
+ * name) rather than one rejected row per record. Exit code 1.
+ */
+export class MissingKeyColumnError extends FerryError<'FERRY_INPUT_INVALID'> {
+  readonly code = 'FERRY_INPUT_INVALID';
+}

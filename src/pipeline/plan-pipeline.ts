@@ -19,6 +19,7 @@ import { RequestBuilder, type RequestSink } from './planner/request-builder.js';
 import { refusalCounts } from './planner/refusal-counts.js';
 import { plansByInput, RecordBatches } from './planner/record-batches.js';
 import { StateBatches } from './planner/state-batches.js';
+import { checkKeyColumns } from './source/key-columns.js';
 import { readRecords, type SourceSpec } from './source/read-records.js';
 import { createStateStore } from '../state/index.js';
 import { GuardWatcher } from './guards/value-guards.js';
@@ -164,8 +165,15 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
   let batch: MappedEntity[][] = [];
   let size = 0;
 
-  for await (const item of readRecords(definition, options.sourceOverride, signal).items) {
+  const read = readRecords(definition, options.sourceOverride, signal);
+  // Each file of a folder has its own header: checked when its first item comes.
+  let checkedSource: unknown;
+  for await (const item of read.items) {
     if (signal?.aborted) throw signal.reason;
+    if (read.meta.source !== checkedSource) {
+      checkedSource = read.meta.source;
+      checkKeyColumns(definition, read.meta);
+    }
     rows += 1;
     if (byInput) {
       if (byInput.add(item)) await byInput.flush();

@@ -51,8 +51,33 @@ export function logRedisState(redis: RedisClient, logger: Logger, where: string)
 }
 
 /**
- * Resolves once `redis` answers PING; says once, when it does not yet, what the process waits
- * for. False when `signal` aborted the wait (Ctrl-C, SIGTERM) first.
+ * Whether the connection's first attempt answers: true on `ready`, false on the error or close
+ * that ends the attempt (the connection then retries on its own) or when `signal` aborts.
+ */
+function firstAttempt(redis: RedisClient, signal: AbortSignal): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  if (redis.status === 'end') return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const settle = (answered: boolean) => (): void => {
+      redis.off('ready', onReady);
+      redis.off('error', onFailure);
+      redis.off('close', onFailure);
+      signal.removeEventListener('abort', onFailure);
+      resolve(answered);
+    };
+    const onReady = settle(true);
+    const onFailure = settle(false);
+    redis.once('ready', onReady);
+    redis.once('error', onFailure);
+    redis.once('close', onFailure);
+    signal.addEventListener('abort', onFailure, { once: true });
+  });
+}
+
+/**
+ * Resolves once `redis` answers PING; says once, when its first attempt does not answer, what the
+ * process waits for (a Redis that answers at once is not waited for, so nothing is said). False
+ * when `signal` aborted the wait (Ctrl-C, SIGTERM) first.
  */
 export async function waitForRedis(
   redis: RedisClient,
@@ -60,7 +85,8 @@ export async function waitForRedis(
 ): Promise<boolean> {
   const { logger, where, need, signal } = options;
   if (signal.aborted) return false;
-  if (redis.status === 'ready') return true;
+  if (await firstAttempt(redis, signal)) return true;
+  if (signal.aborted) return false;
   logger.warn(
     { redis: where },
     `waiting for Redis at ${where}: ${need}; retrying until it answers`,

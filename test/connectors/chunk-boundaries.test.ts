@@ -27,6 +27,7 @@ describe('csv parser across chunk boundaries', () => {
       delimiter: ';',
       quote: '"',
       maxFieldBytes,
+      maxRecordBytes: 10_000,
       maxFields: 10,
       firstLine: 1,
     });

@@ -29,7 +29,9 @@ describe('csv connector: field size limit', () => {
         file: 'stdin',
         line: 3,
         field: 'description',
-        message: 'the field is larger than maxFieldBytes (16777216 bytes): it was not read',
+        message:
+          'the field is 52428800 bytes, larger than maxFieldBytes (16777216 bytes): it was not read ' +
+          '(the csv option maxFieldBytes raises the limit)',
       },
     ]);
   });
@@ -51,5 +53,27 @@ describe('csv connector: field size limit', () => {
     );
     expect(records.map((r) => r.fields.b)).toEqual(['ok']);
     expect(errors.map((e) => e.line)).toEqual([2]);
+  });
+
+  it('refuses a record whose fields add up to more than maxRecordBytes, naming its size, and reads on', async () => {
+    const many = Array.from({ length: 20 }, () => 'y'.repeat(100)).join(',');
+    const header = Array.from({ length: 20 }, (_, i) => `c${i}`).join(',');
+    const short = Array.from({ length: 20 }, (_, i) => String(i)).join(',');
+    const { records, errors } = await readBytes(
+      csvConnector,
+      `${header}\n${short}\n${many}\n${short}\n`,
+      { maxRecordBytes: 1000 },
+      64,
+    );
+    expect(records.map((r) => r.source.line)).toEqual([2, 4]);
+    expect(errors).toEqual([
+      {
+        file: 'input.test',
+        line: 3,
+        message:
+          'the record is 2000 bytes, larger than maxRecordBytes (1000 bytes): it was not read ' +
+          '(the csv option maxRecordBytes raises the limit)',
+      },
+    ]);
   });
 });

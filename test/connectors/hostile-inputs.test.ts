@@ -132,11 +132,29 @@ describe('XLSX and its zip parts', () => {
     expect(error.message).toContain('expected 1000');
   });
 
-  it('stops at a cell text longer than maxFieldBytes, naming the part', async () => {
+  it('rejects the row of a cell text longer than maxFieldBytes, naming its size, and reads on', async () => {
     const file = put('bigcell.xlsx', workbook(sheetWithCell(text(2 * MiB))));
-    const error = await refusal(file, undefined, { maxFieldBytes: MiB });
+    const { records, errors } = await read(file, undefined, { maxFieldBytes: MiB });
+    expect(records.map((r) => [r.source.line, r.fields])).toEqual([[3, { sku: 'ok' }]]);
+    expect(errors).toEqual([
+      {
+        file,
+        line: 2,
+        field: 'sku',
+        message:
+          'cell A2 holds a text that is 2097152 bytes, larger than maxFieldBytes (1048576 bytes): ' +
+          'it was not read (the xlsx option maxFieldBytes raises the limit)',
+      },
+    ]);
+  });
+
+  it('stops at an attribute value longer than maxFieldBytes, naming the part', async () => {
+    const sheet = sheetWithCell('x').replace('<c r="A2"', `<c r="A2" x="${text(2 * MiB)}"`);
+    const error = await refusal(put('bigattr.xlsx', workbook(sheet)), undefined, {
+      maxFieldBytes: MiB,
+    });
     expect(error.message).toContain(
-      'the workbook part xl/worksheets/sheet1.xml holds a text longer than maxFieldBytes (1048576) near line 1: reading stopped',
+      'the workbook part xl/worksheets/sheet1.xml holds a tag or attribute value longer than maxFieldBytes (1048576) near line 1: reading stopped',
     );
   });
 
@@ -300,6 +318,24 @@ describe('JSON repeated keys', () => {
         line: 4,
         field: 'a.b',
         message: expect.stringContaining('the key "b" is given twice'),
+      },
+    ]);
+  });
+  it('names a repeated key holding a dot exactly, not by what follows its last dot', async () => {
+    const file = put('dotted.ndjson', '{"price.":"1","price.":"2"}\n{"a":{"x.y":"1","x.y":"2"}}\n');
+    const { errors } = await read(file);
+    expect(errors).toEqual([
+      {
+        file,
+        line: 1,
+        field: 'price.',
+        message: expect.stringContaining('the key "price." is given twice in one object'),
+      },
+      {
+        file,
+        line: 2,
+        field: 'a.x.y',
+        message: expect.stringContaining('the key "x.y" is given twice in one object'),
       },
     ]);
   });

@@ -79,8 +79,58 @@ describe('xml connector', () => {
     ]);
   });
 
-  it('stops on a text that never ends instead of buffering it', async () => {
+  it('reads a text that never ends in pieces, and refuses the truncated file at its end', async () => {
     const text = `<R><I><N>${'x'.repeat(300_000)}`;
+    await expect(
+      readBytes(xmlConnector, text, { recordElement: 'I', maxFieldBytes: 100_000 }),
+    ).rejects.toThrow(/is not well-formed XML \(line 1\): .*unclosed tag/);
+  });
+
+  it('rejects the record of an attribute value over maxFieldBytes, naming its size, and reads on', async () => {
+    const long = 'x'.repeat(300_000);
+    const text = `<R>\n<I a="${long}"><N>1</N></I>\n<I><N b="${long.slice(0, 2000)}">2</N></I>\n<I><N>3</N></I>\n</R>`;
+    const { records, errors } = await readBytes(xmlConnector, text, {
+      recordElement: 'I',
+      maxFieldBytes: 1000,
+    });
+    expect(records.map((r) => r.fields.N)).toEqual(['3']);
+    expect(errors).toEqual([
+      {
+        file: 'input.test',
+        line: 2,
+        field: '@a',
+        message:
+          'the attribute a of <I> is 300000 bytes, larger than maxFieldBytes (1000 bytes): it was not read (the xml option maxFieldBytes raises the limit)',
+      },
+      {
+        file: 'input.test',
+        line: 3,
+        field: 'N@b',
+        message: expect.stringContaining('the attribute b of <N> is 2000 bytes'),
+      },
+    ]);
+  });
+
+  it('rejects a record whose fields add up to more than maxRecordBytes, naming its size, and reads on', async () => {
+    const many = Array.from({ length: 500 }, (_, i) => `<F${i}>value ${i}</F${i}>`).join('');
+    const text = `<R>\n<I><N>1</N></I>\n<I><N>2</N>${many}</I>\n<I><N>3</N></I>\n</R>`;
+    const { records, errors } = await readBytes(xmlConnector, text, {
+      recordElement: 'I',
+      maxRecordBytes: 1000,
+    });
+    const size = 2 + Array.from({ length: 500 }, (_, i) => `F${i}value ${i}`).join('').length;
+    expect(records.map((r) => r.fields.N)).toEqual(['1', '3']);
+    expect(errors).toEqual([
+      {
+        file: 'input.test',
+        line: 3,
+        message: `the record is ${size} bytes, larger than maxRecordBytes (1000 bytes): it was not read (the xml option maxRecordBytes raises the limit)`,
+      },
+    ]);
+  });
+
+  it('stops on a tag name that never ends instead of buffering it', async () => {
+    const text = `<R><I><N${'x'.repeat(300_000)}`;
     await expect(
       readBytes(xmlConnector, text, { recordElement: 'I', maxFieldBytes: 100_000 }),
     ).rejects.toThrow(/larger than maxFieldBytes \(100000\): reading stopped/);

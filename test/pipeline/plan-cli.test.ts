@@ -75,6 +75,29 @@ describe('ferry plan', () => {
     expect(await redis.keys(`${prefix}:*`)).toEqual([]);
   });
 
+  it('stops with one error naming the file, its columns and the closest name when the key column is missing', async () => {
+    const items = readFileSync(resolve(PROJECT_ROOT, 'examples/items.csv'), 'latin1');
+    const rows = Array.from(
+      { length: 2_000 },
+      (_, i) => `${20_000 + i};Thing ${i};;V;SKI;Ski;;1;1,00;EUR;No;;;`,
+    );
+    const file = dir.file(
+      'no-key.csv',
+      Buffer.from(`${items.split('\n')[0]!.replace('No.', 'Nr.')}\n${rows.join('\n')}\n`, 'latin1'),
+    );
+    const r = await ferry(['plan', 'catalog', '--file', file, '--json']);
+    expect(r.code).toBe(1);
+    const { error } = JSON.parse(r.stdout) as {
+      error: { code: string; message: string; columns: string[]; closest: string };
+    };
+    expect(error.code).toBe('FERRY_INPUT_INVALID');
+    expect(error.message).toContain(`${file}: column No. missing (it is the key of product)`);
+    expect(error.message).toContain('the columns found are Nr., Description, Description 2,');
+    expect(error.message).toContain('The closest name is "Nr."');
+    expect(error.closest).toBe('Nr.');
+    expect(r.stdout).not.toContain('required (it is the key), but empty');
+  });
+
   it('lists every item with --show-items', async () => {
     const r = await ferry([
       'plan',

@@ -8,9 +8,11 @@ import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { createLogger, type Logger } from '../../src/logging/logger.js';
+import { createRedis, waitForRedis } from '../../src/redis/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { freePort, startRedisServer, type PrivateRedis } from '../helpers/redis-server.js';
-import { uniquePrefix } from '../helpers/redis.js';
+import { TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
 import { spawnFerry, writeConfigFile, type FerryProcess } from './cli-process.js';
 import { tempDir } from './delivery-fixtures.js';
@@ -107,6 +109,57 @@ describe('long-running processes', () => {
     expect(await worker.exited).toBe(0);
     expect(await serve.exited).toBe(0);
   }, 240_000);
+});
+
+describe('waitForRedis', () => {
+  function logged(): { logger: Logger; lines: () => string[] } {
+    const chunks: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger({ format: 'json', destination });
+    return { logger, lines: () => chunks.join('').split('\n').filter(Boolean) };
+  }
+
+  it('says nothing when Redis answers at the first try', async () => {
+    const { logger, lines } = logged();
+    const redis = createRedis(TEST_REDIS_URL);
+    try {
+      const ready = await waitForRedis(redis, {
+        logger,
+        where: 'here',
+        need: 'a test',
+        signal: new AbortController().signal,
+      });
+      expect(ready).toBe(true);
+      expect(lines()).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('says once that it waits when the first try finds no Redis', async () => {
+    const { logger, lines } = logged();
+    const redis = createRedis(`redis://127.0.0.1:${await freePort()}`);
+    const stop = new AbortController();
+    try {
+      const waited = waitForRedis(redis, {
+        logger,
+        where: 'there',
+        need: 'a test',
+        signal: stop.signal,
+      });
+      await until('it says it waits', () => lines().length > 0);
+      stop.abort();
+      expect(await waited).toBe(false);
+      expect(lines()).toEqual([expect.stringContaining('waiting for Redis at there: a test')]);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });
 
 describe('one-shot commands', () => {

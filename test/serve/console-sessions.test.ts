@@ -112,6 +112,37 @@ describe('without a session', () => {
   });
 });
 
+describe('the login redirect', () => {
+  const login = (next: string) =>
+    call('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: VIEWER, next }).toString(),
+    });
+
+  it('goes to / for anything but a path of this console, control characters and backslashes included', async () => {
+    const page = await call('/login?next=%2F%09%2Fevil.example');
+    expect(page.text).toContain('name="next" value="/"');
+    for (const next of [
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/\\evil.example',
+      '/%5C%5Cevil.example',
+      '/%09/evil.example',
+      '%2F%2Fevil.example',
+      ' /runs',
+      'https://evil.example/',
+      '/runs%',
+    ]) {
+      const answer = await login(next);
+      expect({ next, location: answer.headers.location }).toEqual({ next, location: '/' });
+    }
+    expect((await login('/dead-letters?key=A%201')).headers.location).toBe(
+      '/dead-letters?key=A%201',
+    );
+  });
+});
+
 describe('a session', () => {
   it('is an HttpOnly SameSite=Strict cookie that holds no token', async () => {
     const answer = await call('/login', {

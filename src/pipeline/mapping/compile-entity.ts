@@ -30,6 +30,11 @@ export interface MappingPlan {
   keyField: string | undefined;
   key: FieldFn;
   keyLabel: string;
+  /**
+   * The column the key is read from when nothing else can give it (no fallback, no default): a
+   * file without that column cannot give a single key.
+   */
+  keyColumn: string | undefined;
   /** What a key holding an invisible character does: rejects its record, or loses them. */
   invisibleInKey: InvisibleMode;
   /** Equal for entities whose key comes from the same spec (they may share key tracking). */
@@ -111,6 +116,8 @@ export function compileMapping(
     keyField,
     key: compileField(keySpec, `${path}.key`, ctx),
     keyLabel: keySpec.column ?? `${name} key`,
+    keyColumn:
+      keySpec.fallback === undefined && keySpec.default === undefined ? keySpec.column : undefined,
     invisibleInKey: entity.invisibleInKey,
     keySignature: JSON.stringify([keySpec, entity.invisibleInKey]),
     when: entity.when ? compileWhen(entity.when, path, ctx) : undefined,

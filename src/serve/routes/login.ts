@@ -10,9 +10,30 @@ import type { TokenMatcher } from '../tokens.js';
 import { recordAudit } from '../audit.js';
 import type { ServeContext } from '../serve-context.js';
 
-/** Only a path of this console: never an open redirect to another site. */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
+const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f-\u009f\\]/;
+
+/** `text` percent-decoded, or undefined when it does not decode (a stray `%`). */
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Only a path of this console: never an open redirect to another site. A browser drops tabs and
+ * line breaks from a Location and reads `\` as `/`, so `/\t/evil.example` and `/\evil.example`
+ * lead to evil.example: a path must start with a single `/` (not `//` or `/\`) and hold no control
+ * character or backslash, also once percent-decoded; anything else goes to `/`.
+ */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/';
+  if (typeof next !== 'string') return '/';
+  const plain = decoded(next);
+  const samePath = (path: string): boolean =>
+    path.startsWith('/') && !path.startsWith('//') && !CONTROL_OR_BACKSLASH.test(path);
+  return plain !== undefined && samePath(next) && samePath(plain) ? next : '/';
 }
 
 export function loginRoutes(
