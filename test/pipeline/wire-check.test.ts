@@ -93,6 +93,27 @@ describe('deletes on the wire', () => {
     expect(() => check!(item('x'))).toThrow(/the path parameter \{sku\}/);
   });
 
+  it('key objects that name the key otherwise: their one property becomes the keyField', () => {
+    const { binding, check } = checkOf('products.delete', {
+      '/external/api/products': {
+        delete: {
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'array',
+                  items: { type: 'object', required: ['sku'], properties: { sku: KEY } },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
+    expect([binding.deleteStyle, binding.keyField]).toEqual(['body', 'sku']);
+    expect(() => check!(item('10004', { sku: '10004' }))).not.toThrow();
+  });
+
   it('a comma-separated query parameter (explode: false) is deleteStyle csv', () => {
     const { binding } = checkOf('products.delete', {
       '/external/api/products': {
