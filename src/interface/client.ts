@@ -176,7 +176,9 @@ export function createInterfaceClient(
       if (answer.status === 401 && !renewed) {
         throw new AuthError(
           errorCtx,
-          `authentication failed (401): the platform refused the configured ${config.auth.type} credential`,
+          open
+            ? 'authentication failed (401): the operation was sent without a credential, as its binding is public (the description says security: [])'
+            : `authentication failed (401): the platform refused the configured ${config.auth.type} credential`,
         );
       }
       throw classifyAnswer(errorCtx, config.retryAfterCapMs);

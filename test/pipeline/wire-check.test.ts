@@ -43,23 +43,18 @@ const item = (key: string, payload: unknown = { externalId: key }): DeliveryItem
   baseVersion: 1,
 });
 
-const bareKeys = {
+/** Paths with one DELETE of the products whose JSON body is `schema`. */
+const deleteTaking = (schema: unknown) => ({
   '/external/api/products': {
-    delete: {
-      requestBody: {
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['externalIds'],
-              properties: { externalIds: { type: 'array', items: KEY } },
-            },
-          },
-        },
-      },
-    },
+    delete: { requestBody: { content: { 'application/json': { schema } } } },
   },
-};
+});
+
+const bareKeys = deleteTaking({
+  type: 'object',
+  required: ['externalIds'],
+  properties: { externalIds: { type: 'array', items: KEY } },
+});
 
 describe('deletes on the wire', () => {
   it('bare keys in an envelope: derived as deleteStyle keys, and they fit', () => {
@@ -91,6 +86,18 @@ describe('deletes on the wire', () => {
     expect([binding.deleteStyle, binding.maxItems, binding.body]).toEqual(['path', 1, 'none']);
     expect(() => check!(item('10004'))).not.toThrow();
     expect(() => check!(item('x'))).toThrow(/the path parameter \{sku\}/);
+  });
+
+  it('key objects that name the key otherwise: their one property becomes the keyField', () => {
+    const { binding, check } = checkOf(
+      'products.delete',
+      deleteTaking({
+        type: 'array',
+        items: { type: 'object', required: ['sku'], properties: { sku: KEY } },
+      }),
+    );
+    expect([binding.deleteStyle, binding.keyField]).toEqual(['body', 'sku']);
+    expect(() => check!(item('10004', { sku: '10004' }))).not.toThrow();
   });
 
   it('a comma-separated query parameter (explode: false) is deleteStyle csv', () => {

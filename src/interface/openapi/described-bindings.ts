@@ -55,10 +55,27 @@ function isBareKey(item: unknown): boolean {
   return types.includes('string') && !types.includes('object') && !isObject(item.properties);
 }
 
+/**
+ * The property a described key object names its key by, when it is not `externalId`: the one
+ * property it has (`{"sku": "10004"}`), or its one required property.
+ */
+function describedKeyField(item: unknown): string | undefined {
+  if (!isObject(item)) return undefined;
+  const { properties, required } = objectShape(item);
+  const names = Object.keys(properties);
+  if (names.includes('externalId')) return undefined;
+  if (names.length === 1) return names[0];
+  return required.length === 1 ? required[0] : undefined;
+}
+
 /** How a described DELETE takes its keys; what the binding says of it. */
 function deleteBinding(op: DescribedOperation): BindingConfig {
   const body = itemsArrayOf(op.requestSchema);
-  if (body) return { deleteStyle: isBareKey(body.array.items) ? 'keys' : 'body' };
+  if (body && isBareKey(body.array.items)) return { deleteStyle: 'keys' };
+  if (body) {
+    const keyField = describedKeyField(body.array.items);
+    return { deleteStyle: 'body', ...(keyField ? { keyField } : {}) };
+  }
   if (op.requestSchema) return {};
   // One request per key: the described path has a parameter (the catalog's collection has none).
   if (/\{[^}/]+\}/.test(op.path)) return { deleteStyle: 'path' };
