@@ -10,12 +10,19 @@
  */
 export const TEST_SWITCHES = ['FERRY_SHARED_DIR', 'FERRY_TEST_LOG', 'FERRY_SCREENSHOTS_DIR'];
 
+/** Kept too: set by Ferry's S3 source in its own process (it only silences a warning). */
+const SET_BY_FERRY = ['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'];
+
 const CALLERS = /^(FERRY_|OTEL_|REDIS_|AWS_)/;
 
 /** The names in `env` that are the caller's settings, not the tests'. */
 export function callerSettings(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(env).filter(
-    (name) => CALLERS.test(name) && name !== 'REDIS_URL' && !TEST_SWITCHES.includes(name),
+    (name) =>
+      CALLERS.test(name) &&
+      name !== 'REDIS_URL' &&
+      !TEST_SWITCHES.includes(name) &&
+      !SET_BY_FERRY.includes(name),
   );
 }
 
