@@ -10,13 +10,13 @@ import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { PROJECT_ROOT, type FerryConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import { deleteKeysUnder } from '../redis/index.js';
+import { deleteKeysUnder, redisWhere } from '../redis/index.js';
 import { startSimulator, type RunningSimulator } from '../simulator/index.js';
 import { connectDelivery, startDeliveryWorker } from '../queue/index.js';
 import { executeRun } from '../orchestrate/index.js';
 import { reportText, type RunReport } from '../runs/index.js';
 import { buildServer } from '../serve/index.js';
-import { demoRedis } from './demo-redis.js';
+import { demoRedis, type DemoRedis } from './demo-redis.js';
 
 /** The sample pipelines, in the order the demo runs them, with their files in examples/. */
 export const DEMO_PIPELINES: readonly [string, string][] = [
@@ -113,6 +113,41 @@ async function startConsole(
   };
 }
 
+/** What the demo runs on, and that the sample's bad rows are there on purpose. */
+function introduction(
+  sim: RunningSimulator,
+  redis: DemoRedis,
+  configuredUrl: string,
+  prefix: string,
+): string {
+  const where = redis.private
+    ? `Redis: a private redis-server at ${redisWhere(redis.url)} (none answered at ${redisWhere(configuredUrl)})`
+    : `Redis at ${redisWhere(redis.url)}`;
+  return (
+    `Ferry demo: the simulator at ${sim.url} (listing ${sim.listing}) plays the platform;\n` +
+    `${where}, keys under ${prefix} (removed at the end).\n` +
+    'The sample export in examples/ holds bad rows on purpose, to show how Ferry reports them:\n' +
+    'their runs end "partial", each report lists its rejected rows (file:line, field, what was\n' +
+    'expected) and names the CSV that holds them all ("failures:"); the other rows are delivered.\n'
+  );
+}
+
+/** The runs' outcome in one sentence: the rejected rows being the sample's own bad rows. */
+function outcome(reports: RunReport[]): string {
+  const rejected = reports.reduce((sum, r) => sum + r.rejected, 0);
+  const dead = reports.reduce((sum, r) => sum + r.deadLettered, 0);
+  if (dead > 0) return `${dead} items were dead-lettered: their reports above say why.\n`;
+  if (rejected === 0) return 'Every row was delivered.\n';
+  return `Every valid row was delivered; the ${rejected} rejected rows are the sample's bad rows.\n`;
+}
+
+const REAL_PLATFORM =
+  "For a real platform: docs/INTERFACE.md, \"From 'I have the platform's OpenAPI URL' to the first run\".";
+
+const NEXT_STEPS =
+  '\nNext: `npx ferry demo` runs the same, then keeps the simulator and the console (the operating\n' +
+  `pages) serving until Ctrl-C.\n${REAL_PLATFORM}\n`;
+
 async function removeKeys(url: string, prefix: string): Promise<void> {
   const redis = await connectDelivery(url, "the demo's queues, runs and state are kept there");
   try {
@@ -127,9 +162,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const redis = await demoRedis(options.config.redis.url, logger);
   const sim = await startSimulator({ port: options.port, seed: 1 });
   const config = demoConfig(options.config, redis.url, sim);
-  out.write(
-    `Ferry demo: simulator at ${sim.url} (listing ${sim.listing}), Redis at ${redis.private ? 'a private redis-server' : 'REDIS_URL'}, keys under ${config.redis.prefix}:\n\n`,
-  );
+  out.write(`${introduction(sim, redis, options.config.redis.url, config.redis.prefix)}\n`);
   const worker = await startDeliveryWorker({ config, logger });
   try {
     const reports: RunReport[] = [];
@@ -156,7 +189,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       `What landed in the simulator: ${RESOURCES.map((r) => `${landed[r]} ${r}`).join(', ')}\n` +
         `(${stats.requests} requests, ${stats.duplicates} applied twice)\n`,
     );
-    if (!options.once && !options.signal.aborted) {
+    out.write(`\n${outcome(reports)}`);
+    if (options.once) out.write(NEXT_STEPS);
+    else if (!options.signal.aborted) {
       const consoleServer = await startConsole(config, logger, options.consolePort);
       try {
         out.write(
@@ -165,6 +200,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
             `  FERRY_BASE_URL=${sim.url} ferry call products.get --json\n` +
             `The console is at ${consoleServer.url}/ : log in with the viewer token ${consoleServer.viewerToken}\n` +
             `(or, to act, the operator token ${consoleServer.operatorToken}); both last as long as the demo.\n` +
+            `${REAL_PLATFORM}\n` +
             'Ctrl-C stops the demo.\n',
         );
         await new Promise<void>((r) =>

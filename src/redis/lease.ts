@@ -25,14 +25,19 @@ export interface Lease {
   release(): Promise<void>;
 }
 
-/** Takes the lease on `key` for `ttlMs` (renewed every third of it); undefined when it is held. */
+/**
+ * Takes the lease on `key` for `ttlMs` (renewed every third of it); undefined when another holds
+ * it. The key already holding `token` is this very SET, sent again by the client after Redis ran it
+ * but the connection dropped before its answer came (a Redis restart): the lease is ours.
+ */
 export async function acquireLease(
   redis: RedisClient,
   key: string,
   ttlMs: number,
   token: string = randomUUID(),
 ): Promise<Lease | undefined> {
-  if ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') return undefined;
+  const taken = (await redis.set(key, token, 'PX', ttlMs, 'NX')) === 'OK';
+  if (!taken && (await redis.get(key)) !== token) return undefined;
   let lost = false;
   const renew = setInterval(() => {
     runScript(redis, RENEW_LEASE, { lease: key }, { token, ttlMs }).then(

@@ -109,16 +109,17 @@ function countApplied(ex: Exchange, result: WriteOutcome, fingerprint: string): 
 function limitRate(ex: Exchange): SimResponse | undefined {
   const { faults, limiter, stats } = ex.ctx;
   const costed = faults.rateLimitCost === 'items';
-  const decision = limiter.take(faults.rateLimit, costed ? Math.max(1, ex.items) : undefined);
+  const now = ex.at;
+  const decision = limiter.take(faults.rateLimit, costed ? Math.max(1, ex.items) : undefined, now);
   if (!decision) return undefined;
   for (const [name, value] of Object.entries(
-    rateLimitHeaders(faults.rateLimitHeaders, faults.rateLimit, decision),
+    rateLimitHeaders(faults.rateLimitHeaders, faults.rateLimit, decision, now),
   )) {
     ex.res.setHeader(name, value);
   }
   if (decision.refusedUntil === undefined) return undefined;
   stats.add('rateLimited');
-  const retryAfter = retryAfterHeader(decision.refusedUntil, faults.retryAfter);
+  const retryAfter = retryAfterHeader(decision.refusedUntil, faults.retryAfter, now);
   const message = `more than ${faults.rateLimit} ${costed ? 'items' : 'requests'} per second`;
   return errorResponse(429, 'RATE_LIMITED', message, { 'retry-after': retryAfter });
 }
@@ -263,7 +264,7 @@ export async function handleInterface(
     req,
     res,
     ctx,
-    at: Date.now(),
+    at: ctx.clock(),
     match,
     draw: drawFaults(ctx.random, ctx.faults, isWrite),
     key: isWrite && typeof header === 'string' && header !== '' ? header : null,

@@ -1,6 +1,8 @@
 /**
  * A fixed one-second window: more than `limit` requests (or, costed by items, more than `limit`
  * items) in the current second are refused, as a platform that counts per calendar second does.
+ * Seconds of the simulator's clock (`SimulatorOptions.clock`): a test that stops it sees every
+ * request in one window, however slowly the machine answers.
  */
 export interface RateDecision {
   /** The epoch ms at which the next window opens when refused, else undefined. */
@@ -19,7 +21,7 @@ export class RateLimiter {
    * Counts a request of `cost` against `limit` (0: no limit, undefined back). Counted by requests,
    * a refused request still counts (the platform saw it); costed, it spends nothing.
    */
-  take(limit: number, cost: number | undefined, now = Date.now()): RateDecision | undefined {
+  take(limit: number, cost: number | undefined, now: number): RateDecision | undefined {
     if (limit <= 0) return undefined;
     const second = Math.floor(now / 1000);
     if (second !== this.windowSecond) {
@@ -50,7 +52,7 @@ export class RateLimiter {
 }
 
 /** The Retry-After value for a window opening at `openAt`: delta-seconds or an HTTP-date. */
-export function retryAfterHeader(openAt: number, format: 'seconds' | 'date', now = Date.now()) {
+export function retryAfterHeader(openAt: number, format: 'seconds' | 'date', now: number) {
   if (format === 'date') return new Date(openAt).toUTCString();
   return String(Math.max(1, Math.ceil((openAt - now) / 1000)));
 }
@@ -63,7 +65,7 @@ export function rateLimitHeaders(
   mode: 'ietf' | 'x' | 'none',
   limit: number,
   decision: RateDecision,
-  now = Date.now(),
+  now: number,
 ): Record<string, string> {
   if (mode === 'none') return {};
   if (mode === 'x') {

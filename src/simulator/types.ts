@@ -51,8 +51,9 @@ export interface SimulatorOptions {
   /** Orders added per minute while the simulator runs, on top of the seeded set. Default 0. */
   ordersPerMinute?: number;
   /**
-   * Now, in epoch ms (default Date.now): the createdAt of added orders, and which days are closed
-   * (Z-reports, revenue). Tests pass their own to close a day without waiting for midnight.
+   * Now, in epoch ms (default Date.now): the createdAt of added orders, which days are closed
+   * (Z-reports, revenue), the rate limit's one-second windows and the request log's times. Tests
+   * pass their own to close a day without waiting for midnight, or to keep a burst in one window.
    */
   clock?: () => number;
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { redisWhere } from '../../src/redis/index.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { freePort } from '../helpers/redis-server.js';
 import { sharedPath } from '../helpers/shared.js';
@@ -61,6 +62,11 @@ describe('ferry demo --once', () => {
     );
     expect(result.stdout).toContain(`${landed.stores} stores, ${landed.users} users`);
     expect(result.stdout).toContain('0 applied twice');
+    // What it ran on, by address; the rejections said to be on purpose; where to go next.
+    expect(result.stdout).toContain(`Redis at ${redisWhere(TEST_REDIS_URL)}, keys under ${prefix}`);
+    expect(result.stdout).toContain('The sample export in examples/ holds bad rows on purpose');
+    expect(result.stdout).toMatch(/the \d+ rejected rows are the sample's bad rows/);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toContain('docs/INTERFACE.md');
     expect(await demoKeys()).toEqual([]);
   });
 
@@ -102,7 +108,8 @@ describe('ferry demo --once', () => {
     );
     const result = await runFerryHere(['demo', '--once'], file);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('a private redis-server');
+    expect(result.stdout).toContain(`a private redis-server at 127.0.0.1:`);
+    expect(result.stdout).toContain(`(none answered at ${redisWhere(nowhere)})`);
     expect(result.stdout).toContain(
       `What landed in the simulator: ${landed.categories} categories`,
     );

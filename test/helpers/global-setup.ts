@@ -3,12 +3,16 @@ import type { TestProject } from 'vitest/node';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { buildFerry } from './build-ferry.js';
 import { TEST_REDIS_URL } from './redis.js';
+import { clearCallerEnv } from './test-env.js';
 
 /**
- * Fails the run at once, with what to do, when the tests' Redis does not answer; then compiles the
- * `ferry` binary that tests run as a child process (test/helpers/ferry-bin.ts).
+ * Clears the caller's FERRY_*, REDIS_* and OTEL_* settings (test-env.ts) from this process before
+ * vitest starts its workers, which inherit its environment, as the children they start inherit
+ * theirs. Fails the run at once, with what to do, when the tests' Redis does not answer; then
+ * compiles the `ferry` binary that tests run as a child process (test/helpers/ferry-bin.ts).
  */
 export default async function setup(project: TestProject): Promise<void> {
+  clearCallerEnv(process.env, TEST_REDIS_URL);
   const redis = new Redis(TEST_REDIS_URL, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,

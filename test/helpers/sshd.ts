@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { requireBinary } from './binaries.js';
 import { freePort } from './redis-server.js';
 
 export const SSHD = '/usr/sbin/sshd';
@@ -42,6 +43,8 @@ async function answers(port: number): Promise<boolean> {
 }
 
 export async function startSshd(): Promise<TestSshd> {
+  requireBinary('sshd', SSHD);
+  requireBinary('ssh-keygen');
   const dir = mkdtempSync(join(tmpdir(), 'ferry-sshd-'));
   keygen(join(dir, 'host_key'));
   keygen(join(dir, 'user_key'));
@@ -73,7 +76,9 @@ export async function startSshd(): Promise<TestSshd> {
   while (!(await answers(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill();
-      throw new Error(`sshd did not start: ${stderr}`);
+      const how =
+        child.exitCode === null ? 'did not answer within 10 s' : `exited ${child.exitCode}`;
+      throw new Error(`sshd ${how} on port ${port}: ${stderr.trim() || '(nothing on stderr)'}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -13,7 +13,10 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+export async function startTcpProxy(
+  targetPort: number,
+  targetHost = '127.0.0.1',
+): Promise<TcpProxy> {
   let accepted = 0;
   let cut: { bytes: number; left: number } | undefined;
   const sockets = new Set<Socket>();
@@ -21,7 +24,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     accepted++;
     const limit = cut && cut.left > 0 ? cut.bytes : Infinity;
     if (cut && cut.left > 0) cut.left--;
-    const upstream = connect(targetPort, '127.0.0.1');
+    const upstream = connect(targetPort, targetHost);
     sockets.add(client).add(upstream);
     let sent = 0;
     upstream.on('data', (chunk: Buffer) => {

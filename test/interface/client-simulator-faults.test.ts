@@ -1,5 +1,5 @@
 /** Each class of answer, produced by the simulator over TCP, classified by Ferry's client. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createInterfaceClient } from '../../src/interface/client.js';
 import type { InterfaceClient } from '../../src/interface/client-types.js';
 import {
@@ -120,14 +120,24 @@ describe('answers of the simulator', () => {
   it.each(['seconds', 'date'] as const)(
     '429 with Retry-After as %s is RateLimitedError',
     async (format) => {
-      sim.setFaults({ rateLimit: 1, retryAfter: format });
+      // Its clock stopped: the five requests fall in one window however slowly they are sent.
+      const stopped = Date.now();
+      const limiting = await startSimulator({
+        port: 0,
+        token: TOKEN,
+        seed: 11,
+        clock: () => stopped,
+        faults: { rateLimit: 1, retryAfter: format },
+      });
+      onTestFinished(() => limiting.close());
+      const limitedClient = newClient({ baseUrl: limiting.url });
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 5 }, () => client.call({ operationId: 'orders.get' })),
+        Array.from({ length: 5 }, () => limitedClient.call({ operationId: 'orders.get' })),
       );
       const limited = outcomes
         .filter((o): o is PromiseRejectedResult => o.status === 'rejected')
         .map((o) => o.reason as Error);
-      expect(limited.length).toBeGreaterThanOrEqual(3); // at most 2 one-second windows are touched
+      expect(limited).toHaveLength(4);
       for (const error of limited) {
         expect(error).toBeInstanceOf(RateLimitedError);
         expect((error as RateLimitedError).status).toBe(429);

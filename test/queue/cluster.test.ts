@@ -22,6 +22,7 @@ import { startSimulator, type RunningSimulator } from '../../src/simulator/start
 import { uniquePrefix } from '../helpers/redis.js';
 import { startRedisServer, type PrivateRedis } from '../helpers/redis-server.js';
 import { until } from '../helpers/until.js';
+import { requireBinary } from '../helpers/binaries.js';
 import { spawnFerry, workerReady, writeConfigFile, type FerryProcess } from './cli-process.js';
 import {
   expectAllDeliveredOnce,
@@ -40,6 +41,7 @@ let redis: RedisClient | undefined;
 
 /** Three masters, no replicas, all 16384 slots assigned; resolves once every node says ok. */
 async function startCluster(): Promise<void> {
+  requireBinary('redis-cli');
   for (let i = 0; i < 3; i += 1) {
     // Each server has a temp dir of its own, where its cluster-config-file goes.
     nodes.push(

@@ -115,9 +115,9 @@ describe('delivery.ratePerSecond: auto', () => {
       // rate-window.test.ts).
       await a.observe({ 'ratelimit-policy': '"d";q=100;w=60', ratelimit: '"d";r=0;t=1' });
       expect(await redis.pttl(keys.pause)).toBeGreaterThan(0);
-      const started = Date.now();
       await b.pass('bulk');
-      expect(Date.now() - started).toBeGreaterThanOrEqual(800);
+      // Granted once the pause is over, however long the steps before took on a loaded machine.
+      expect(await redis.pttl(keys.pause)).toBeLessThanOrEqual(0);
     } finally {
       a.close();
       b.close();

@@ -137,9 +137,8 @@ describe('rate limits', () => {
     const b = createRateGate(redis, keys, fixedRate(1000));
     try {
       await a.pause(600);
-      const started = Date.now();
       await b.pass('bulk');
-      expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+      // Granted once the pause is over, however long the steps before took on a loaded machine.
       expect(await redis.pttl(keys.pause)).toBeLessThanOrEqual(0);
     } finally {
       a.close();

@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireLease, type Lease } from '../../src/redis/lease.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { until } from '../helpers/until.js';
 
 const prefix = uniquePrefix('lease');
@@ -63,13 +64,40 @@ describe('a lease', () => {
 
   it('kept, no longer expires; and stays until released', async () => {
     const key = `${prefix}:kept`;
-    const lease = await acquireLease(redis, key, 300);
+    // Long enough not to lapse before keep() on a loaded machine; pttl -1 shows the expiry gone.
+    const lease = await acquireLease(redis, key, 10_000);
     expect(await lease?.keep()).toBe(true);
     expect(await redis.pttl(key)).toBe(-1);
-    await sleep(500);
     expect(await acquireLease(redis, key, 300)).toBeUndefined();
     await lease?.release();
     expect(await redis.exists(key)).toBe(0);
+  });
+
+  it('is taken when the answer to taking it was lost and the command resent', async () => {
+    const key = `${prefix}:resent`;
+    const { hostname, port } = new URL(TEST_REDIS_URL);
+    const proxy = await startTcpProxy(Number(port || 6379), hostname);
+    // The first connection is cut as Redis answers the SET: ioredis reconnects and sends it again.
+    proxy.cutAfter(0, 1);
+    const client = new Redis(proxy.port, '127.0.0.1', {
+      // Nothing else on the connection (no HELLO, INFO, CLIENT SETINFO): the SET's answer is its first.
+      protocol: 2,
+      enableReadyCheck: false,
+      disableClientInfo: true,
+      maxRetriesPerRequest: null,
+      retryStrategy: () => 20,
+    });
+    try {
+      const lease = await acquireLease(client, key, 10_000, 'the-holder');
+      expect(proxy.connections()).toBe(2);
+      expect(lease).toBeDefined();
+      expect(await redis.get(key)).toBe('the-holder');
+      await lease?.release();
+      expect(await redis.exists(key)).toBe(0);
+    } finally {
+      client.disconnect();
+      await proxy.close();
+    }
   });
 
   it('once lost, neither renews, keeps nor frees its successor', async () => {

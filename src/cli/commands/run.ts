@@ -28,7 +28,7 @@ function laneOption(text: string | undefined, lanes: readonly Lane[]): Lane | un
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run <pipeline> [--file F] [--lookup NAME=PATH]... [--wait [--no-local-worker]] [--json] [--allow-deletes N|all] [--allow-guard RUN] [--resend-all]',
+    'run <pipeline> [--file F] [--lookup NAME=PATH]... [--wait [--no-local-worker]] [--lane bulk|interactive] [--json] [--allow-deletes N|all] [--allow-guard RUN] [--resend-all]',
   description: [
     'Plans the pipeline (as `ferry plan`), puts its requests on the delivery queue of its lane and',
     'releases its stages in order (stage n+1 once stage n has settled). One run per pipeline at a',
@@ -49,7 +49,9 @@ export const runCommand: Command = {
     '(FERRY_CONTRACT_BREAKING, recorded as a failed run; nothing was sent: see',
     '`ferry interface diff`); 3 Redis lost its data while the run was followed (the run is gone);',
     '4 stopped by Ctrl-C or SIGTERM: while following, the command detaches at once and the run',
-    'goes on in the workers; while planning, nothing was sent and the pipeline is free.',
+    'goes on in the workers; while planning, nothing was sent and the pipeline is free; 5 Redis,',
+    'the platform (its description, read again before a run once pinned) or a remote --file',
+    '(sftp://, s3://, http(s)://) could not be reached: try again later.',
     '',
     'After Redis lost its data (restarted empty, failed over to an empty replica, flushed), the',
     "pipeline's state is gone, and a run would resend everything the pipeline delivered before: it",

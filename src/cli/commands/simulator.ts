@@ -29,8 +29,9 @@ or bare keys in the body, repeated or comma-separated query parameter, key in th
 received. See docs/SIMULATOR.md. Exit 2 on a bad flag value, a port in use or
 a description that cannot be read (the message names the file and the JSON pointer).
 
-Example: ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50
-         ferry simulator --openapi platform.yaml --token secret`,
+Examples:
+  ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50
+  ferry simulator --openapi platform.yaml --token secret`,
   options: {
     port: text('P', `TCP port (default ${DEFAULT_CLI_PORT}; 0 picks a free one).`),
     host: text('HOST', 'Address to listen on (default 127.0.0.1).'),
