@@ -3,7 +3,7 @@
  * summary for a terminal.
  */
 import { displayPath } from './display-path.js';
-import { guardReason, type GuardResult } from './guards/guard-report.js';
+import { guardReason, guardSentence, type GuardResult } from './guards/guard-report.js';
 import { rowErrorText } from './row-error-text.js';
 import type { Plan } from './types.js';
 import type { RowError } from '../base/index.js';
@@ -24,14 +24,21 @@ export interface PlanJson {
   errors: { file: string; line: number; field?: string; message: string; key?: string }[];
   unchanged: Record<string, number>;
   version: number;
-  /** The value guards' findings: stopped (a guard tripped), and per guard, counts and samples. */
-  guards?: {
-    tripped: boolean;
-    planDigest: string;
-    results: (GuardResult & { reason?: string })[];
-  };
+  /**
+   * Every configured guard measured over its field's resource, tripped or not, with samples and
+   * a sentence (`reason`) for people; `guardsTripped`: whether one stops the plan.
+   */
+  guards?: GuardView[];
+  guardsTripped?: boolean;
   prices?: Plan['prices'];
   items?: PlanItemView[];
+}
+
+/** A guard's result as documents show it (plan, run report): its measure and a sentence. */
+export type GuardView = GuardResult & { reason: string };
+
+export function guardViews(results: readonly GuardResult[]): GuardView[] {
+  return results.map((r) => ({ ...r, reason: guardSentence(r) }));
 }
 
 export function planItems(plan: Plan): PlanItemView[] {
@@ -65,10 +72,8 @@ export function planJson(plan: Plan, showItems: boolean): PlanJson {
     version: plan.version,
   };
   if (plan.guards) {
-    json.guards = {
-      ...plan.guards,
-      results: plan.guards.results.map((r) => (r.tripped ? { ...r, reason: guardReason(r) } : r)),
-    };
+    json.guards = guardViews(plan.guards.results);
+    json.guardsTripped = plan.guards.tripped;
   }
   if (plan.prices) json.prices = plan.prices;
   if (showItems) json.items = planItems(plan);

@@ -2,7 +2,12 @@
  * A run as kept in Redis: one hash per run (`<prefix>:{q}:run:<id>`). Counts are hash fields that
  * workers increment as jobs settle (`op:<operationId>:<count>`), so a run's progress is one HGETALL.
  */
-import type { GuardReport, MassDeleteDetails, PriceCount } from '../pipeline/index.js';
+import {
+  parseGuardReport,
+  type GuardReport,
+  type MassDeleteDetails,
+  type PriceCount,
+} from '../pipeline/index.js';
 import type { Lane } from './keys.js';
 
 /**
@@ -222,7 +227,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (fields.wantedDeletes) run.wantedDeletes = JSON.parse(fields.wantedDeletes) as WantedDeletes;
   if (fields.export) run.export = JSON.parse(fields.export) as ExportSummary;
   if (fields.contract) run.contract = JSON.parse(fields.contract) as RunContract;
-  if (fields.guards) run.guards = JSON.parse(fields.guards) as GuardReport;
+  if (fields.guards) run.guards = parseGuardReport(fields.guards);
   if (fields.guardAllowedRunId) {
     run.guardAllowed = { runId: fields.guardAllowedRunId, by: fields.guardAllowedBy ?? '' };
   }

@@ -8,6 +8,7 @@ import type { RedisClient } from '../redis/index.js';
 import { type RowError, toCsv } from '../base/index.js';
 import { forecastRun, type RunForecast } from './forecast.js';
 import { requestsInFlight } from './run-status-text.js';
+import { guardViews, type GuardView } from '../pipeline/index.js';
 import type { DeadLetter } from './dead-letters/dead-letter.js';
 import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';
 import { NotFoundError } from './errors.js';
@@ -74,8 +75,11 @@ export interface RunReport {
   export?: RunRecord['export'];
   /** With a pinned description: how the one read before the run differed from it. */
   contract?: RunRecord['contract'];
-  /** For a run the value guards stopped: what they found, with samples of old and new values. */
-  guards?: RunRecord['guards'];
+  /**
+   * For a run the value guards stopped: every configured guard measured over its resource,
+   * tripped or not, with samples of old and new values and a sentence.
+   */
+  guards?: GuardView[];
   guardAllowed?: RunRecord['guardAllowed'];
   allowedFrom?: RunRecord['allowedFrom'];
   /** Changed prices and the requests that carry them, as planned. */
@@ -188,7 +192,7 @@ export async function buildRunReport(
   if (run.deletesAllowed) report.deletesAllowed = run.deletesAllowed;
   if (run.export) report.export = run.export;
   if (run.contract) report.contract = run.contract;
-  if (run.guards) report.guards = run.guards;
+  if (run.guards) report.guards = guardViews(run.guards.results);
   if (run.guardAllowed) report.guardAllowed = run.guardAllowed;
   if (run.allowedFrom) report.allowedFrom = run.allowedFrom;
   if (run.prices) report.prices = run.prices;

@@ -3,7 +3,7 @@
  * samples (old value, what Ferry last delivered, and the new one), each key linked to its trace,
  * and for an operator the button that sends exactly this plan once.
  */
-import { guardReason, type GuardResult } from '../../pipeline/index.js';
+import type { GuardView } from '../../pipeline/index.js';
 import type { RunReport } from '../../runs/index.js';
 import type { Principal } from '../tokens.js';
 import { count } from './format.js';
@@ -13,8 +13,40 @@ function shown(value: unknown): string {
   return value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function guardTable(pipeline: string, r: GuardResult): SafeHtml {
-  return html`<h3>${guardReason(r)}</h3>
+const TITLES: Record<GuardView['guard'], string> = {
+  changedShare: 'Values changed',
+  valueChange: 'Values moved too far',
+  emptied: 'Fields emptied',
+  rows: 'Rows against the last run',
+};
+
+/** Every configured guard with its measure, tripped or not: what the approver weighs. */
+function guardSummary(guards: readonly GuardView[]): SafeHtml {
+  return html`<table data-guard-list>
+    <thead>
+      <tr>
+        <th>Guard</th>
+        <th>Measured</th>
+        <th>Verdict</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${guards.map(
+        (r) =>
+          html`<tr data-guard="${r.guard}" data-tripped="${String(r.tripped)}">
+            <td>${TITLES[r.guard]}</td>
+            <td>${r.reason}</td>
+            <td>
+              ${r.tripped ? html`<span class="badge failed">stops the run</span>` : 'within the limit'}
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function guardTable(pipeline: string, r: GuardView): SafeHtml {
+  return html`<h3>${TITLES[r.guard]}: ${r.reason}</h3>
     <table>
       <thead>
         <tr>
@@ -47,7 +79,7 @@ function guardTable(pipeline: string, r: GuardResult): SafeHtml {
 }
 
 export function valueGuardSection(report: RunReport, principal: Principal): SafeHtml {
-  const tripped = report.guards!.results.filter((r) => r.tripped);
+  const tripped = report.guards!.filter((r) => r.tripped && r.samples.length > 0);
   const allowed = report.guardAllowed;
   return html`<div class="notice bad" data-action-scope data-guards>
     <p>
@@ -55,7 +87,7 @@ export function valueGuardSection(report: RunReport, principal: Principal): Safe
       read. Compare tonight's values with what Ferry delivered; if the export is right, allow this
       very plan once; if it is broken, fix it and run again.
     </p>
-    ${tripped.map((r) => guardTable(report.pipeline, r))}
+    ${guardSummary(report.guards!)} ${tripped.map((r) => guardTable(report.pipeline, r))}
     ${
       allowed
         ? html`<p>
