@@ -37,6 +37,7 @@ import {
   lockPipeline,
   type RunLock,
   parseRun,
+  type RunKind,
   type RunStatus,
   type StageInfo,
   type Trigger,
@@ -73,6 +74,8 @@ export interface StartRunOptions {
   /** Shown in the report: the file given with --file. */
   sourceName?: string;
   allowDeletes?: AllowDeletes;
+  /** A repair's run (reconciliation), recorded as such; default sync (an undo's is undo). */
+  kind?: 'sync' | 'repair';
   /** Another plan than the pipeline's source (an undo), and the run it answers. */
   planned?: {
     plan: (
@@ -125,9 +128,16 @@ function skippedByOperation(definition: PipelineDefinition, plan: Plan): Record<
 /**
  * What the run's record calls its file, decided once here: the name it was given (an upload's),
  * else the file as the operator wrote it (--file, the pipeline's source); never the server's path.
+ * An undo reads no file: it plans from before-images.
  */
 function fileOf(options: StartRunOptions, definition: PipelineDefinition): string | undefined {
+  if (options.planned) return undefined;
   return options.sourceName ?? sourceFileName(definition, options.source);
+}
+
+/** The run's kind: an undo's, a repair's, else sync. */
+function kindOf(options: StartRunOptions): RunKind {
+  return options.planned ? 'undo' : (options.kind ?? 'sync');
 }
 
 function runFields(
@@ -143,7 +153,7 @@ function runFields(
   const fields: Record<string, string | number> = {
     id: runId,
     pipeline: plan.pipeline,
-    kind: 'sync',
+    kind: kindOf(options),
     trigger: options.trigger ?? 'cli',
     lane,
     status: 'running',
@@ -232,6 +242,7 @@ function stoppedRun(
   return {
     ...run,
     trigger: options.trigger ?? 'cli',
+    kind: kindOf(options),
     ...(file ? { file } : {}),
     ...(options.source && 'file' in options.source ? { sourcePath: options.source.file } : {}),
     ...(startedBy ? { startedBy } : {}),
@@ -279,6 +290,7 @@ async function planRun(
     pipeline: definition.name,
     lane,
     trigger: options.trigger ?? 'cli',
+    kind: kindOf(options),
     createdAt,
     ...(file ? { file } : {}),
     stages: definition.stages.length,
@@ -410,9 +422,14 @@ async function recordRun(
     now,
   );
   if (!hasJobs) {
-    // Nothing to send: every planned item (none) settled, so this sync run is a success.
-    countRunEnd(multi, keys.metrics, definition.name, fields.status as RunStatus);
-    multi.hset(keys.metrics, lastSuccessField(definition.name), now);
+    // Nothing to send: every planned item (none) settled, so a sync run is a success.
+    const kind = kindOf(options);
+    countRunEnd(multi, keys.metrics, {
+      pipeline: definition.name,
+      status: fields.status as RunStatus,
+      kind,
+    });
+    if (kind === 'sync') multi.hset(keys.metrics, lastSuccessField(definition.name), now);
   }
   for (const [operationId, n] of Object.entries(skippedByOperation(definition, plan))) {
     multi.hincrby(keys.metrics, itemsField(definition.name, operationId, 'skipped'), n);

@@ -10,7 +10,7 @@ import { countRunEnd } from './metrics/metric-fields.js';
 import { notify, type NotifyContext } from './notify/notify-run.js';
 import { RETENTION_S } from './finish-run.js';
 import { indexRun } from './run-index.js';
-import type { Trigger, WantedDeletes } from './run-record.js';
+import type { RunKind, Trigger, WantedDeletes } from './run-record.js';
 
 export interface GuardStoppedRun {
   runId: string;
@@ -26,6 +26,8 @@ export interface GuardStoppedRun {
   lateSeconds?: number;
   /** When the run started planning. */
   createdAt: number;
+  /** A repair's (default sync). */
+  kind?: RunKind;
 }
 
 async function recordGuardStop(
@@ -40,7 +42,7 @@ async function recordGuardStop(
   const fields: Record<string, string | number> = {
     id: run.runId,
     pipeline: run.pipeline,
-    kind: 'sync',
+    kind: run.kind ?? 'sync',
     trigger: run.trigger,
     lane: run.lane,
     status: 'guard_stopped',
@@ -60,7 +62,11 @@ async function recordGuardStop(
   if (run.lateSeconds !== undefined) fields.lateSeconds = run.lateSeconds;
   const record = keys.run(run.runId);
   const multi = redis.multi().hset(record, fields).expire(record, RETENTION_S);
-  countRunEnd(multi, keys.metrics, run.pipeline, 'guard_stopped');
+  countRunEnd(multi, keys.metrics, {
+    pipeline: run.pipeline,
+    status: 'guard_stopped',
+    kind: run.kind ?? 'sync',
+  });
   await indexRun(multi, keys, { id: run.runId, pipeline: run.pipeline }, now).exec();
 }
 

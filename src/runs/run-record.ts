@@ -45,22 +45,31 @@ export type RunStatus =
   | 'guard_stopped'
   | 'failed';
 /**
- * `sync`: a pipeline's run (cli, schedule, http); `replay`: dead letters sent again; `export`
- * (src/export) writes files from a read operation instead of delivering changes.
+ * `sync`: a pipeline's run of its input (cli, schedule, http); `replay`: dead letters sent again;
+ * `undo`: the inverse of a finished run from its before-images; `repair`: what reconciliation found
+ * the platform missing; `export` (src/export) writes files from a read operation instead of
+ * delivering changes.
  */
-export type RunKind = 'sync' | 'replay' | 'export';
+export const RUN_KINDS = ['sync', 'replay', 'undo', 'export', 'repair'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
 
 /**
- * Whether a run stands for its pipeline (its last run, health, schedules, the last-success
- * gauge): sync and export runs do, replays never (docs/DELIVERY.md, Runs).
+ * Whether a run stands for its pipeline (its status on the overview, its last run, health,
+ * schedules, the last-success gauge): its sync runs, and an export pipeline's exports (it has no
+ * other); a replay, an undo or a repair never (docs/DELIVERY.md, Runs).
  */
 export function standsForPipeline(run: { kind: RunKind }): boolean {
-  return run.kind !== 'replay';
+  return run.kind === 'sync' || run.kind === 'export';
+}
+
+/** An undo (from before-images) and a replay (dead letters) read no source file. */
+export function readsNoSource(run: { kind: RunKind }): boolean {
+  return run.kind === 'undo' || run.kind === 'replay';
 }
 
 /** Runs recorded before kinds had these names said `run` for a sync run. */
 function kindOf(field: string | undefined): RunKind {
-  return field === 'replay' || field === 'export' ? field : 'sync';
+  return RUN_KINDS.find((k) => k === field) ?? 'sync';
 }
 
 /** What started a run (docs/SCHEDULES.md). */
@@ -158,6 +167,10 @@ export interface RunRecord {
   guardAllowed?: { runId: string; by: string };
   /** For a run of an allowed plan: the stopped run it was allowed from. */
   allowedFrom?: string;
+  /** For an undo: the run it undoes. */
+  undoOf?: string;
+  /** For a replay: the runs whose dead letters it sends again. */
+  replayOf?: string[];
   /** Requests the workers sent for it: in all, since when, per recent 10 s (run-requests.ts). */
   sent: SentRequests;
 }
@@ -197,7 +210,8 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   const run: RunRecord = {
     id: fields.id,
     pipeline: fields.pipeline ?? '',
-    kind: kindOf(fields.kind),
+    // Undos recorded before they had a kind of their own said `sync`, with their undoOf.
+    kind: fields.undoOf ? 'undo' : kindOf(fields.kind),
     lane: (fields.lane as Lane) ?? 'bulk',
     status: (fields.status as RunStatus) ?? 'running',
     trigger: (fields.trigger as Trigger) ?? (fields.kind === 'replay' ? 'replay' : 'cli'),
@@ -232,6 +246,8 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     run.guardAllowed = { runId: fields.guardAllowedRunId, by: fields.guardAllowedBy ?? '' };
   }
   if (fields.allowedFrom) run.allowedFrom = fields.allowedFrom;
+  if (fields.undoOf) run.undoOf = fields.undoOf;
+  if (fields.replayOf) run.replayOf = JSON.parse(fields.replayOf) as string[];
   if (fields.prices) run.prices = JSON.parse(fields.prices) as PriceCount;
   return run;
 }

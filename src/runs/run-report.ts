@@ -16,6 +16,7 @@ import type { DeliveryKeys } from './keys.js';
 import {
   itemTotals,
   parseRun,
+  readsNoSource,
   settledCount,
   type OperationCounts,
   type RunRecord,
@@ -82,6 +83,10 @@ export interface RunReport {
   guards?: GuardView[];
   guardAllowed?: RunRecord['guardAllowed'];
   allowedFrom?: RunRecord['allowedFrom'];
+  /** An undo's: the run it undoes. */
+  undoOf?: string;
+  /** A replay's: the runs whose dead letters it sends again. */
+  replayOf?: string[];
   /** Changed prices and the requests that carry them, as planned. */
   prices?: RunRecord['prices'];
   files?: { json: string; csv: string };
@@ -185,7 +190,10 @@ export async function buildRunReport(
   if (run.status === 'cancelling') report.inFlight = requestsInFlight(run);
   const forecast = forecastRun(run, Date.now());
   if (forecast) report.forecast = forecast;
-  if (run.file) report.file = run.file;
+  // An undo or a replay reads no file (undos recorded before kinds said the pipeline's).
+  if (run.file && !readsNoSource(run)) report.file = run.file;
+  if (run.undoOf) report.undoOf = run.undoOf;
+  if (run.replayOf) report.replayOf = run.replayOf;
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;
   if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;
