@@ -11,6 +11,7 @@ import type { Logger } from '../logging/index.js';
 import {
   loadPipeline,
   sourceFileName,
+  sourceSpecOf,
   planPipeline,
   type AllowDeletes,
   type PipelineDefinition,
@@ -46,6 +47,9 @@ import {
   valueGuardStopped,
   type GuardStoppedRun,
   claimAllowance,
+  loadStoppedRun,
+  keepInput,
+  keptInputSource,
   type AllowGuard,
   lastSyncRows,
   countRunEnd,
@@ -232,19 +236,26 @@ async function redisLost(
   return startInterrupted(options.config.redis.url, interrupted, recorded, cause);
 }
 
-/** The run a guard stopped, as recorded. */
-function stoppedRun(
+/** The run a guard stopped, as recorded, with the copy of its input an allow-once reads. */
+async function stoppedRun(
   options: StartRunOptions,
+  definition: PipelineDefinition,
   file: string | undefined,
   run: Pick<GuardStoppedRun, 'runId' | 'pipeline' | 'lane' | 'createdAt'>,
-): GuardStoppedRun {
-  const { startedBy, scheduledAt, lateSeconds } = options;
+): Promise<GuardStoppedRun> {
+  const { startedBy, scheduledAt, lateSeconds, config } = options;
+  const keptInput = await keepInput(
+    sourceSpecOf(definition, options.source),
+    config.delivery.reportsDir,
+    run.runId,
+    config.undo.retentionDays,
+  );
   return {
     ...run,
     trigger: options.trigger ?? 'cli',
     kind: kindOf(options),
     ...(file ? { file } : {}),
-    ...(options.source && 'file' in options.source ? { sourcePath: options.source.file } : {}),
+    ...(keptInput ? { keptInput } : {}),
     ...(startedBy ? { startedBy } : {}),
     ...(scheduledAt !== undefined ? { scheduledAt } : {}),
     ...(lateSeconds !== undefined ? { lateSeconds } : {}),
@@ -359,7 +370,7 @@ async function planRun(
     await writer.discard(definition.stages.length);
     await lock.release();
     if (error instanceof MassDeleteGuardError || error instanceof ValueGuardError) {
-      const stop = stoppedRun(options, file, {
+      const stop = await stoppedRun(options, definition, file, {
         runId,
         pipeline: definition.name,
         lane,
@@ -506,6 +517,23 @@ async function releaseRun(
 }
 
 /**
+ * An allow-once is refused (and audited) before anything is planned when it cannot be given; it
+ * reads the stopped run's kept input unless another source is given (`--file`).
+ */
+async function allowedInput(
+  options: StartRunOptions,
+  keys: DeliveryKeys,
+): Promise<Pick<StartRunOptions, 'source' | 'sourceName'>> {
+  if (!options.allowGuard) return {};
+  const stopped = await loadStoppedRun(options.redis, keys, options.allowGuard, options.pipeline);
+  if (options.source) return {};
+  return {
+    source: await keptInputSource(stopped),
+    ...(stopped.file ? { sourceName: stopped.file } : {}),
+  };
+}
+
+/**
  * Starts a run: the contract's gate (a breaking change to the platform's description refuses it
  * before anything is planned or sent) -> plan -> record -> release.
  */
@@ -514,7 +542,7 @@ export async function startRun(given: StartRunOptions): Promise<StartedRun> {
   const keys = deliveryKeys(given.config.redis.prefix);
   // Every run (CLI, console, schedule tick, undo) plans by the contract's bindings and schemas.
   const config = await contractedConfig(given.config, redis, keys);
-  const options = { ...given, config };
+  const options = { ...given, config, ...(await allowedInput(given, keys)) };
   const definition = loadPipeline(options.pipeline, config);
   const contract = await gateRun({ config, redis, keys, logger }, definition, {
     pipeline: definition.name,

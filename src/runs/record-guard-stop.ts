@@ -20,8 +20,8 @@ export interface GuardStoppedRun {
   startedBy?: string;
   /** The source read (--file, an upload, a picked-up file), as shown. */
   file?: string;
-  /** Where that source is, when not the pipeline's own: what an operator's allow-once reads. */
-  sourcePath?: string;
+  /** The copy of the input it read (kept-input.ts): what an operator's allow-once reads. */
+  keptInput?: string;
   scheduledAt?: number;
   lateSeconds?: number;
   /** When the run started planning. */
@@ -57,7 +57,7 @@ async function recordGuardStop(
   };
   if (run.startedBy) fields.startedBy = run.startedBy;
   if (run.file) fields.file = run.file;
-  if (run.sourcePath) fields.sourcePath = run.sourcePath;
+  if (run.keptInput) fields.keptInput = run.keptInput;
   if (run.scheduledAt !== undefined) fields.scheduledAt = run.scheduledAt;
   if (run.lateSeconds !== undefined) fields.lateSeconds = run.lateSeconds;
   const record = keys.run(run.runId);

@@ -131,8 +131,10 @@ export interface RunRecord {
   lateSeconds?: number;
   /** The source read, when given (`--file`). */
   file?: string;
-  /** A guard-stopped run's source file, when not the pipeline's own (record-guard-stop.ts). */
+  /** A guard-stopped run's source file, as runs stopped before inputs were kept recorded it. */
   sourcePath?: string;
+  /** A guard-stopped run's copy of the input it read (kept-input.ts): what allowing it reads. */
+  keptInput?: string;
   version: number;
   rows: number;
   /** Records rejected while planning (their errors are in the run's error list). */
@@ -228,6 +230,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   };
   if (fields.file) run.file = fields.file;
   if (fields.sourcePath) run.sourcePath = fields.sourcePath;
+  if (fields.keptInput) run.keptInput = fields.keptInput;
   if (fields.allowedRunId) {
     run.deletesAllowed = { runId: fields.allowedRunId, by: fields.allowedBy ?? '' };
   }

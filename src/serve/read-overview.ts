@@ -14,8 +14,9 @@ import {
   readRunRecords,
   pendingContract,
   type PendingContract,
+  readAudit,
+  type AuditEntry,
 } from '../runs/index.js';
-import { readAudit, type AuditEntry } from './audit.js';
 import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
 import { readQueues, type QueueView } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';

@@ -4,7 +4,7 @@
  * prices Ferry delivered and the new ones); `ferry plan` shows the same under `guards`; the
  * stopped plan is allowed once, and only that plan.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
@@ -203,9 +203,13 @@ it('stops prices multiplied by 100 before a single request, with old and new val
   expect(shown?.samples).toEqual(byGuard.valueChange!.samples);
 });
 
-it('sends the stopped plan once when allowed, and only that plan', async () => {
-  const error = (await start(poisoned).catch((e: unknown) => e)) as ValueGuardError;
+it('sends the stopped plan once when allowed, from the input it kept, and only that plan', async () => {
+  const tonight = itemsFile('tonight.csv', rows(100));
+  const error = (await start(tonight).catch((e: unknown) => e)) as ValueGuardError;
   const stoppedId = error.details.runId as string;
+  // The advice as printed works: no --file, the stopped run's input is kept.
+  expect(error.message).toContain(`\`ferry run catalog --allow-guard ${stoppedId}\``);
+  expect(error.message).toContain('no --file needed');
   const allow = { stoppedRunId: stoppedId, by: 'ops-anna', fourEyes: false };
 
   // Another plan (one price more) is not the stopped one: refused, nothing sent.
@@ -218,7 +222,16 @@ it('sends the stopped plan once when allowed, and only that plan', async () => {
   expect(refused.message).toContain(`not the one run ${stoppedId} stopped`);
   expect(h.sim.stats().requests).toBe(requests);
 
-  const { runId } = await start(poisoned, { allowGuard: allow });
+  // Without a source it reads the input the stopped run kept (the file itself is gone), not the
+  // pipeline's own source (which planned examples/items.csv and stopped again).
+  rmSync(tonight);
+  const { runId } = await startRun({
+    config,
+    redis: h.redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    allowGuard: allow,
+  });
   const done = await followRun(h.redis, keys(), runId, () => undefined);
   expect(done.status).toBe('succeeded');
   const prices = h.sim.state('prices') as { productId?: string; prices?: { amount: string }[] }[];

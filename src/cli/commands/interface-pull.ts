@@ -57,7 +57,7 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
       const { pinContract } = await import('../../orchestrate/index.js');
       const { connectDelivery } = await import('../../queue/index.js');
       const { deliveryKeys } = await import('../../runs/index.js');
-      const { recordAudit } = await import('../../serve/index.js');
+      const { recordAudit } = await import('../../runs/index.js');
       const config = await contractConfig();
       const source = contractSource(config, stringOption(args, 'openapi'));
       const by = cliActor(env);

@@ -173,10 +173,15 @@ export const CONSOLE_SCRIPT = `
     var data = new FormData(form);
     send(button, form.getAttribute('action'), data).then(function (r) {
       var runId = r.doc && r.doc.runId;
-      var link = runId ? { href: '/runs/' + encodeURIComponent(runId), text: 'Follow it' } : null;
-      if (!r.ok) { show(button, false, describe(r), null); return; }
-      // Cleared: the file is sent, and a chosen file would hold the live refresh back.
+      // A stopped import answers with the run it recorded: the link leads to its decision.
+      var link = runId ? { href: '/runs/' + encodeURIComponent(runId), text: r.ok ? 'Follow it' : 'Open the stopped run ' + runId } : null;
       form.reset();
+      if (!r.ok) {
+        flash('bad', describe(r), link);
+        refresh(document.querySelector('main'), true);
+        return;
+      }
+      // Cleared (above): the file is sent, and a chosen file would hold the live refresh back.
       flash('ok', 'Import started: run ' + runId + '.', link);
       refresh(document.querySelector('main'), true);
     });

@@ -8,7 +8,9 @@ import {
   buildRunReport,
   failuresCsv,
   forecastText,
+  readAudit,
   readRunTimeline,
+  type AuditEntry,
   type RunForecast,
   type RunReport,
   runStatusText,
@@ -81,6 +83,8 @@ export function runBody(
   now: number,
   /** For an operator, on a finished run: what undoing it would send. */
   undo?: UndoResult,
+  /** For a run the value guards stopped: the allows refused (audited), newest first. */
+  refusals: readonly AuditEntry[] = [],
 ): SafeHtml {
   const t = report.items;
   const running =
@@ -93,7 +97,7 @@ export function runBody(
     <h1>${report.runId} ${badge(report.status, runStatusText(report.status, report.inFlight))}</h1>
     ${report.status === 'blocked' ? blockedSection(report, principal) : ''}
     ${report.status === 'cancelled' && t.cancelled > 0 ? html`<div class="notice warn">Cancelled: ${count(t.cancelled)} planned item(s) were not sent. The pipeline's next run plans them again.</div>` : ''}
-    ${report.wantedDeletes ? guardSection(report, principal) : report.guards ? valueGuardSection(report, principal) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
+    ${report.wantedDeletes ? guardSection(report, principal) : report.guards ? valueGuardSection(report, principal, refusals, now) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
     <div class="card" data-action-scope>
       <dl class="kv">
         <dt>Pipeline</dt>
@@ -378,6 +382,13 @@ function guardSection(report: RunReport, principal: Principal): SafeHtml {
 }
 
 /** The run's page, and the report and failures it links to (built from Redis). */
+/** The refused allows of a stopped run, from the audit trail's recent entries. */
+async function allowRefusals(ctx: ServeContext, runId: string): Promise<AuditEntry[]> {
+  return (await readAudit(ctx.redis, ctx.keys, 1_000)).filter(
+    (e) => e.action === 'run.allow-guard-refused' && e.target === runId,
+  );
+}
+
 export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
   const byRun = { params: strings(['runId'], ['runId']) };
   app.get<{ Params: { runId: string } }>(
@@ -396,10 +407,11 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
       // A blocked run goes on by itself once a probe passes: the page follows it.
       const running = ['running', 'cancelling', 'blocked'].includes(report.status);
       const undo = await undoPreview(ctx, request.principal!, report);
+      const refusals = report.guards ? await allowRefusals(ctx, runId) : [];
       return sendPage(
         reply,
         { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },
-        runBody(report, deadLetters, timeline, request.principal!, Date.now(), undo),
+        runBody(report, deadLetters, timeline, request.principal!, Date.now(), undo, refusals),
       );
     },
   );

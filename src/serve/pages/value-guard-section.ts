@@ -4,9 +4,9 @@
  * and for an operator the button that sends exactly this plan once.
  */
 import type { GuardView } from '../../pipeline/index.js';
-import type { RunReport } from '../../runs/index.js';
+import type { AuditEntry, RunReport } from '../../runs/index.js';
 import type { Principal } from '../tokens.js';
-import { count } from './format.js';
+import { count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 function shown(value: unknown): string {
@@ -78,7 +78,31 @@ function guardTable(pipeline: string, r: GuardView): SafeHtml {
     ${r.count > r.samples.length ? html`<p class="muted">${count(r.samples.length)} of ${count(r.count)} shown.</p>` : ''}`;
 }
 
-export function valueGuardSection(report: RunReport, principal: Principal): SafeHtml {
+const REFUSED: Record<string, string> = {
+  FERRY_FOUR_EYES: 'they started the run, and with four eyes another operator must allow it',
+  FERRY_GUARD_ALLOW: 'the plan was not the stopped one, or was allowed already',
+};
+
+/** Allows refused, as the audit trail has them: who, when, why. */
+function refusalList(refusals: readonly AuditEntry[], now: number): SafeHtml | string {
+  if (refusals.length === 0) return '';
+  return html`<ul data-refusals>
+    ${refusals.map(
+      (e) =>
+        html`<li>
+          Allow refused for ${e.actor} ${when(e.at, now)}:
+          ${REFUSED[e.reason ?? ''] ?? e.reason ?? 'refused'}.
+        </li>`,
+    )}
+  </ul>`;
+}
+
+export function valueGuardSection(
+  report: RunReport,
+  principal: Principal,
+  refusals: readonly AuditEntry[] = [],
+  now = Date.now(),
+): SafeHtml {
   const tripped = report.guards!.filter((r) => r.tripped && r.samples.length > 0);
   const allowed = report.guardAllowed;
   return html`<div class="notice bad" data-action-scope data-guards>
@@ -88,6 +112,7 @@ export function valueGuardSection(report: RunReport, principal: Principal): Safe
       very plan once; if it is broken, fix it and run again.
     </p>
     ${guardSummary(report.guards!)} ${tripped.map((r) => guardTable(report.pipeline, r))}
+    ${refusalList(refusals, now)}
     ${
       allowed
         ? html`<p>
@@ -107,5 +132,6 @@ export function valueGuardSection(report: RunReport, principal: Principal): Safe
             </p>`
           : html`<p>An operator can allow this plan once from this page.</p>`
     }
+    <div data-result></div>
   </div>`;
 }

@@ -1,9 +1,9 @@
 /**
- * The audit trail: every operator action taken through the console (who, what, when, on what),
+ * The audit trail: every operator action, from the console or the command line (who, what, when, on what),
  * newest first, the last AUDIT_KEPT of them, kept in Redis beside the runs it concerns.
  */
 import type { RedisClient } from '../redis/index.js';
-import type { DeliveryKeys } from '../runs/index.js';
+import type { DeliveryKeys } from './keys.js';
 
 const AUDIT_KEPT = 10_000;
 
@@ -16,6 +16,8 @@ export interface AuditEntry {
   action: string;
   /** What it was done to: a run id, a pipeline. */
   target: string;
+  /** For a refusal: the error's code (FERRY_FOUR_EYES...). */
+  reason?: string;
 }
 
 export async function recordAudit(
