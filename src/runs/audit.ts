@@ -2,10 +2,16 @@
  * The audit trail: every operator action, from the console or the command line (who, what, when, on what),
  * newest first, the last AUDIT_KEPT of them, kept in Redis beside the runs it concerns.
  */
+import { userInfo } from 'node:os';
 import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
 
 const AUDIT_KEPT = 10_000;
+
+/** Who acts from the command line: `cli:<the system user>` (it has no console token). */
+export function cliActor(): string {
+  return `cli:${userInfo().username}`;
+}
 
 export interface AuditEntry {
   /** ISO time. */

@@ -145,5 +145,5 @@ export {
   tracedPipeline,
   traceEntity,
 } from './trace/entity-trace.js';
-export { type AuditEntry, lastAuditOf, readAudit, recordAudit } from './audit.js';
+export { type AuditEntry, cliActor, lastAuditOf, readAudit, recordAudit } from './audit.js';
 export { keepInput, keptInputSource } from './kept-input.js';

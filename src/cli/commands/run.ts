@@ -1,4 +1,3 @@
-import { userInfo } from 'node:os';
 import { UsageError } from '../../errors/index.js';
 import type { Lane } from '../../runs/index.js';
 import {
@@ -102,7 +101,7 @@ export const runCommand: Command = {
   async run({ args, stdout, stderr, config, contractConfig, logger, stopSignal }) {
     const { isRemoteAddress } = await import('../../../connectors/index.js');
     const { loadPipeline, boundHeapGrowth } = await import('../../pipeline/index.js');
-    const { LANES, reportText, isFinishedStatus } = await import('../../runs/index.js');
+    const { LANES, cliActor, reportText, isFinishedStatus } = await import('../../runs/index.js');
     const { executeRun } = await import('../../orchestrate/index.js');
     boundHeapGrowth(); // planning a large export: as `ferry plan` does
     const file = stringOption(args, 'file');
@@ -127,7 +126,7 @@ export const runCommand: Command = {
         ? {
             allowGuard: {
               stoppedRunId: allowGuard,
-              by: `cli:${userInfo().username}`,
+              by: cliActor(),
               fourEyes: config().serve.fourEyes,
             },
           }
