@@ -151,6 +151,8 @@ export interface RunRecord {
   operations: Record<string, OperationCounts>;
   /** Why a `blocked` run waits (the platform's refusal: worker/breaker.ts). */
   blockedReason?: string;
+  /** When it last went from blocked back to running (a resume, a probe that passed), epoch ms. */
+  resumedAt?: number;
   /** Dead-letter entries written by this run. */
   deadLetters: number;
   /** For a run the mass-delete guard stopped: the deletes it wanted. */
@@ -236,6 +238,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   }
   if (fields.reason) run.reason = fields.reason;
   if (fields.blockedReason) run.blockedReason = fields.blockedReason;
+  if (fields.resumedAt) run.resumedAt = Number(fields.resumedAt);
   if (fields.startedBy) run.startedBy = fields.startedBy;
   if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
   if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);

@@ -61,9 +61,10 @@ export async function readOverview(ctx: ServeContext): Promise<Overview> {
         start: 0,
         count: RECENT,
       });
-      // Replays are listed with the runs but never stand for the pipeline.
+      // Replays, undos and repairs are listed with the runs but never stand for the pipeline;
+      // nor does a stop an operator allowed: the run it allowed does (running, or ended).
       return (await readRunRecords(ctx.redis, ctx.keys, ids)).find(
-        (r) => r && isFinished(r) && standsForPipeline(r),
+        (r) => r && isFinished(r) && standsForPipeline(r) && !r.guardAllowed && !r.deletesAllowed,
       );
     }),
   );

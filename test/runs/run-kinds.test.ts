@@ -111,3 +111,28 @@ it("shows a replay's runs and no source file on its page", async () => {
   expect(page).not.toContain('rows read');
   expect(page).not.toContain("the pipeline's own source");
 });
+
+it('offers no cancel while cancelling, and says a stopped run sent nothing', async () => {
+  const { runId } = await runCatalog(
+    h,
+    config,
+    'night4.csv',
+    PRODUCTS.map((no, i) => itemRow(no, `${40 + i},50`)),
+  );
+  const report = await buildRunReport(
+    h.redis,
+    keys(),
+    createDeadLetterStore(h.redis, keys()),
+    runId,
+  );
+  const running = runBody({ ...report, status: 'running' }, 0, [], operator, Date.now()).text;
+  expect(running).toContain('Cancel this run');
+  const cancelling = runBody({ ...report, status: 'cancelling' }, 0, [], operator, Date.now()).text;
+  expect(cancelling).not.toContain('Cancel this run');
+
+  const stopped = { ...report, status: 'guard_stopped' as const, version: 0, stages: [] };
+  const page = runBody(stopped, 0, [], operator, Date.now()).text;
+  expect(page).not.toContain('settled');
+  expect(page).not.toContain('version 0');
+  expect(page).toContain('none sent: the run stopped before delivery');
+});

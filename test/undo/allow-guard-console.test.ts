@@ -195,9 +195,15 @@ it('audits a stopped upload, names its run in the answer, and allows it from the
   });
   // The upload itself is gone (serve.uploadRetentionDays): the stop kept its own copy.
   rmSync(join(config.delivery.reportsDir, 'uploads'), { recursive: true, force: true });
+  expect((await call('/', VIEWER)).text).toContain('badge guard_stopped');
+  // No worker while the allowed run waits: the overview must not call the decided stop the
+  // pipeline's last run (it did, until the allowed run ended).
+  await worker.close();
   const bob = await call(`/api/runs/${stopped}/allow-guard`, BOB, 'POST');
   expect(bob.status).toBe(202);
   const { runId } = bob.body as { runId: string };
+  expect((await call('/', VIEWER)).text).not.toContain('badge guard_stopped');
+  worker = await startDeliveryWorker({ config, logger: quietLogger() });
   expect((await followRun(h.redis, deliveryKeys(h.prefix), runId, () => undefined)).status).toBe(
     'succeeded',
   );

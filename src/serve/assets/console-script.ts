@@ -109,6 +109,8 @@ export const CONSOLE_SCRIPT = `
   function describe(r) {
     if (!r.ok) return (r.doc && r.doc.error ? r.doc.error.message : 'Failed (HTTP ' + r.status + ').');
     var d = r.doc || {};
+    // What the action did, said by the answer: a flash outlives the status it would name.
+    if (d.message) return d.message;
     if (d.entries && d.runs) {
       return 'Replayed ' + d.entries.length + ' dead letter(s): ' + d.delivered + ' delivered, ' +
         d.failed + ' failed again' + (d.stale ? ', ' + d.stale + ' stale' : '') + '.';

@@ -115,7 +115,11 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         action: 'run.resume',
         target: runId,
       });
-      return resumed;
+      // The page's flash says what was done, not a status the run soon leaves.
+      return {
+        ...resumed,
+        message: `Resumed run ${runId}: its jobs send again; the page follows it.`,
+      };
     },
   );
 
