@@ -7,7 +7,7 @@
  * run and the dead letters: docs/console/night/<n>-<step>-{overview,run,dead-letters}.png.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { configSchema } from '../../src/config/schema.js';
@@ -65,7 +65,17 @@ async function api(path: string, token: string, body?: unknown): Promise<Record<
 
 /** Starts a catalog run of `file` (as the CLI would); its id. */
 async function start(file: string): Promise<string> {
-  return (await startRun({ config, redis, logger, pipeline: 'catalog', source: { file } })).runId;
+  const name = basename(file);
+  return (
+    await startRun({
+      config,
+      redis,
+      logger,
+      pipeline: 'catalog',
+      source: { file, name },
+      sourceName: name,
+    })
+  ).runId;
 }
 
 async function until(runId: string, status: string): Promise<void> {
