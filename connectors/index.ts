@@ -11,6 +11,7 @@ export {
   connectorNames,
   getConnector,
 } from './registry.js';
+export { copySource } from './sources/copy-source.js';
 export { folderFiles } from './sources/folder.js';
 export { parseHostKey } from './sources/host-key.js';
 export { isRemoteAddress, remoteSpecOf, remoteWhere } from './sources/remote-address.js';

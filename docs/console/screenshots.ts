@@ -15,12 +15,10 @@ import { createLogger } from '../../src/logging/logger.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
-import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { deleteKeysUnder } from '../../src/redis/delete-prefix.js';
-import { buildServer } from '../../src/serve/server.js';
 import { startSimulator } from '../../src/simulator/start-simulator.js';
 import { generateItems } from '../../bench/generate-items.js';
-import { launchBrowser } from '../../test/helpers/browser.js';
+import { openStage } from './console-stage.js';
 
 const OUT = resolve(PROJECT_ROOT, 'docs/console');
 const OPERATOR = 'screenshot-operator-token';
@@ -40,10 +38,8 @@ const config = configSchema.parse({
   log: { level: 'warn' },
 });
 const keys = deliveryKeys(prefix);
-const worker = await startDeliveryWorker({ config, logger });
-const app = await buildServer({ config, redis, logger });
-const url = await app.listen({ host: '127.0.0.1', port: 0 });
-const browser = await launchBrowser();
+const stage = await openStage(config, redis, logger);
+const { url, browser } = stage;
 
 async function run(pipeline: string, file: string, allowDeletes = false): Promise<string> {
   const { runId } = await startRun({
@@ -132,9 +128,7 @@ try {
   await followRun(redis, keys, refused.runId, () => undefined);
   await shot('run-cancelled', `/runs/${refused.runId}`, false);
 } finally {
-  await browser.close();
-  await app.close();
-  await worker.close();
+  await stage.close();
   await sim.close();
   await deleteKeysUnder(redis, prefix);
   redis.disconnect();

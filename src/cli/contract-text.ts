@@ -1,5 +1,4 @@
-/** What `ferry interface pull`, `diff` and `accept` share: the source, the actor, the diff's text. */
-import { userInfo } from 'node:os';
+/** What `ferry interface pull`, `diff` and `accept` share: the source and the diff's text. */
 import type { FerryConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { ContractComparison, PinOutcome } from '../orchestrate/index.js';
@@ -12,17 +11,6 @@ export function contractSource(config: FerryConfig, given?: string): string {
     );
   }
   return source;
-}
-
-/** Who pins from the command line: `cli:<user>` (the console's actions name their token). */
-export function cliActor(env: NodeJS.ProcessEnv): string {
-  let user = env.USER ?? env.USERNAME;
-  try {
-    user ??= userInfo().username;
-  } catch {
-    user ??= 'unknown'; // no passwd entry (a container's random uid)
-  }
-  return `cli:${user}`;
 }
 
 const short = (sha: string) => sha.slice(0, 12);

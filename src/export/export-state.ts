@@ -106,7 +106,7 @@ export function exportStore(
           seq,
           now,
           retentionS: RETENTION_S,
-          runsField: runsField(pipeline, 'succeeded'),
+          runsField: runsField(pipeline, 'succeeded', 'export'),
           lastSuccessField: lastSuccessField(pipeline),
           fields: flat({ ...fields, status: 'succeeded', finishedAt: now }),
         },
@@ -121,7 +121,7 @@ export function exportStore(
         {
           runId,
           retentionS: RETENTION_S,
-          runsField: runsField(pipeline, 'failed'),
+          runsField: runsField(pipeline, 'failed', 'export'),
           fields: flat({ ...fields, status: 'failed', finishedAt: Date.now() }),
         },
       );

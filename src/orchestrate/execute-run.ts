@@ -44,6 +44,8 @@ export interface ExecuteRunOptions {
   /** Lookup name -> a file to read instead (`--lookup NAME=PATH`). */
   lookupFiles?: Readonly<Record<string, string>>;
   lane?: Lane;
+  /** A repair's run (reconciliation); default sync. */
+  kind?: 'sync' | 'repair';
   wait: boolean;
   /** With `wait`: run a worker in this process (default true). */
   localWorker?: boolean;
@@ -116,6 +118,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
       ...(options.resendAll ? { resendAll: true } : {}),
       ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
       ...(options.lane ? { lane: options.lane } : {}),
+      ...(options.kind ? { kind: options.kind } : {}),
       ...(options.progress
         ? {
             onProgress: ({ phase, rows, errors }) => {

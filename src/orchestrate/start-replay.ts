@@ -62,6 +62,7 @@ export async function startReplay(
   for (const s of stages) fields[`pending:${s.info.index}`] = s.info.jobs;
   for (const [id, n] of Object.entries(planned)) fields[`op:${id}:planned`] = n;
   if (config.contract) fields.descriptionSha = config.contract.sha256;
+  fields.replayOf = JSON.stringify([...new Set(replays.map((r) => r.entry.runId))].sort());
   try {
     await writer.flush();
     // Before the run is recorded: a replay whose lock lapsed must not start.

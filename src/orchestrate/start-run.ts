@@ -11,6 +11,7 @@ import type { Logger } from '../logging/index.js';
 import {
   loadPipeline,
   sourceFileName,
+  sourceSpecOf,
   planPipeline,
   type AllowDeletes,
   type PipelineDefinition,
@@ -38,6 +39,7 @@ import {
   lockPipeline,
   type RunLock,
   parseRun,
+  type RunKind,
   type RunStatus,
   type StageInfo,
   type Trigger,
@@ -46,6 +48,9 @@ import {
   valueGuardStopped,
   type GuardStoppedRun,
   claimAllowance,
+  loadStoppedRun,
+  keepInput,
+  keptInputSource,
   type AllowGuard,
   lastSyncRows,
   countRunEnd,
@@ -74,6 +79,8 @@ export interface StartRunOptions {
   /** Shown in the report: the file given with --file. */
   sourceName?: string;
   allowDeletes?: AllowDeletes;
+  /** A repair's run (reconciliation), recorded as such; default sync (an undo's is undo). */
+  kind?: 'sync' | 'repair';
   /** Another plan than the pipeline's source (an undo), and the run it answers. */
   planned?: {
     plan: (
@@ -129,9 +136,16 @@ function skippedByOperation(definition: PipelineDefinition, plan: Plan): Record<
 /**
  * What the run's record calls its file, decided once here: the name it was given (an upload's),
  * else the file as the operator wrote it (--file, the pipeline's source); never the server's path.
+ * An undo reads no file: it plans from before-images.
  */
 function fileOf(options: StartRunOptions, definition: PipelineDefinition): string | undefined {
+  if (options.planned) return undefined;
   return options.sourceName ?? sourceFileName(definition, options.source);
+}
+
+/** The run's kind: an undo's, a repair's, else sync. */
+function kindOf(options: StartRunOptions): RunKind {
+  return options.planned ? 'undo' : (options.kind ?? 'sync');
 }
 
 function runFields(
@@ -147,7 +161,7 @@ function runFields(
   const fields: Record<string, string | number> = {
     id: runId,
     pipeline: plan.pipeline,
-    kind: 'sync',
+    kind: kindOf(options),
     trigger: options.trigger ?? 'cli',
     lane,
     status: 'running',
@@ -226,18 +240,26 @@ async function redisLost(
   return startInterrupted(options.config.redis.url, interrupted, recorded, cause);
 }
 
-/** The run a guard stopped, as recorded. */
-function stoppedRun(
+/** The run a guard stopped, as recorded, with the copy of its input an allow-once reads. */
+async function stoppedRun(
   options: StartRunOptions,
+  definition: PipelineDefinition,
   file: string | undefined,
   run: Pick<GuardStoppedRun, 'runId' | 'pipeline' | 'lane' | 'createdAt'>,
-): GuardStoppedRun {
-  const { startedBy, scheduledAt, lateSeconds } = options;
+): Promise<GuardStoppedRun> {
+  const { startedBy, scheduledAt, lateSeconds, config } = options;
+  const keptInput = await keepInput(
+    sourceSpecOf(definition, options.source),
+    config.delivery.reportsDir,
+    run.runId,
+    config.undo.retentionDays,
+  );
   return {
     ...run,
     trigger: options.trigger ?? 'cli',
+    kind: kindOf(options),
     ...(file ? { file } : {}),
-    ...(options.source && 'file' in options.source ? { sourcePath: options.source.file } : {}),
+    ...(keptInput ? { keptInput } : {}),
     ...(startedBy ? { startedBy } : {}),
     ...(scheduledAt !== undefined ? { scheduledAt } : {}),
     ...(lateSeconds !== undefined ? { lateSeconds } : {}),
@@ -283,6 +305,7 @@ async function planRun(
     pipeline: definition.name,
     lane,
     trigger: options.trigger ?? 'cli',
+    kind: kindOf(options),
     createdAt,
     ...(file ? { file } : {}),
     stages: definition.stages.length,
@@ -352,7 +375,7 @@ async function planRun(
     await writer.discard(definition.stages.length);
     await lock.release();
     if (error instanceof MassDeleteGuardError || error instanceof ValueGuardError) {
-      const stop = stoppedRun(options, file, {
+      const stop = await stoppedRun(options, definition, file, {
         runId,
         pipeline: definition.name,
         lane,
@@ -415,9 +438,14 @@ async function recordRun(
     now,
   );
   if (!hasJobs) {
-    // Nothing to send: every planned item (none) settled, so this sync run is a success.
-    countRunEnd(multi, keys.metrics, definition.name, fields.status as RunStatus);
-    multi.hset(keys.metrics, lastSuccessField(definition.name), now);
+    // Nothing to send: every planned item (none) settled, so a sync run is a success.
+    const kind = kindOf(options);
+    countRunEnd(multi, keys.metrics, {
+      pipeline: definition.name,
+      status: fields.status as RunStatus,
+      kind,
+    });
+    if (kind === 'sync') multi.hset(keys.metrics, lastSuccessField(definition.name), now);
   }
   for (const [operationId, n] of Object.entries(skippedByOperation(definition, plan))) {
     multi.hincrby(keys.metrics, itemsField(definition.name, operationId, 'skipped'), n);
@@ -494,6 +522,23 @@ async function releaseRun(
 }
 
 /**
+ * An allow-once is refused (and audited) before anything is planned when it cannot be given; it
+ * reads the stopped run's kept input unless another source is given (`--file`).
+ */
+async function allowedInput(
+  options: StartRunOptions,
+  keys: DeliveryKeys,
+): Promise<Pick<StartRunOptions, 'source' | 'sourceName'>> {
+  if (!options.allowGuard) return {};
+  const stopped = await loadStoppedRun(options.redis, keys, options.allowGuard, options.pipeline);
+  if (options.source) return {};
+  return {
+    source: await keptInputSource(stopped),
+    ...(stopped.file ? { sourceName: stopped.file } : {}),
+  };
+}
+
+/**
  * Starts a run: the contract's gate (a breaking change to the platform's description refuses it
  * before anything is planned or sent) -> plan -> record -> release.
  */
@@ -502,7 +547,7 @@ export async function startRun(given: StartRunOptions): Promise<StartedRun> {
   const keys = deliveryKeys(given.config.redis.prefix);
   // Every run (CLI, console, schedule tick, undo) plans by the contract's bindings and schemas.
   const config = await contractedConfig(given.config, redis, keys);
-  const options = { ...given, config };
+  const options = { ...given, config, ...(await allowedInput(given, keys)) };
   const definition = loadPipeline(options.pipeline, config);
   const contract = await gateRun({ config, redis, keys, logger }, definition, {
     pipeline: definition.name,

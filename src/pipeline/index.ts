@@ -30,17 +30,25 @@ export { type DeliveryWindow, windowEnd } from './definition/window-schema.js';
 export { displayPath } from './display-path.js';
 export { type MassDeleteDetails, MassDeleteGuardError } from './errors.js';
 export { ValueGuardError } from './guards/guard-error.js';
-export { guardReason, type GuardReport, type GuardResult } from './guards/guard-report.js';
+export {
+  guardReason,
+  guardSentence,
+  parseGuardReport,
+  type GuardReport,
+  type GuardResult,
+} from './guards/guard-report.js';
 export { contentHash, fieldHashes } from './hashing.js';
 export { boundHeapGrowth } from './heap-tuning.js';
 export { ABSENT, type FieldIssue } from './mapping/field-types.js';
 export type { AllowDeletes } from './plan-deletes.js';
 export { planPipeline, type PlanProgress, type RequestSink } from './plan-pipeline.js';
 export {
+  guardViews,
   planJson,
   planSummary,
   pricesLine,
   requestItems,
+  type GuardView,
   type PlanItemView,
 } from './plan-report.js';
 export { riddenPrice } from './planner/price-ride.js';

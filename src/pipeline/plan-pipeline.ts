@@ -142,6 +142,10 @@ export async function planPipeline(options: PlanOptions): Promise<Plan> {
         definition.name,
         createPayloadHistory(redis, prefix, options.config.undo.retentionDays),
         store,
+        definition.entities.map((e) => ({
+          resource: e.resource,
+          fields: Object.keys(e.spec.fields),
+        })),
       )
     : undefined;
   const ctx: DetectContext = {

@@ -3,7 +3,7 @@
  * summary for a terminal.
  */
 import { displayPath } from './display-path.js';
-import { guardReason, type GuardResult } from './guards/guard-report.js';
+import { guardReason, guardSentence, type GuardResult } from './guards/guard-report.js';
 import { rowErrorText } from './row-error-text.js';
 import type { DeliveryRequest, Plan } from './types.js';
 import type { RowError } from '../base/index.js';
@@ -24,14 +24,13 @@ export interface PlanJson {
   errors: RowError[];
   unchanged: Record<string, number>;
   version: number;
-  /** The value guards' findings: stopped (a guard tripped), and per guard, counts and samples. */
-  guards?: {
-    tripped: boolean;
-    planDigest: string;
-    results: (GuardResult & { reason?: string })[];
-  };
+  /**
+   * Every configured guard measured over its field's resource, tripped or not, with samples and
+   * a sentence (`reason`) for people; `guardsTripped`: whether one stops the plan.
+   */
+  guards?: GuardView[];
+  guardsTripped?: boolean;
   prices?: Plan['prices'];
-  items?: PlanItemView[];
 }
 
 /** One request's items as `--show-items` lists them. */
@@ -45,11 +44,14 @@ export function requestItems(request: DeliveryRequest): PlanItemView[] {
   }));
 }
 
-export function planItems(plan: Plan): PlanItemView[] {
-  return plan.stages.flatMap((stage) => stage.requests.flatMap(requestItems));
+/** A guard's result as documents show it (plan, run report): its measure and a sentence. */
+export type GuardView = GuardResult & { reason: string };
+
+export function guardViews(results: readonly GuardResult[]): GuardView[] {
+  return results.map((r) => ({ ...r, reason: guardSentence(r) }));
 }
 
-export function planJson(plan: Plan, showItems: boolean): PlanJson {
+export function planJson(plan: Plan): PlanJson {
   const json: PlanJson = {
     pipeline: plan.pipeline,
     rows: plan.rows,
@@ -67,13 +69,10 @@ export function planJson(plan: Plan, showItems: boolean): PlanJson {
     version: plan.version,
   };
   if (plan.guards) {
-    json.guards = {
-      ...plan.guards,
-      results: plan.guards.results.map((r) => (r.tripped ? { ...r, reason: guardReason(r) } : r)),
-    };
+    json.guards = guardViews(plan.guards.results);
+    json.guardsTripped = plan.guards.tripped;
   }
   if (plan.prices) json.prices = plan.prices;
-  if (showItems) json.items = planItems(plan);
   return json;
 }
 

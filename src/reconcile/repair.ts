@@ -125,6 +125,7 @@ export async function repairDrift(options: RepairOptions): Promise<RepairOutcome
     ...(options.sourceName ? { sourceName: options.sourceName } : {}),
     ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
     allowDeletes: options.allowDeletes,
+    kind: 'repair',
     wait: options.wait,
     ...(options.progress ? { progress: options.progress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

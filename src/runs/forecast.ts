@@ -3,7 +3,8 @@
  * minus sent), the rate it achieved over the last minute, and now + left / rate. From the run's
  * record alone, so `ferry runs`, the console and the workers' `late` check agree. The rate is the
  * recent one, not the run's average, so that a platform that slows down (or a limit that lifts)
- * shows within a minute.
+ * shows within a minute. After a resume (a blocked run sending again) it is measured from the
+ * resume: the blocked minutes sent nothing, and would make a run about to end look hours away.
  */
 import { REQUEST_BUCKET_MS } from './metrics/run-requests.js';
 import type { RunRecord } from './run-record.js';
@@ -32,12 +33,17 @@ export function forecastRun(run: RunRecord, now: number): RunForecast | undefine
   const planned = run.stages.reduce((n, s) => n + s.requests, 0);
   if (planned === 0) return undefined;
   const remainingRequests = Math.max(0, planned - run.sent.requests);
-  const since = run.sent.since;
+  const since =
+    run.sent.since === undefined ? undefined : Math.max(run.sent.since, run.resumedAt ?? 0);
   if (since === undefined) return { remainingRequests };
   const first = Math.floor((now - RATE_WINDOW_MS) / REQUEST_BUCKET_MS);
   const from = Math.max(first * REQUEST_BUCKET_MS, since);
   let requests = 0;
-  for (let n = first; n <= Math.floor(now / REQUEST_BUCKET_MS); n += 1) {
+  for (
+    let n = Math.floor(from / REQUEST_BUCKET_MS);
+    n <= Math.floor(now / REQUEST_BUCKET_MS);
+    n += 1
+  ) {
     requests += run.sent.perBucket[n] ?? 0;
   }
   // A full window measures whatever it holds, none included (a run that stopped sending).

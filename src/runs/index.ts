@@ -77,6 +77,7 @@ export {
 } from './keys.js';
 export {
   countRunEnd,
+  countRunEndLua,
   DURATION_BUCKETS,
   itemsField,
   lastSuccessField,
@@ -120,11 +121,13 @@ export {
   itemTotals,
   parseRun,
   type RunContract,
+  type RunKind,
   type RunRecord,
   type RunStatus,
   settledItems,
   type StageInfo,
   standsForPipeline,
+  RUN_KINDS,
   type Trigger,
 } from './run-record.js';
 export { addRejectedRows } from './run-rejected.js';
@@ -142,3 +145,5 @@ export {
   tracedPipeline,
   traceEntity,
 } from './trace/entity-trace.js';
+export { type AuditEntry, cliActor, lastAuditOf, readAudit, recordAudit } from './audit.js';
+export { keepInput, keptInputSource } from './kept-input.js';

@@ -10,7 +10,7 @@ import { countRunEnd } from './metrics/metric-fields.js';
 import { notify, type NotifyContext } from './notify/notify-run.js';
 import { RETENTION_S } from './finish-run.js';
 import { indexRun } from './run-index.js';
-import type { Trigger, WantedDeletes } from './run-record.js';
+import type { RunKind, Trigger, WantedDeletes } from './run-record.js';
 
 export interface GuardStoppedRun {
   runId: string;
@@ -20,12 +20,14 @@ export interface GuardStoppedRun {
   startedBy?: string;
   /** The source read (--file, an upload, a picked-up file), as shown. */
   file?: string;
-  /** Where that source is, when not the pipeline's own: what an operator's allow-once reads. */
-  sourcePath?: string;
+  /** The copy of the input it read (kept-input.ts): what an operator's allow-once reads. */
+  keptInput?: string;
   scheduledAt?: number;
   lateSeconds?: number;
   /** When the run started planning. */
   createdAt: number;
+  /** A repair's (default sync). */
+  kind?: RunKind;
 }
 
 async function recordGuardStop(
@@ -40,7 +42,7 @@ async function recordGuardStop(
   const fields: Record<string, string | number> = {
     id: run.runId,
     pipeline: run.pipeline,
-    kind: 'sync',
+    kind: run.kind ?? 'sync',
     trigger: run.trigger,
     lane: run.lane,
     status: 'guard_stopped',
@@ -55,12 +57,16 @@ async function recordGuardStop(
   };
   if (run.startedBy) fields.startedBy = run.startedBy;
   if (run.file) fields.file = run.file;
-  if (run.sourcePath) fields.sourcePath = run.sourcePath;
+  if (run.keptInput) fields.keptInput = run.keptInput;
   if (run.scheduledAt !== undefined) fields.scheduledAt = run.scheduledAt;
   if (run.lateSeconds !== undefined) fields.lateSeconds = run.lateSeconds;
   const record = keys.run(run.runId);
   const multi = redis.multi().hset(record, fields).expire(record, RETENTION_S);
-  countRunEnd(multi, keys.metrics, run.pipeline, 'guard_stopped');
+  countRunEnd(multi, keys.metrics, {
+    pipeline: run.pipeline,
+    status: 'guard_stopped',
+    kind: run.kind ?? 'sync',
+  });
   await indexRun(multi, keys, { id: run.runId, pipeline: run.pipeline }, now).exec();
 }
 

@@ -9,7 +9,7 @@ import type { DeliveryKeys, Lane } from './keys.js';
 import { countRunEnd } from './metrics/metric-fields.js';
 import { RETENTION_S } from './finish-run.js';
 import { indexRun } from './run-index.js';
-import type { Trigger } from './run-record.js';
+import type { RunKind, Trigger } from './run-record.js';
 
 /** Where a run's start was when Redis went away. */
 export type StartPhase = 'planning' | 'recording';
@@ -23,6 +23,8 @@ export interface InterruptedStart {
   phase: StartPhase;
   file?: string;
   startedBy?: string;
+  /** An undo's or a repair's (default sync). */
+  kind?: RunKind;
 }
 
 const PHASE_WORDS: Record<StartPhase, string> = {
@@ -52,7 +54,7 @@ export async function recordRedisLost(
   const fields: Record<string, string | number> = {
     id: run.runId,
     pipeline: run.pipeline,
-    kind: 'run',
+    kind: run.kind ?? 'sync',
     trigger: run.trigger,
     lane: run.lane,
     status: 'failed',
@@ -73,7 +75,11 @@ export async function recordRedisLost(
     .hset(record, fields)
     .expire(record, RETENTION_S)
     .srem(keys.activeRuns, run.runId);
-  countRunEnd(multi, keys.metrics, run.pipeline, 'failed');
+  countRunEnd(multi, keys.metrics, {
+    pipeline: run.pipeline,
+    status: 'failed',
+    kind: run.kind ?? 'sync',
+  });
   const written = indexRun(multi, keys, { id: run.runId, pipeline: run.pipeline }, now)
     .exec()
     .then(() => true);

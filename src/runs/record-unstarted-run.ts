@@ -54,7 +54,7 @@ export async function recordUnstartedRun(
   if (run.scheduledAt !== undefined) fields.scheduledAt = run.scheduledAt;
   if (run.lateSeconds !== undefined) fields.lateSeconds = run.lateSeconds;
   const multi = redis.multi().hset(keys.run(runId), fields).expire(keys.run(runId), RETENTION_S);
-  countRunEnd(multi, keys.metrics, run.pipeline, status);
+  countRunEnd(multi, keys.metrics, { pipeline: run.pipeline, status, kind: 'sync' });
   await indexRun(multi, keys, { id: runId, pipeline: run.pipeline }, now).exec();
   return runId;
 }

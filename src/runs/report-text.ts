@@ -25,7 +25,7 @@ export function reportText(report: RunReport): string {
         : `  the platform's description changed since it was pinned: ${contract.nonBreaking} non-breaking change(s) (\`ferry interface diff\`, \`ferry interface accept\`).`,
     );
   }
-  for (const r of report.guards?.results.filter((g) => g.tripped) ?? []) {
+  for (const r of report.guards?.filter((g) => g.tripped) ?? []) {
     const samples = r.samples
       .slice(0, SHOWN)
       .map((s) => `${s.key} ${JSON.stringify(s.old)} -> ${JSON.stringify(s.new)}`);

@@ -29,6 +29,10 @@ export interface RunLine {
   /** settled = delivered + failed + stale + cancelled <= planned; unchanged apart. */
   items: ItemCounts;
   rejected: number;
+  /** An undo's: the run it undoes. */
+  undoOf?: string;
+  /** A replay's: the runs whose dead letters it sends again. */
+  replayOf?: string[];
   /** A running run: requests left, the recent rate, when it ends (forecast.ts). */
   forecast?: RunForecast;
 }
@@ -56,6 +60,8 @@ export function lineOf(run: RunRecord, now: number): RunLine {
   if (run.status === 'blocked' && run.blockedReason) line.blockedReason = run.blockedReason;
   if (run.startedBy) line.startedBy = run.startedBy;
   if (run.lateSeconds) line.lateSeconds = run.lateSeconds;
+  if (run.undoOf) line.undoOf = run.undoOf;
+  if (run.replayOf) line.replayOf = run.replayOf;
   const forecast = forecastRun(run, now);
   if (forecast) line.forecast = forecast;
   if (run.finishedAt) {

@@ -2,7 +2,12 @@
  * A run as kept in Redis: one hash per run (`<prefix>:{q}:run:<id>`). Counts are hash fields that
  * workers increment as jobs settle (`op:<operationId>:<count>`), so a run's progress is one HGETALL.
  */
-import type { GuardReport, MassDeleteDetails, PriceCount } from '../pipeline/index.js';
+import {
+  parseGuardReport,
+  type GuardReport,
+  type MassDeleteDetails,
+  type PriceCount,
+} from '../pipeline/index.js';
 import type { Lane } from './keys.js';
 
 /**
@@ -40,22 +45,31 @@ export type RunStatus =
   | 'guard_stopped'
   | 'failed';
 /**
- * `sync`: a pipeline's run (cli, schedule, http); `replay`: dead letters sent again; `export`
- * (src/export) writes files from a read operation instead of delivering changes.
+ * `sync`: a pipeline's run of its input (cli, schedule, http); `replay`: dead letters sent again;
+ * `undo`: the inverse of a finished run from its before-images; `repair`: what reconciliation found
+ * the platform missing; `export` (src/export) writes files from a read operation instead of
+ * delivering changes.
  */
-export type RunKind = 'sync' | 'replay' | 'export';
+export const RUN_KINDS = ['sync', 'replay', 'undo', 'export', 'repair'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
 
 /**
- * Whether a run stands for its pipeline (its last run, health, schedules, the last-success
- * gauge): sync and export runs do, replays never (docs/DELIVERY.md, Runs).
+ * Whether a run stands for its pipeline (its status on the overview, its last run, health,
+ * schedules, the last-success gauge): its sync runs, and an export pipeline's exports (it has no
+ * other); a replay, an undo or a repair never (docs/DELIVERY.md, Runs).
  */
 export function standsForPipeline(run: { kind: RunKind }): boolean {
-  return run.kind !== 'replay';
+  return run.kind === 'sync' || run.kind === 'export';
+}
+
+/** An undo (from before-images) and a replay (dead letters) read no source file. */
+export function readsNoSource(run: { kind: RunKind }): boolean {
+  return run.kind === 'undo' || run.kind === 'replay';
 }
 
 /** Runs recorded before kinds had these names said `run` for a sync run. */
 function kindOf(field: string | undefined): RunKind {
-  return field === 'replay' || field === 'export' ? field : 'sync';
+  return RUN_KINDS.find((k) => k === field) ?? 'sync';
 }
 
 /** What started a run (docs/SCHEDULES.md). */
@@ -117,8 +131,10 @@ export interface RunRecord {
   lateSeconds?: number;
   /** The source read, when given (`--file`). */
   file?: string;
-  /** A guard-stopped run's source file, when not the pipeline's own (record-guard-stop.ts). */
+  /** A guard-stopped run's source file, as runs stopped before inputs were kept recorded it. */
   sourcePath?: string;
+  /** A guard-stopped run's copy of the input it read (kept-input.ts): what allowing it reads. */
+  keptInput?: string;
   version: number;
   rows: number;
   /** Records rejected while planning (their errors are in the run's error list). */
@@ -135,6 +151,8 @@ export interface RunRecord {
   operations: Record<string, OperationCounts>;
   /** Why a `blocked` run waits (the platform's refusal: worker/breaker.ts). */
   blockedReason?: string;
+  /** When it last went from blocked back to running (a resume, a probe that passed), epoch ms. */
+  resumedAt?: number;
   /** Dead-letter entries written by this run. */
   deadLetters: number;
   /** For a run the mass-delete guard stopped: the deletes it wanted. */
@@ -153,6 +171,10 @@ export interface RunRecord {
   guardAllowed?: { runId: string; by: string };
   /** For a run of an allowed plan: the stopped run it was allowed from. */
   allowedFrom?: string;
+  /** For an undo: the run it undoes. */
+  undoOf?: string;
+  /** For a replay: the runs whose dead letters it sends again. */
+  replayOf?: string[];
   /** Requests the workers sent for it: in all, since when, per recent 10 s (run-requests.ts). */
   sent: SentRequests;
 }
@@ -192,7 +214,8 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   const run: RunRecord = {
     id: fields.id,
     pipeline: fields.pipeline ?? '',
-    kind: kindOf(fields.kind),
+    // Undos recorded before they had a kind of their own said `sync`, with their undoOf.
+    kind: fields.undoOf ? 'undo' : kindOf(fields.kind),
     lane: (fields.lane as Lane) ?? 'bulk',
     status: (fields.status as RunStatus) ?? 'running',
     trigger: (fields.trigger as Trigger) ?? (fields.kind === 'replay' ? 'replay' : 'cli'),
@@ -209,11 +232,13 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   };
   if (fields.file) run.file = fields.file;
   if (fields.sourcePath) run.sourcePath = fields.sourcePath;
+  if (fields.keptInput) run.keptInput = fields.keptInput;
   if (fields.allowedRunId) {
     run.deletesAllowed = { runId: fields.allowedRunId, by: fields.allowedBy ?? '' };
   }
   if (fields.reason) run.reason = fields.reason;
   if (fields.blockedReason) run.blockedReason = fields.blockedReason;
+  if (fields.resumedAt) run.resumedAt = Number(fields.resumedAt);
   if (fields.startedBy) run.startedBy = fields.startedBy;
   if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
   if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
@@ -222,11 +247,13 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (fields.wantedDeletes) run.wantedDeletes = JSON.parse(fields.wantedDeletes) as WantedDeletes;
   if (fields.export) run.export = JSON.parse(fields.export) as ExportSummary;
   if (fields.contract) run.contract = JSON.parse(fields.contract) as RunContract;
-  if (fields.guards) run.guards = JSON.parse(fields.guards) as GuardReport;
+  if (fields.guards) run.guards = parseGuardReport(fields.guards);
   if (fields.guardAllowedRunId) {
     run.guardAllowed = { runId: fields.guardAllowedRunId, by: fields.guardAllowedBy ?? '' };
   }
   if (fields.allowedFrom) run.allowedFrom = fields.allowedFrom;
+  if (fields.undoOf) run.undoOf = fields.undoOf;
+  if (fields.replayOf) run.replayOf = JSON.parse(fields.replayOf) as string[];
   if (fields.prices) run.prices = JSON.parse(fields.prices) as PriceCount;
   return run;
 }

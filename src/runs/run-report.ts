@@ -8,6 +8,7 @@ import type { RedisClient } from '../redis/index.js';
 import { type RowError, toCsv } from '../base/index.js';
 import { forecastRun, type RunForecast } from './forecast.js';
 import { requestsInFlight } from './run-status-text.js';
+import { guardViews, type GuardView } from '../pipeline/index.js';
 import type { DeadLetter } from './dead-letters/dead-letter.js';
 import type { DeadLetterStore } from './dead-letters/dead-letter-store.js';
 import { NotFoundError } from './errors.js';
@@ -15,6 +16,7 @@ import type { DeliveryKeys } from './keys.js';
 import {
   itemTotals,
   parseRun,
+  readsNoSource,
   settledCount,
   type OperationCounts,
   type RunRecord,
@@ -74,10 +76,17 @@ export interface RunReport {
   export?: RunRecord['export'];
   /** With a pinned description: how the one read before the run differed from it. */
   contract?: RunRecord['contract'];
-  /** For a run the value guards stopped: what they found, with samples of old and new values. */
-  guards?: RunRecord['guards'];
+  /**
+   * For a run the value guards stopped: every configured guard measured over its resource,
+   * tripped or not, with samples of old and new values and a sentence.
+   */
+  guards?: GuardView[];
   guardAllowed?: RunRecord['guardAllowed'];
   allowedFrom?: RunRecord['allowedFrom'];
+  /** An undo's: the run it undoes. */
+  undoOf?: string;
+  /** A replay's: the runs whose dead letters it sends again. */
+  replayOf?: string[];
   /** Changed prices and the requests that carry them, as planned. */
   prices?: RunRecord['prices'];
   files?: { json: string; csv: string };
@@ -181,14 +190,17 @@ export async function buildRunReport(
   if (run.status === 'cancelling') report.inFlight = requestsInFlight(run);
   const forecast = forecastRun(run, Date.now());
   if (forecast) report.forecast = forecast;
-  if (run.file) report.file = run.file;
+  // An undo or a replay reads no file (undos recorded before kinds said the pipeline's).
+  if (run.file && !readsNoSource(run)) report.file = run.file;
+  if (run.undoOf) report.undoOf = run.undoOf;
+  if (run.replayOf) report.replayOf = run.replayOf;
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;
   if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;
   if (run.deletesAllowed) report.deletesAllowed = run.deletesAllowed;
   if (run.export) report.export = run.export;
   if (run.contract) report.contract = run.contract;
-  if (run.guards) report.guards = run.guards;
+  if (run.guards) report.guards = guardViews(run.guards.results);
   if (run.guardAllowed) report.guardAllowed = run.guardAllowed;
   if (run.allowedFrom) report.allowedFrom = run.allowedFrom;
   if (run.prices) report.prices = run.prices;

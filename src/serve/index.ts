@@ -3,4 +3,3 @@
  * never one of its modules (.ci/check-imports.mjs); this file re-exports exactly those names.
  */
 export { buildServer } from './server.js';
-export { recordAudit } from './audit.js';

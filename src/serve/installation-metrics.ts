@@ -108,13 +108,15 @@ export function installationMetrics(ctx: ServeContext): InstallationMetrics {
   );
   counter(
     'ferry_runs_total',
-    'Runs that ended (or ticks that were skipped), by pipeline and status.',
-    ['pipeline', 'status'],
-    () => fields.get('runs') ?? [],
+    'Runs that ended (or ticks that were skipped), by pipeline, status and kind (sync, replay, undo, export, repair).',
+    ['pipeline', 'status', 'kind'],
+    // Counted before runs had a kind in the field: sync runs.
+    () =>
+      (fields.get('runs') ?? []).map((r) => (r.length === 3 ? [r[0]!, r[1]!, 'sync', r[2]!] : r)),
   );
   new Gauge({
     name: 'ferry_run_last_success_timestamp_seconds',
-    help: 'When the last sync run of the pipeline that settled every planned item ended (Unix seconds); replays never set it.',
+    help: 'When the last sync run of the pipeline that settled every planned item ended (Unix seconds); replays, undos and repairs never set it.',
     labelNames: ['pipeline'],
     registers: [registry],
     collect() {

@@ -13,7 +13,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../runs/index.js';
 import type { ServeContext } from './serve-context.js';
 
 export const BOARD_PATH = '/queues';

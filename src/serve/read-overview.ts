@@ -14,8 +14,9 @@ import {
   readRunRecords,
   pendingContract,
   type PendingContract,
+  readAudit,
+  type AuditEntry,
 } from '../runs/index.js';
-import { readAudit, type AuditEntry } from './audit.js';
 import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
 import { readQueues, type QueueView } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';
@@ -60,9 +61,10 @@ export async function readOverview(ctx: ServeContext): Promise<Overview> {
         start: 0,
         count: RECENT,
       });
-      // Replays are listed with the runs but never stand for the pipeline.
+      // Replays, undos and repairs are listed with the runs but never stand for the pipeline;
+      // nor does a stop an operator allowed: the run it allowed does (running, or ended).
       return (await readRunRecords(ctx.redis, ctx.keys, ids)).find(
-        (r) => r && isFinished(r) && standsForPipeline(r),
+        (r) => r && isFinished(r) && standsForPipeline(r) && !r.guardAllowed && !r.deletesAllowed,
       );
     }),
   );

@@ -43,7 +43,7 @@ import { runRoutes } from './routes/api-runs.js';
 import { auditRoutes } from './routes/api-audit.js';
 import { deadLetterRoutes } from './routes/api-dead-letters.js';
 import { entityRoutes } from './routes/api-entities.js';
-import { activeRunIdOf, importRoutes } from './routes/api-imports.js';
+import { activeRunIdOf, importRoutes, stoppedRunIdOf } from './routes/api-imports.js';
 import { loginRoutes, safeNext } from './routes/login.js';
 import { pageRoutes } from './routes/pages.js';
 import { tokenMatcher } from './tokens.js';
@@ -210,7 +210,11 @@ function failure(code: ErrorCode, message: string, extra: Record<string, unknown
 function describeFailure(error: unknown): Failure {
   if (isFerryError(error)) {
     const activeRunId = activeRunIdOf(error);
-    return failure(error.code, error.message, activeRunId ? { activeRunId } : {});
+    const runId = stoppedRunIdOf(error);
+    return failure(error.code, error.message, {
+      ...(activeRunId ? { activeRunId } : {}),
+      ...(runId ? { runId } : {}),
+    });
   }
   if (isRedisConnectionError(error)) return failure('FERRY_REDIS_UNAVAILABLE', REDIS_GONE);
   const { statusCode, code } = error as { statusCode?: number; code?: string };

@@ -57,6 +57,7 @@ async function night(h: PayloadHistory, amount: (i: number) => string, version: 
     'p',
     h,
     store,
+    [{ resource: 'prices', fields: ['amount'] }],
   );
   for (let i = 0; i < 2_500; i++) watcher.observe(price(`K${i}`, amount(i), version));
   return watcher.finish(2_500, undefined);

@@ -115,7 +115,9 @@ it('records the stopped run with the deletes it wanted, and sends nothing', asyn
   const [latest] = await recentRuns(h.redis, keys(), { pipeline: 'catalog', limit: 1 });
   expect(lineOf(latest!, Date.now())).toMatchObject({ runId, status: 'guard_stopped' });
   expect(await h.redis.ttl(keys().run(runId))).toBeGreaterThan(0);
-  expect(await h.redis.hget(keys().metrics, runsField('catalog', 'guard_stopped'))).toBe('1');
+  expect(await h.redis.hget(keys().metrics, runsField('catalog', 'guard_stopped', 'sync'))).toBe(
+    '1',
+  );
   expect(await h.redis.exists(keys().activeRun('catalog'))).toBe(0);
 });
 

@@ -48,6 +48,10 @@ describe('a replay', () => {
       dryRun: false,
     });
     expect(report).toMatchObject({ delivered: letters.length, failed: 0, stale: 0 });
+    // The replay's document names the run whose dead letters it sent, and no file it did not read.
+    expect(report.runs).toHaveLength(1);
+    expect(report.runs[0]).toMatchObject({ kind: 'replay', replayOf: [runId] });
+    expect(report.runs[0]!.file).toBeUndefined();
     expect(await dlq.count()).toBe(0);
     const priced = (h.sim.state('prices') as { productId: string }[]).map((p) => p.productId);
     for (const key of REFUSED) expect(priced).toContain(key);

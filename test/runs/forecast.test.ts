@@ -158,4 +158,21 @@ describe('forecastRun', () => {
       finishAt: new Date(now).toISOString(),
     });
   });
+
+  it('measures a resumed run from its resume, not over the minutes it was blocked', () => {
+    // 50/s for 30 s, blocked (nothing answered) until 120 s, resumed, 50/s again: at 135 s the
+    // last minute holds 45 blocked seconds; the rate is the resumed one's.
+    const sending = (t: number) => (t < 30 || t >= 120 ? 50 : 0);
+    const at = (seconds: number) => {
+      const run = runAt(T0 + seconds * SECOND, sending, 'running', [4_000, 6_000]);
+      run.resumedAt = T0 + 120 * SECOND;
+      return forecastRun(run, T0 + seconds * SECOND);
+    };
+    // Right after the resume: measuring, not "hours left at a fraction of the rate".
+    expect(at(126)).toEqual({ remainingRequests: 10_000 - 1_500 - 300 });
+    expect(at(135)).toMatchObject({
+      remainingRequests: 10_000 - 1_500 - 750,
+      requestsPerSecond: 50,
+    });
+  });
 });

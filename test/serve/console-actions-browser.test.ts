@@ -299,3 +299,27 @@ it('loads the queue board from the installation only, with a link back to the co
   await Promise.all([page.waitForURL(`${url}/`), back.click()]);
   await page.context().close();
 });
+
+it('links a stopped upload to its run, clears the file and goes on refreshing', async () => {
+  const page = await logIn();
+  await page.goto(`${url}/pipelines/catalog`);
+  // Every price x100: the value guards stop it.
+  const file = writeItems(join(h.dir, 'poisoned.csv'), [
+    ...Array.from({ length: 20 }, (_, i) => itemRow(`B${1000 + i}`, '1000,00')),
+    ...REFUSED.map((k) => itemRow(k, '-1,00')),
+  ]);
+  await page.setInputFiles('input[type=file]', file);
+  await page.click('form[data-upload] button');
+  const flash = page.locator('[data-flash].bad');
+  await flash.waitFor({ timeout: 15_000 });
+  const link = flash.locator('a');
+  expect(await link.textContent()).toMatch(/^Open the stopped run catalog-/);
+  const href = (await link.getAttribute('href'))!;
+  expect(await page.locator('input[type=file]').inputValue()).toBe('');
+  // The page refreshed: the stopped run is among its latest runs.
+  await page
+    .locator('tr', { has: page.locator(`a[href="${href}"]`) })
+    .locator('.badge.guard_stopped')
+    .waitFor({ timeout: 15_000 });
+  await page.context().close();
+});

@@ -307,7 +307,7 @@ describe('/metrics', () => {
     expect(text).toContain(
       'ferry_items_total{pipeline="catalog",operation="products.put",outcome="delivered"} 56',
     );
-    expect(text).toContain('ferry_runs_total{pipeline="catalog",status="partial"} 1');
+    expect(text).toContain('ferry_runs_total{pipeline="catalog",status="partial",kind="sync"} 1');
     expect(text).toContain('ferry_run_active{pipeline="catalog"} 0');
     expect(text).toContain('ferry_queue_jobs{queue="delivery-bulk",state="waiting"} 0');
     expect(text).toContain('ferry_dead_letters{pipeline="catalog"} 0');

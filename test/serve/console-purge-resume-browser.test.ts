@@ -193,9 +193,11 @@ it('shows a blocked run and what to do, and its Resume button lets it finish', a
   await page.click('button:has-text("Resume delivery now")');
   expect(asked[0]).toContain(`Resume run ${runId} now?`);
   await page.locator('[data-flash].ok').waitFor({ timeout: 10_000 });
-  expect(await page.textContent('[data-flash]')).toContain(`Run ${runId} is running.`);
-  // The page follows the run to its end by itself.
+  expect(await page.textContent('[data-flash]')).toContain(`Resumed run ${runId}`);
+  // The page follows the run to its end by itself; the flash says what was done, and claims no
+  // status beside "succeeded" (it said "is running." after the run had ended).
   await page.locator('h1 .badge.succeeded').waitFor({ timeout: 30_000 });
+  expect(await page.textContent('[data-flash]')).not.toContain('running');
   expect(await page.locator('button:has-text("Resume delivery now")').count()).toBe(0);
   expect(await page.innerText('dl.kv')).toMatch(/\b(\d+) of \1 settled: \1 delivered/);
   await page.goto(`${url}/audit`);

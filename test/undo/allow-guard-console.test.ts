@@ -5,6 +5,7 @@
  * another can, once; the allowance is in the audit trail. An operator's page of the allowed run
  * offers its undo with the dry run's counts, and the undo restores the prices.
  */
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -85,6 +86,8 @@ beforeAll(async () => {
     startedBy: 'alice',
   }).catch((e: unknown) => e)) as ValueGuardError;
   stoppedId = error.details.runId as string;
+  // The stopped run kept its input: the allow reads that, not a file that may be gone by then.
+  rmSync(join(h.dir, 'poisoned.csv'));
   app = await listenConsole(config, h.redis);
 });
 
@@ -109,6 +112,10 @@ it('refuses the starter under four eyes and lets another operator allow it once'
   expect(own.status).toBe(403);
   expect(own.body).toMatchObject({ error: { code: 'FERRY_FOUR_EYES' } });
   expect(h.sim.stats().requests).toBe(requests);
+  // The refusal is on the page, and in the audit trail, not only in the answer.
+  const refused = await call(`/runs/${stoppedId}`, VIEWER);
+  expect(refused.text).toMatch(/Allow refused for alice/);
+  expect(refused.text).toContain('with four eyes another operator must allow it');
 
   const bob = await call(`/api/runs/${stoppedId}/allow-guard`, BOB, 'POST');
   expect(bob.status).toBe(202);
@@ -124,7 +131,14 @@ it('refuses the starter under four eyes and lets another operator allow it once'
   expect(again.body).toMatchObject({ error: { code: 'FERRY_GUARD_ALLOW' } });
   const audit = await call('/api/audit', VIEWER);
   expect(audit.body).toMatchObject([
+    { actor: 'bob', action: 'run.allow-guard-refused', target: stoppedId },
     { actor: 'bob', action: 'run.allow-guard', target: `${stoppedId} -> ${runId}` },
+    {
+      actor: 'alice',
+      action: 'run.allow-guard-refused',
+      target: stoppedId,
+      reason: 'FERRY_FOUR_EYES',
+    },
   ]);
   const page = await call(`/runs/${stoppedId}`, VIEWER);
   expect(page.text).toContain('Allowed once by bob');
@@ -156,4 +170,42 @@ it("offers operators the undo of a run with its dry run's counts, and undoes it"
     action: 'run.undo',
     target: `${allowedId} -> ${undoRunId}`,
   });
+});
+
+it('audits a stopped upload, names its run in the answer, and allows it from the kept input', async () => {
+  const file = writeItems(
+    join(h.dir, 'upload.csv'),
+    PRODUCTS.map((no) => itemRow(no, '2500,00')),
+  );
+  const res = await request(`${app.url}/api/pipelines/catalog/runs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'text/csv' },
+    body: readFileSync(file),
+  });
+  const answer = (await res.body.json()) as { runId?: string; error: { code: string } };
+  expect(res.statusCode).toBe(409);
+  expect(answer.error.code).toBe('FERRY_VALUE_GUARD');
+  const stopped = answer.runId!;
+  expect(stopped).toMatch(/^catalog-/);
+  const audit = await call('/api/audit', VIEWER);
+  expect((audit.body as object[])[0]).toMatchObject({
+    actor: 'alice',
+    action: 'run.import',
+    target: stopped,
+  });
+  // The upload itself is gone (serve.uploadRetentionDays): the stop kept its own copy.
+  rmSync(join(config.delivery.reportsDir, 'uploads'), { recursive: true, force: true });
+  expect((await call('/', VIEWER)).text).toContain('badge guard_stopped');
+  // No worker while the allowed run waits: the overview must not call the decided stop the
+  // pipeline's last run (it did, until the allowed run ended).
+  await worker.close();
+  const bob = await call(`/api/runs/${stopped}/allow-guard`, BOB, 'POST');
+  expect(bob.status).toBe(202);
+  const { runId } = bob.body as { runId: string };
+  expect((await call('/', VIEWER)).text).not.toContain('badge guard_stopped');
+  worker = await startDeliveryWorker({ config, logger: quietLogger() });
+  expect((await followRun(h.redis, deliveryKeys(h.prefix), runId, () => undefined)).status).toBe(
+    'succeeded',
+  );
+  expect(JSON.stringify(h.sim.state('prices'))).toContain('"2500.00"');
 });

@@ -4,7 +4,7 @@
  * prices Ferry delivered and the new ones); `ferry plan` shows the same under `guards`; the
  * stopped plan is allowed once, and only that plan.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
@@ -90,6 +90,63 @@ it('counts a price dropped to 0 as moved beyond the factor', async () => {
   expect(byGuard.changedShare).toMatchObject({ tripped: false, count: 1 });
 });
 
+it('measures each guard over the resource its field belongs to, every guard listed', async () => {
+  // 10 of 30 descriptions emptied (products) while every price changes (prices): 10 of 30
+  // products trips emptied (max 0.2); over products + prices it read "10 of 60", not tripped.
+  const night = rows(2).map((r, i) => (i < 10 ? r.replace(';Nice;', ';;') : r));
+  const plan = await planPipeline({
+    definition: loadPipeline('catalog', config),
+    sourceOverride: { file: itemsFile('emptied.csv', night) },
+    redis: h.redis,
+    config,
+    lastRows: 30,
+  });
+  const json = planJson(plan);
+  expect(
+    json.guards!.map(({ guard, field, resource, count, of, limit, tripped }) => ({
+      guard,
+      field,
+      resource,
+      count,
+      of,
+      limit,
+      tripped,
+    })),
+  ).toEqual([
+    {
+      guard: 'changedShare',
+      field: 'prices.0.amount',
+      resource: 'prices',
+      count: 30,
+      of: 30,
+      limit: 0.2,
+      tripped: true,
+    },
+    {
+      guard: 'valueChange',
+      field: 'prices.0.amount',
+      resource: 'prices',
+      count: 0,
+      of: 30,
+      limit: 10,
+      tripped: false,
+    },
+    {
+      guard: 'emptied',
+      field: 'description',
+      resource: 'products',
+      count: 10,
+      of: 30,
+      limit: 0.2,
+      tripped: true,
+    },
+    { guard: 'rows', field: null, resource: null, count: 30, of: 30, limit: 0.5, tripped: false },
+  ]);
+  expect(json.guards![2]!.reason).toBe(
+    'description would become empty for 10 of 30 products (33%); at most 20% may: stops the run.',
+  );
+});
+
 it('stops prices multiplied by 100 before a single request, with old and new values', async () => {
   const before = h.sim.stats().requests;
   const error = (await start(poisoned).catch((e: unknown) => e)) as ValueGuardError;
@@ -97,7 +154,7 @@ it('stops prices multiplied by 100 before a single request, with old and new val
   expect(h.sim.stats().requests).toBe(before);
   const runId = error.details.runId as string;
   expect(error.message).toContain(
-    'guards.changedShare: prices.0.amount would change for 30 of the 30',
+    'guards.changedShare: prices.0.amount would change for 30 of 30 prices',
   );
   expect(error.message).toContain('guards.valueChange');
   expect(error.message).toContain(`--allow-guard ${runId}`);
@@ -110,7 +167,7 @@ it('stops prices multiplied by 100 before a single request, with old and new val
   );
   expect(report.status).toBe('guard_stopped');
   expect(report.reason).toContain('guards.valueChange');
-  const byGuard = Object.fromEntries(report.guards!.results.map((r) => [r.guard, r]));
+  const byGuard = Object.fromEntries(report.guards!.map((r) => [r.guard, r]));
   expect(byGuard.changedShare).toMatchObject({ tripped: true, count: 30, of: 30, limit: 0.2 });
   expect(byGuard.valueChange).toMatchObject({ tripped: true, count: 30, limit: 10 });
   expect(byGuard.emptied).toMatchObject({ tripped: false, count: 0 });
@@ -136,17 +193,23 @@ it('stops prices multiplied by 100 before a single request, with old and new val
     config,
     lastRows: 30,
   });
-  const json = planJson(plan, false);
-  expect(json.guards?.tripped).toBe(true);
-  expect(json.guards?.planDigest).toBe(report.guards!.planDigest);
-  const shown = json.guards!.results.find((r) => r.guard === 'valueChange');
-  expect(shown?.reason).toContain('more than a factor of 10 for 30 entities');
+  const json = planJson(plan);
+  expect(json.guardsTripped).toBe(true);
+  expect(plan.guards?.planDigest).toBeTruthy();
+  const shown = json.guards!.find((r) => r.guard === 'valueChange');
+  expect(shown?.reason).toBe(
+    'prices.0.amount would move more than 10 times up or down for 30 of 30 prices; none may: stops the run.',
+  );
   expect(shown?.samples).toEqual(byGuard.valueChange!.samples);
 });
 
-it('sends the stopped plan once when allowed, and only that plan', async () => {
-  const error = (await start(poisoned).catch((e: unknown) => e)) as ValueGuardError;
+it('sends the stopped plan once when allowed, from the input it kept, and only that plan', async () => {
+  const tonight = itemsFile('tonight.csv', rows(100));
+  const error = (await start(tonight).catch((e: unknown) => e)) as ValueGuardError;
   const stoppedId = error.details.runId as string;
+  // The advice as printed works: no --file, the stopped run's input is kept.
+  expect(error.message).toContain(`\`ferry run catalog --allow-guard ${stoppedId}\``);
+  expect(error.message).toContain('no --file needed');
   const allow = { stoppedRunId: stoppedId, by: 'ops-anna', fourEyes: false };
 
   // Another plan (one price more) is not the stopped one: refused, nothing sent.
@@ -159,7 +222,16 @@ it('sends the stopped plan once when allowed, and only that plan', async () => {
   expect(refused.message).toContain(`not the one run ${stoppedId} stopped`);
   expect(h.sim.stats().requests).toBe(requests);
 
-  const { runId } = await start(poisoned, { allowGuard: allow });
+  // Without a source it reads the input the stopped run kept (the file itself is gone), not the
+  // pipeline's own source (which planned examples/items.csv and stopped again).
+  rmSync(tonight);
+  const { runId } = await startRun({
+    config,
+    redis: h.redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    allowGuard: allow,
+  });
   const done = await followRun(h.redis, keys(), runId, () => undefined);
   expect(done.status).toBe('succeeded');
   const prices = h.sim.state('prices') as { productId?: string; prices?: { amount: string }[] }[];

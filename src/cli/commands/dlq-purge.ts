@@ -20,7 +20,8 @@ export const dlqPurgeCommand: Command = {
   async run({ args, stdout, config: getConfig }) {
     const { connectDelivery, checkSelection, selectDeadLetters } =
       await import('../../queue/index.js');
-    const { createDeadLetterStore, deliveryKeys } = await import('../../runs/index.js');
+    const { cliActor, createDeadLetterStore, deliveryKeys, recordAudit } =
+      await import('../../runs/index.js');
     const selection: DeadLetterSelection = {};
     if (args.positionals.length > 0) selection.ids = args.positionals;
     const run = stringOption(args, 'run');
@@ -32,9 +33,17 @@ export const dlqPurgeCommand: Command = {
     return await withRedis(
       () => connectDelivery(config.redis, 'the dead letters are kept there'),
       async (redis) => {
-        const dlq = createDeadLetterStore(redis, deliveryKeys(config.redis.prefix));
+        const keys = deliveryKeys(config.redis.prefix);
+        const dlq = createDeadLetterStore(redis, keys);
         const ids = (await selectDeadLetters(dlq, selection)).map((e) => e.id);
         const purged = dryRun ? ids.length : await dlq.remove(ids);
+        if (!dryRun && purged > 0) {
+          await recordAudit(redis, keys, {
+            actor: cliActor(),
+            action: 'dead-letter.purge',
+            target: ids.join(','),
+          });
+        }
         if (flag(args, 'json')) await writeJson(stdout, { dryRun, purged, ids });
         else
           stdout.write(

@@ -1,5 +1,5 @@
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
-import { cliActor, contractSource, pinText } from '../contract-text.js';
+import { contractSource, pinText } from '../contract-text.js';
 import { withRedis } from '../with-redis.js';
 
 /** `ferry interface pull` and `ferry interface accept`: one reads, one replaces. */
@@ -56,8 +56,7 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
     async run({ args, stdout, env, contractConfig, logger }) {
       const { pinContract } = await import('../../orchestrate/index.js');
       const { connectDelivery } = await import('../../queue/index.js');
-      const { deliveryKeys } = await import('../../runs/index.js');
-      const { recordAudit } = await import('../../serve/index.js');
+      const { cliActor, deliveryKeys, recordAudit } = await import('../../runs/index.js');
       const config = await contractConfig();
       const source = contractSource(config, stringOption(args, 'openapi'));
       const by = cliActor(env);

@@ -40,14 +40,15 @@ export const planCommand: Command = {
     'the items and requests, the deletes, and the rejected records with their lines. A plan reads',
     'state and never changes it; nothing is sent.',
     'With --json: {pipeline, rows, operations: {id: {items, requests}}, deletes, errors: [{file,',
-    'line, field, path?, message}], unchanged, version, guards?: {tripped, planDigest, results:',
-    '[{guard, fields?, tripped, count, of, limit, samples: [{resource, key, field, old, new}],',
-    'reason?}]}, prices?: {changed, requests}, items?: [{operationId, pathParams, payload}]}; `path`',
+    'line, field, path?, message}], unchanged, version, guards?: [{guard, field, resource, count,',
+    'of, limit, tripped, reason, samples: [{resource, key, field, old, new}]}], guardsTripped?,',
+    'prices?: {changed, requests}, items?: [{operationId, pathParams, payload}]}; `path`',
     'is the JSON pointer in the payload when it broke the request schema of the description',
-    '(interface.openapi). `guards` is there when the pipeline has value guards (docs/PIPELINES.md):',
-    'old values are what Ferry last delivered. `prices` (also a line of the summary and of the run',
-    'report): the changed prices and the requests that carry them, i.e. requests per changed price',
-    '(docs/DELIVERY.md, Prices in product batches).',
+    '(interface.openapi). `guards` lists every value guard of the pipeline (docs/PIPELINES.md),',
+    'each measured over the resource its field belongs to; old values are what Ferry last',
+    'delivered. `prices` (also a line of the summary and of the run report): the changed prices and',
+    'the requests that carry them, i.e. requests per changed price (docs/DELIVERY.md, Prices in',
+    'product batches).',
     '',
     'File lookups (docs/PIPELINES.md) are read first; --lookup NAME=PATH reads another file for one',
     'plan. A lookup file that is missing stops the plan before anything else (exit 2).',
@@ -157,7 +158,7 @@ export const planCommand: Command = {
             count: spool.count,
             write: (out: Writable) => spool.copyTo(out),
           };
-          if (json) await writeJson(stdout, planJson(plan, false), items);
+          if (json) await writeJson(stdout, planJson(plan), items);
           else {
             stdout.write(
               planSummary(plan, await describeSource(sourceSpecOf(definition, sourceOverride))),

@@ -22,14 +22,16 @@ export const resumeCommand: Command = {
   positionals: [1, 1],
   async run({ args, stdout, config: getConfig }) {
     const { connectDelivery } = await import('../../queue/index.js');
-    const { deliveryKeys } = await import('../../runs/index.js');
+    const { cliActor, deliveryKeys, recordAudit } = await import('../../runs/index.js');
     const { resumeRun } = await import('../../orchestrate/index.js');
     const config = getConfig();
     return await withRedis(
       () => connectDelivery(config.redis, 'resuming a run changes its record and jobs there'),
       async (redis) => {
         const runId = args.positionals[0] as string;
-        const outcome = await resumeRun(redis, deliveryKeys(config.redis.prefix), runId);
+        const keys = deliveryKeys(config.redis.prefix);
+        const outcome = await resumeRun(redis, keys, runId);
+        await recordAudit(redis, keys, { actor: cliActor(), action: 'run.resume', target: runId });
         if (flag(args, 'json')) await writeJson(stdout, outcome);
         else {
           stdout.write(

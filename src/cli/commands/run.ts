@@ -1,4 +1,3 @@
-import { userInfo } from 'node:os';
 import { UsageError } from '../../errors/index.js';
 import type { Lane } from '../../runs/index.js';
 import {
@@ -66,9 +65,11 @@ export const runCommand: Command = {
     '',
     'A run the value guards stopped (status guard_stopped: prices moved too far, fields emptied,',
     'too few rows; its samples show old and new values) sends nothing. If the export is right,',
-    '--allow-guard RUN sends exactly the plan run RUN stopped, once: the same file against the same',
-    'state (a different plan is refused, FERRY_GUARD_ALLOW). With serve.fourEyes the CLI cannot',
-    'allow (it has no operator name): an operator other than the starter allows it in the console.',
+    '--allow-guard RUN sends exactly the plan run RUN stopped, once: it reads again the input run',
+    'RUN kept (a copy, kept undo.retentionDays, whatever it read: a file, an upload, a picked-up',
+    'file, a URL), or --file when given, against the same state (a different plan is refused,',
+    'FERRY_GUARD_ALLOW). With serve.fourEyes the CLI cannot allow (it has no operator name): an',
+    'operator other than the starter allows it in the console. Allows and refusals are audited.',
     '',
     'Examples:',
     '  ferry run catalog --file examples/items.csv --wait',
@@ -110,7 +111,7 @@ export const runCommand: Command = {
   async run({ args, stdout, stderr, config, contractConfig, logger, stopSignal }) {
     const { isRemoteAddress } = await import('../../../connectors/index.js');
     const { loadPipeline, boundHeapGrowth } = await import('../../pipeline/index.js');
-    const { LANES, reportText, isFinishedStatus } = await import('../../runs/index.js');
+    const { LANES, cliActor, reportText, isFinishedStatus } = await import('../../runs/index.js');
     const { executeRun } = await import('../../orchestrate/index.js');
     boundHeapGrowth(); // planning a large export: as `ferry plan` does
     const file = stringOption(args, 'file');
@@ -135,10 +136,8 @@ export const runCommand: Command = {
         ? {
             allowGuard: {
               stoppedRunId: allowGuard,
-              by: `cli:${userInfo().username}`,
+              by: cliActor(),
               fourEyes: config().serve.fourEyes,
-              // The console's audit log; fastify and the rest of it load only here.
-              audit: (await import('../../serve/index.js')).recordAudit,
             },
           }
         : {}),

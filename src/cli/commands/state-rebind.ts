@@ -1,4 +1,3 @@
-import { cliActor } from '../contract-text.js';
 import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
 
@@ -52,8 +51,7 @@ export const stateRebindCommand: Command = {
     const { loadPipeline } = await import('../../pipeline/index.js');
     const { bindStatePlatform, connectState, platformUrl, statePlatform } =
       await import('../../state/index.js');
-    const { deliveryKeys } = await import('../../runs/index.js');
-    const { recordAudit } = await import('../../serve/index.js');
+    const { cliActor, deliveryKeys, recordAudit } = await import('../../runs/index.js');
     const config = getConfig();
     const pipeline = loadPipeline(args.positionals[0] as string, config).name;
     const dryRun = flag(args, 'dry-run');

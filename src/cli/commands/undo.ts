@@ -67,6 +67,7 @@ export const undoCommand: Command = {
     const { connectDelivery } = await import('../../queue/index.js');
     const { restoredPricesText, skippedGroups, skippedGroupText, undoRun } =
       await import('../../orchestrate/index.js');
+    const { cliActor, deliveryKeys, recordAudit } = await import('../../runs/index.js');
     const config = getConfig();
     const redis = await connectDelivery(
       config.redis,
@@ -82,6 +83,13 @@ export const undoCommand: Command = {
         dryRun,
         force: flag(args, 'force'),
       });
+      if (result.undoRunId) {
+        await recordAudit(redis, deliveryKeys(config.redis.prefix), {
+          actor: cliActor(),
+          action: 'run.undo',
+          target: `${result.runId} -> ${result.undoRunId}`,
+        });
+      }
       if (flag(args, 'json')) await writeJson(stdout, result);
       else {
         const skipped = skippedGroups(result.skipped).map(skippedGroupText);

@@ -25,8 +25,9 @@ export class ValueGuardError extends FerryError<'FERRY_VALUE_GUARD'> {
       `Plan of pipeline "${pipeline}" stopped by the value guards: ${reasons.join('; ')}. ` +
         'Nothing was sent. Look at the samples (ferry runs, or the run in the console); if the ' +
         (runId
-          ? `export is right, allow this very plan once with ferry run ${pipeline} --allow-guard ${runId}. ` +
-            `The stop is recorded as run ${runId}.`
+          ? `export is right, allow this very plan once with \`ferry run ${pipeline} --allow-guard ${runId}\` ` +
+            '(it reads the input the stopped run kept; no --file needed) or the Allow button of ' +
+            `the run's page in the console. The stop is recorded as run ${runId}.`
           : 'export is right, run it and allow the stopped run once with --allow-guard RUN.'),
       { ...details },
     );

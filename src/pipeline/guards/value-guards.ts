@@ -27,10 +27,27 @@ interface Watched {
   values: Map<string, { value: unknown } | 'unchanged'>;
 }
 
+/** One guard on one field of one resource, as it is counted. */
 interface Tally {
   result: GuardResult;
-  /** Keys counted (an entity counts once even when several of its fields are emptied). */
-  counted: Set<string> | undefined;
+  /** Keys counted: an entity counts once. */
+  counted: Set<string>;
+}
+
+/** A resource and the top-level fields its entities' payloads have (the pipeline's mapping). */
+export interface GuardedResource {
+  resource: string;
+  fields: readonly string[];
+}
+
+/**
+ * The resources a field belongs to: those whose mapping writes its first part (`prices` of
+ * `prices.0.amount`); a field no mapping names (a transform's) is measured over every resource.
+ */
+function resourcesOf(field: string, resources: readonly GuardedResource[]): string[] {
+  const top = field.split('.')[0]!;
+  const owning = resources.filter((r) => r.fields.includes(top)).map((r) => r.resource);
+  return [...new Set(owning.length > 0 ? owning : resources.map((r) => r.resource))];
 }
 
 function valueAt(payload: unknown, path: readonly string[]): unknown {
@@ -75,9 +92,10 @@ function movedBeyond(from: unknown, to: unknown, factor: number): boolean {
 
 export class GuardWatcher {
   private readonly paths = new Map<string, string[]>();
-  private readonly tallies: Partial<Record<GuardName, Tally>> = {};
+  /** Per resource, the guards measured over its entities. */
+  private readonly tallies = new Map<string, Tally[]>();
+  private readonly rows: GuardResult | undefined;
   private readonly pending = new Map<string, Watched[]>();
-  private readonly resources = new Set<string>();
   /** Resources whose history was looked for, and those that had none: nothing to compare. */
   private readonly looked = new Set<string>();
   private readonly nothingKept = new Set<string>();
@@ -89,34 +107,60 @@ export class GuardWatcher {
     private readonly pipeline: string,
     private readonly history: PayloadHistory,
     private readonly store: StateStore,
+    resources: readonly GuardedResource[],
   ) {
-    const fields = new Set<string>();
-    const tally = (guard: GuardName, limit: number, watched?: string[], perKey = false): void => {
-      const result: GuardResult = { guard, tripped: false, count: 0, of: 0, limit, samples: [] };
-      if (watched) result.fields = watched;
-      this.tallies[guard] = { result, counted: perKey ? new Set() : undefined };
-      for (const f of watched ?? []) fields.add(f);
+    const tally = (guard: GuardName, limit: number, field: string): void => {
+      this.paths.set(field, field.split('.'));
+      for (const resource of resourcesOf(field, resources)) {
+        const result: GuardResult = {
+          guard,
+          field,
+          resource,
+          tripped: false,
+          count: 0,
+          of: 0,
+          limit,
+          samples: [],
+        };
+        const list = this.tallies.get(resource) ?? [];
+        list.push({ result, counted: new Set() });
+        this.tallies.set(resource, list);
+      }
     };
     if (guards.changedShare)
-      tally('changedShare', guards.changedShare.max, [guards.changedShare.field]);
+      tally('changedShare', guards.changedShare.max, guards.changedShare.field);
     if (guards.valueChange) {
-      tally('valueChange', guards.valueChange.maxFactor, [guards.valueChange.field]);
+      tally('valueChange', guards.valueChange.maxFactor, guards.valueChange.field);
     }
-    if (guards.emptied) tally('emptied', guards.emptied.max, guards.emptied.fields, true);
-    if (guards.rows) tally('rows', guards.rows.minShareOfLast);
-    for (const f of fields) this.paths.set(f, f.split('.'));
+    for (const field of guards.emptied?.fields ?? []) tally('emptied', guards.emptied!.max, field);
+    if (guards.rows) {
+      const limit = guards.rows.minShareOfLast;
+      this.rows = {
+        guard: 'rows',
+        field: null,
+        resource: null,
+        tripped: false,
+        count: 0,
+        of: 0,
+        limit,
+        samples: [],
+      };
+    }
   }
 
   /** Sees a planned item (from the plan's emit, synchronously). */
   observe(item: DeliveryItem): void {
     this.digest.update(`${item.resource}\n${item.key}\n${item.kind}\n${item.hash}\n`);
-    if (item.kind === 'delete' || this.paths.size === 0) return;
+    const tallies = this.tallies.get(item.resource);
+    if (item.kind === 'delete' || !tallies) return;
     // Its resource was counted with its first batch; nothing is kept to compare with.
     if (this.nothingKept.has(item.resource)) return;
     const payload = item.payload as Record<string, unknown>;
     const values: Watched['values'] = new Map();
     let any = false;
-    for (const [field, path] of this.paths) {
+    for (const { result } of tallies) {
+      const field = result.field!;
+      const path = this.paths.get(field)!;
       if (item.kind === 'patch' && !(path[0]! in payload)) values.set(field, 'unchanged');
       else {
         values.set(field, { value: valueAt(payload, path) });
@@ -124,7 +168,6 @@ export class GuardWatcher {
       }
     }
     if (!any) return;
-    this.resources.add(item.resource);
     let list = this.pending.get(item.resource);
     if (!list) this.pending.set(item.resource, (list = []));
     list.push({ resource: item.resource, key: item.key, values });
@@ -138,16 +181,11 @@ export class GuardWatcher {
     this.checks = this.checks.then(() => this.check(batch));
   }
 
-  private sample(tally: Tally, s: GuardSample): void {
-    if (tally.result.samples.length < GUARD_SAMPLE) tally.result.samples.push(s);
-  }
-
-  private count(tally: Tally, key: string): void {
-    if (tally.counted) {
-      if (tally.counted.has(key)) return;
-      tally.counted.add(key);
-    }
+  private found(tally: Tally, s: GuardSample): void {
+    if (tally.counted.has(s.key)) return;
+    tally.counted.add(s.key);
     tally.result.count += 1;
+    if (tally.result.samples.length < GUARD_SAMPLE) tally.result.samples.push(s);
   }
 
   private async check(batch: readonly Watched[]): Promise<void> {
@@ -169,67 +207,45 @@ export class GuardWatcher {
 
   private compare(w: Watched, kept: KeptPayload | undefined): void {
     if (kept?.payload === undefined) return;
-    const { changedShare, valueChange, emptied } = this.tallies;
-    const oldAt = (field: string) => valueAt(kept.payload, this.paths.get(field)!);
-    const at = (field: string) => {
-      const v = w.values.get(field);
-      return v === undefined || v === 'unchanged' ? undefined : v;
-    };
-    const sample = (field: string, now: { value: unknown }): GuardSample => ({
-      resource: w.resource,
-      key: w.key,
-      field,
-      old: oldAt(field),
-      new: now.value,
-    });
-    if (changedShare) {
-      const field = changedShare.result.fields![0]!;
-      const now = at(field);
-      if (now && canonicalJson(oldAt(field)) !== canonicalJson(now.value)) {
-        this.count(changedShare, w.key);
-        this.sample(changedShare, sample(field, now));
-      }
-    }
-    if (valueChange) {
-      const field = valueChange.result.fields![0]!;
-      const now = at(field);
-      if (now && movedBeyond(oldAt(field), now.value, valueChange.result.limit)) {
-        this.count(valueChange, w.key);
-        this.sample(valueChange, sample(field, now));
-      }
-    }
-    if (emptied) {
-      for (const field of emptied.result.fields!) {
-        const now = at(field);
-        if (now && isEmpty(now.value) && !isEmpty(oldAt(field))) {
-          this.count(emptied, `${w.resource}\n${w.key}`);
-          this.sample(emptied, sample(field, now));
-        }
-      }
+    for (const tally of this.tallies.get(w.resource) ?? []) {
+      const { guard, field, limit } = tally.result;
+      const now = w.values.get(field!);
+      if (now === undefined || now === 'unchanged') continue;
+      const old = valueAt(kept.payload, this.paths.get(field!)!);
+      const hit =
+        guard === 'changedShare'
+          ? canonicalJson(old) !== canonicalJson(now.value)
+          : guard === 'valueChange'
+            ? movedBeyond(old, now.value, limit)
+            : isEmpty(now.value) && !isEmpty(old);
+      if (hit)
+        this.found(tally, { resource: w.resource, key: w.key, field: field!, old, new: now.value });
     }
   }
 
-  /** Once the plan is complete: the guards' verdicts. `lastRows`: the last sync run's rows. */
+  /**
+   * Once the plan is complete: the guards' verdicts, each over the live entities in state of its
+   * own resource. `lastRows`: the last sync run's rows.
+   */
   async finish(rows: number, lastRows: number | undefined): Promise<GuardReport> {
     for (const resource of [...this.pending.keys()]) this.schedule(resource);
     await this.checks;
-    let inState = 0;
-    for (const resource of this.resources)
-      inState += await this.store.count(this.pipeline, resource);
     const results: GuardResult[] = [];
-    for (const tally of Object.values(this.tallies)) {
-      const r = tally.result;
-      if (r.guard === 'rows') {
-        r.count = rows;
-        r.of = lastRows ?? 0;
-        r.tripped = lastRows !== undefined && rows < r.limit * lastRows;
-      } else if (r.guard === 'valueChange') {
+    for (const [resource, tallies] of this.tallies) {
+      const inState = await this.store.count(this.pipeline, resource);
+      for (const { result: r } of tallies) {
         r.of = inState;
-        r.tripped = r.count > 0;
-      } else {
-        r.of = inState;
-        r.tripped = r.count > r.limit * inState;
+        r.tripped = r.guard === 'valueChange' ? r.count > 0 : r.count > r.limit * inState;
+        results.push(r);
       }
+    }
+    const order: GuardName[] = ['changedShare', 'valueChange', 'emptied'];
+    results.sort((a, b) => order.indexOf(a.guard) - order.indexOf(b.guard));
+    if (this.rows) {
+      const r = this.rows;
+      r.count = rows;
+      r.of = lastRows ?? 0;
+      r.tripped = lastRows !== undefined && rows < r.limit * lastRows;
       results.push(r);
     }
     return {

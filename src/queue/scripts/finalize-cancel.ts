@@ -1,4 +1,5 @@
 import { defineScript, reply } from '../../redis/index.js';
+import { countRunEndLua } from '../../runs/index.js';
 
 /**
  * The last resort (cancel-run.ts): a cancelling run none of whose jobs is held by a worker nor
@@ -12,7 +13,7 @@ export const FINALIZE_CANCEL = defineScript({
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
 if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 redis.call('SREM', KEYS[3], ARGV[1])
-redis.call('HINCRBY', KEYS[4], 'runs|' .. redis.call('HGET', KEYS[1], 'pipeline') .. '|cancelled', 1)
+${countRunEndLua({ run: 1, metrics: 4, pipeline: "redis.call('HGET', KEYS[1], 'pipeline')" }, "'cancelled'")}
 return 1`,
   parse: reply.flag,
 });

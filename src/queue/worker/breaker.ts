@@ -137,7 +137,7 @@ export async function resumeDelivery(
     redis,
     BREAKER_RESUME,
     { breaker: keys.breaker(pipeline), run: keys.run(runId), metrics: keys.metrics },
-    { pipeline, streak },
+    { pipeline, streak, now: Date.now() },
   );
 }
 

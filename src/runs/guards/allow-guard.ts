@@ -10,6 +10,7 @@ import type { DeliveryKeys } from '../keys.js';
 import { parseRun, type RunRecord } from '../run-record.js';
 import { NotFoundError } from '../errors.js';
 import { FourEyesError, GuardAllowError } from './guard-errors.js';
+import { recordAudit } from '../audit.js';
 
 export interface AllowGuard {
   /** The run the value guards stopped. */
@@ -18,16 +19,47 @@ export interface AllowGuard {
   by: string;
   /** serve.fourEyes: the one who allows must not be the one who started the stopped run. */
   fourEyes: boolean;
-  /** Writes the audit entry once the allowance is used (the console's audit log). */
-  audit?: (
-    redis: RedisClient,
-    keys: DeliveryKeys,
-    entry: { actor: string; action: string; target: string },
-  ) => Promise<void>;
 }
 
-/** The stopped run, checked to be a value-guard stop of this pipeline not allowed yet. */
+/**
+ * Runs `check`; when it refuses the allowance (four eyes, used, not a guard stop, another plan)
+ * the refusal is audited (`run.allow-guard-refused`) before it is thrown.
+ */
+async function audited<T>(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  allow: AllowGuard,
+  check: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof FourEyesError || error instanceof GuardAllowError) {
+      await recordAudit(redis, keys, {
+        actor: allow.by,
+        action: 'run.allow-guard-refused',
+        target: allow.stoppedRunId,
+        reason: error.code,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The stopped run, checked to be a value-guard stop of this pipeline not allowed yet, by someone
+ * who may; a refusal is audited.
+ */
 export async function loadStoppedRun(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  allow: AllowGuard,
+  pipeline?: string,
+): Promise<RunRecord & { guards: GuardReport }> {
+  return await audited(redis, keys, allow, () => checkStoppedRun(redis, keys, allow, pipeline));
+}
+
+async function checkStoppedRun(
   redis: RedisClient,
   keys: DeliveryKeys,
   allow: AllowGuard,
@@ -76,24 +108,27 @@ export async function claimAllowance(
   planDigest: string | undefined,
   runId: string,
 ): Promise<void> {
-  const stopped = await loadStoppedRun(redis, keys, allow, pipeline);
-  if (planDigest !== stopped.guards.planDigest) {
-    throw new GuardAllowError(
-      `The plan is not the one run ${stopped.id} stopped (the export or what was delivered changed since): ` +
-        'nothing was sent. Run it again without --allow-guard to have the new plan checked.',
-      { runId: stopped.id },
-    );
-  }
-  const record = keys.run(stopped.id);
-  if ((await redis.hsetnx(record, 'guardAllowedRunId', runId)) === 0) {
-    const by = await redis.hget(record, 'guardAllowedRunId');
-    throw new GuardAllowError(
-      `The plan of run ${stopped.id} was already allowed once: run ${by} sent it.`,
-      { runId: stopped.id },
-    );
-  }
-  await redis.hset(record, 'guardAllowedBy', allow.by);
-  await allow.audit?.(redis, keys, {
+  const stopped = await audited(redis, keys, allow, async () => {
+    const run = await checkStoppedRun(redis, keys, allow, pipeline);
+    if (planDigest !== run.guards.planDigest) {
+      throw new GuardAllowError(
+        `The plan is not the one run ${run.id} stopped (the export or what was delivered changed since): ` +
+          'nothing was sent. Run it again without --allow-guard to have the new plan checked.',
+        { runId: run.id },
+      );
+    }
+    const record = keys.run(run.id);
+    if ((await redis.hsetnx(record, 'guardAllowedRunId', runId)) === 0) {
+      const by = await redis.hget(record, 'guardAllowedRunId');
+      throw new GuardAllowError(
+        `The plan of run ${run.id} was already allowed once: run ${by} sent it.`,
+        { runId: run.id },
+      );
+    }
+    return run;
+  });
+  await redis.hset(keys.run(stopped.id), 'guardAllowedBy', allow.by);
+  await recordAudit(redis, keys, {
     actor: allow.by,
     action: 'run.allow-guard',
     target: `${stopped.id} -> ${runId}`,

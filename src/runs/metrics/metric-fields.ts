@@ -6,14 +6,15 @@
  * this same form.
  */
 import type { ChainableCommander } from 'ioredis';
-import type { RunStatus } from '../run-record.js';
+import type { RunKind, RunStatus } from '../run-record.js';
 
 export const SEP = '|';
 
 export const itemsField = (pipeline: string, operation: string, outcome: string): string =>
   ['items', pipeline, operation, outcome].join(SEP);
-export const runsField = (pipeline: string, status: RunStatus): string =>
-  ['runs', pipeline, status].join(SEP);
+/** `runs|<pipeline>|<status>|<kind>` (fields written before kinds had no kind: sync runs). */
+export const runsField = (pipeline: string, status: RunStatus, kind: RunKind): string =>
+  ['runs', pipeline, status, kind].join(SEP);
 /** Breaker open for a pipeline (worker/breaker.ts): `blocked|<pipeline>|<reason>` -> 0 or 1. */
 export const blockedField = (pipeline: string, reason: string): string =>
   ['blocked', pipeline, reason].join(SEP);
@@ -31,14 +32,31 @@ export const RATE_LIMITED_FIELD = 'rateLimited';
 export const DURATION_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
- * Counts a run that ended (or was skipped) once, in the caller's transaction. Only a run that
- * settled every planned item sets the last success: settle-job.ts and export-state.ts do that.
+ * Counts a run that ended (or was skipped) once, in the caller's transaction. Only a sync run
+ * that settled every planned item sets the last success: settle-job.ts and export-state.ts do
+ * that (and startRun for a sync run with nothing to send).
  */
 export function countRunEnd(
   multi: ChainableCommander,
   metricsKey: string,
-  pipeline: string,
-  status: RunStatus,
+  run: { pipeline: string; status: RunStatus; kind: RunKind },
 ): ChainableCommander {
-  return multi.hincrby(metricsKey, runsField(pipeline, status), 1);
+  return multi.hincrby(metricsKey, runsField(run.pipeline, run.status, run.kind), 1);
+}
+
+/**
+ * The Lua that counts a run's end into `ferry_runs_total` (the settle and cancel scripts): its
+ * kind read from its record (`run` key at `runAt`, the metrics at `metricsAt`); `status` a Lua
+ * expression.
+ */
+export function countRunEndLua(
+  at: { run: number; metrics: number; pipeline: string },
+  status: string,
+): string {
+  return `redis.call('HINCRBY', KEYS[${at.metrics}], 'runs|' .. ${at.pipeline} .. '|' .. ${status} .. '|' .. ${runKindLua(at.run)}, 1)`;
+}
+
+/** A run's kind in Lua, from its record (old records: `run` or none, a sync run; an undo by its undoOf). */
+export function runKindLua(runAt: number): string {
+  return `(function() local k = redis.call('HGET', KEYS[${runAt}], 'kind'); if redis.call('HEXISTS', KEYS[${runAt}], 'undoOf') == 1 then return 'undo' end; if k == false or k == 'run' then return 'sync' end; return k end)()`;
 }

@@ -1,4 +1,5 @@
 import { defineScript, reply } from '../../redis/index.js';
+import { countRunEndLua, runKindLua } from '../metrics/metric-fields.js';
 
 /** How long the per-minute throughput counters live: the console charts the last hour. */
 const THROUGHPUT_KEPT_SECONDS = 2 * 3600;
@@ -109,7 +110,7 @@ if status == 'cancelling' then
   redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[3], 'currentStage', count)
   if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
   redis.call('SREM', KEYS[4], ARGV[4])
-  redis.call('HINCRBY', KEYS[6], 'runs|' .. ARGV[5] .. '|cancelled', 1)
+  ${countRunEndLua({ run: 1, metrics: 6, pipeline: 'ARGV[5]' }, "'cancelled'")}
   return {3, 'cancelled'}
 end
 if pending > 0 then return {1} end
@@ -126,10 +127,10 @@ if failed > 0 or rejected > 0 then status = 'partial' end
 redis.call('HSET', KEYS[1], 'status', status, 'finishedAt', ARGV[3], 'currentStage', count)
 if redis.call('GET', KEYS[3]) == ARGV[4] then redis.call('DEL', KEYS[3]) end
 redis.call('SREM', KEYS[4], ARGV[4])
-redis.call('HINCRBY', KEYS[6], 'runs|' .. ARGV[5] .. '|' .. status, 1)
--- Every planned item settled: a sync run (not a replay) is the pipeline's last success, rejected
--- rows and dead letters notwithstanding (they have their own metrics).
-if redis.call('HGET', KEYS[1], 'kind') ~= 'replay' then
+${countRunEndLua({ run: 1, metrics: 6, pipeline: 'ARGV[5]' }, 'status')}
+-- Every planned item settled: a sync run (not a replay, an undo or a repair) is the pipeline's
+-- last success, rejected rows and dead letters notwithstanding (they have their own metrics).
+if ${runKindLua(1)} == 'sync' then
   redis.call('HSET', KEYS[6], 'lastSuccess|' .. ARGV[5], ARGV[3])
 end
 return {3, status}`,

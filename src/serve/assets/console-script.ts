@@ -109,6 +109,8 @@ export const CONSOLE_SCRIPT = `
   function describe(r) {
     if (!r.ok) return (r.doc && r.doc.error ? r.doc.error.message : 'Failed (HTTP ' + r.status + ').');
     var d = r.doc || {};
+    // What the action did, said by the answer: a flash outlives the status it would name.
+    if (d.message) return d.message;
     if (d.entries && d.runs) {
       return 'Replayed ' + d.entries.length + ' dead letter(s): ' + d.delivered + ' delivered, ' +
         d.failed + ' failed again' + (d.stale ? ', ' + d.stale + ' stale' : '') + '.';
@@ -173,10 +175,15 @@ export const CONSOLE_SCRIPT = `
     var data = new FormData(form);
     send(button, form.getAttribute('action'), data).then(function (r) {
       var runId = r.doc && r.doc.runId;
-      var link = runId ? { href: '/runs/' + encodeURIComponent(runId), text: 'Follow it' } : null;
-      if (!r.ok) { show(button, false, describe(r), null); return; }
-      // Cleared: the file is sent, and a chosen file would hold the live refresh back.
+      // A stopped import answers with the run it recorded: the link leads to its decision.
+      var link = runId ? { href: '/runs/' + encodeURIComponent(runId), text: r.ok ? 'Follow it' : 'Open the stopped run ' + runId } : null;
       form.reset();
+      if (!r.ok) {
+        flash('bad', describe(r), link);
+        refresh(document.querySelector('main'), true);
+        return;
+      }
+      // Cleared (above): the file is sent, and a chosen file would hold the live refresh back.
       flash('ok', 'Import started: run ' + runId + '.', link);
       refresh(document.querySelector('main'), true);
     });

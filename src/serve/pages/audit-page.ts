@@ -1,6 +1,6 @@
 /** `/audit`: every operator action taken through the console, newest first. */
 import type { FastifyInstance } from 'fastify';
-import { readAudit, type AuditEntry } from '../audit.js';
+import { readAudit, type AuditEntry } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
 import { when } from './format.js';
 import { html, type SafeHtml } from './html.js';

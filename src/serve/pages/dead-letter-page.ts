@@ -4,8 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { stringifyExact } from '../../base/index.js';
-import { NotFoundError, type DeadLetter } from '../../runs/index.js';
-import { lastAuditOf, type AuditEntry } from '../audit.js';
+import { NotFoundError, type DeadLetter, lastAuditOf, type AuditEntry } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
 import { badge, when } from './format.js';

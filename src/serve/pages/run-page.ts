@@ -8,7 +8,9 @@ import {
   buildRunReport,
   failuresCsv,
   forecastText,
+  readAudit,
   readRunTimeline,
+  type AuditEntry,
   type RunForecast,
   type RunReport,
   runStatusText,
@@ -31,6 +33,47 @@ const ERRORS_SHOWN = 200;
 /** A run page lists its first dead letters; the dead-letter search has them all. */
 const DEAD_LETTERS_SHOWN = 100;
 
+const runLink = (id: string) => html`<a href="/runs/${encodeURIComponent(id)}">${id}</a>`;
+
+/** What kind of run it is, with the run an undo undoes and those a replay replays. */
+function kindText(report: RunReport): SafeHtml | string {
+  switch (report.kind) {
+    case 'undo':
+      return report.undoOf ? html`undo of run ${runLink(report.undoOf)}` : 'undo';
+    case 'replay':
+      return report.replayOf?.length
+        ? html`replay of dead letters of
+          ${report.replayOf.map((id, i) => html`${i > 0 ? ', ' : ''}${runLink(id)}`)}`
+        : 'replay of dead letters';
+    case 'repair':
+      return 'repair: what reconciliation found the platform missing';
+    case 'export':
+      return 'export';
+    case 'sync':
+      return 'sync of the source';
+  }
+}
+
+/** The source it read: an undo and a replay read none, and say what they send instead. */
+function sourceRow(report: RunReport): SafeHtml | string {
+  if (report.kind === 'undo') {
+    return html`<dt>Source</dt>
+      <dd>
+        no file: the before-images of
+        ${report.undoOf ? runLink(report.undoOf) : 'the run it undoes'}
+      </dd>`;
+  }
+  if (report.kind === 'replay') {
+    return html`<dt>Source</dt>
+      <dd>no file: dead letters, sent again</dd>`;
+  }
+  return html`<dt>Source</dt>
+    <dd>
+      ${report.file ?? html`<span class="muted">the pipeline's own source</span>`} ·
+      ${count(report.rows)} rows read, ${count(report.rejected)} rejected
+    </dd>`;
+}
+
 export function runBody(
   report: RunReport,
   /** Dead letters of the run in all: the report lists only the first. */
@@ -40,6 +83,8 @@ export function runBody(
   now: number,
   /** For an operator, on a finished run: what undoing it would send. */
   undo?: UndoResult,
+  /** For a run the value guards stopped: the allows refused (audited), newest first. */
+  refusals: readonly AuditEntry[] = [],
 ): SafeHtml {
   const t = report.items;
   const running =
@@ -52,38 +97,41 @@ export function runBody(
     <h1>${report.runId} ${badge(report.status, runStatusText(report.status, report.inFlight))}</h1>
     ${report.status === 'blocked' ? blockedSection(report, principal) : ''}
     ${report.status === 'cancelled' && t.cancelled > 0 ? html`<div class="notice warn">Cancelled: ${count(t.cancelled)} planned item(s) were not sent. The pipeline's next run plans them again.</div>` : ''}
-    ${report.wantedDeletes ? guardSection(report, principal) : report.guards ? valueGuardSection(report, principal) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
+    ${report.wantedDeletes ? guardSection(report, principal) : report.guards ? valueGuardSection(report, principal, refusals, now) : report.reason ? html`<div class="notice warn">${report.reason}</div>` : ''}
     <div class="card" data-action-scope>
       <dl class="kv">
         <dt>Pipeline</dt>
         <dd>
-          <a href="/pipelines/${report.pipeline}">${report.pipeline}</a> (version ${report.version})
+          <a href="/pipelines/${report.pipeline}">${report.pipeline}</a
+          >${report.version > 0 ? ` (version ${report.version})` : ''}
         </dd>
+        <dt>Kind</dt>
+        <dd data-kind="${report.kind}">${kindText(report)}</dd>
         <dt>Started</dt>
         <dd>
           ${when(report.startedAt, now)} by
-          ${report.trigger}${report.startedBy ? ` (${report.startedBy})` : ''}${report.kind === 'replay' ? ', a replay of dead letters' : ''}${report.planSeconds === undefined ? '' : `, after ${durationText(report.planSeconds)} reading and planning`}
+          ${report.trigger}${report.startedBy ? ` (${report.startedBy})` : ''}${report.planSeconds === undefined ? '' : `, after ${durationText(report.planSeconds)} reading and planning`}
         </dd>
         <dt>Finished</dt>
         <dd>
           ${report.finishedAt ? html`${when(report.finishedAt, now)} after ${report.seconds === undefined ? '' : durationText(report.seconds)}` : html`<span class="muted">not yet</span>`}
         </dd>
-        <dt>Source</dt>
-        <dd>
-          ${report.file ?? html`<span class="muted">the pipeline's own source</span>`} ·
-          ${count(report.rows)} rows read, ${count(report.rejected)} rejected
-        </dd>
+        ${sourceRow(report)}
         <dt>Items</dt>
         <dd>
-          ${count(t.settled)} of ${count(t.planned)} settled: ${count(t.delivered)} delivered,
-          ${count(t.failed)} failed, ${count(t.stale)}
-          stale${t.cancelled ? `, ${count(t.cancelled)} cancelled` : ''}; ${count(t.unchanged)}
-          unchanged (not planned)
+          ${
+            report.status === 'guard_stopped'
+              ? 'none sent: the run stopped before delivery'
+              : html`${count(t.settled)} of ${count(t.planned)} settled: ${count(t.delivered)}
+                delivered, ${count(t.failed)} failed, ${count(t.stale)}
+                stale${t.cancelled ? `, ${count(t.cancelled)} cancelled` : ''};
+                ${count(t.unchanged)} unchanged (not planned)`
+          }
         </dd>
         ${report.forecast ? forecastRow(report.forecast, now) : ''}
       </dl>
       ${
-        running && operator
+        running && operator && report.status !== 'cancelling'
           ? html`<p class="bar">
               <button
                 class="danger"
@@ -334,6 +382,13 @@ function guardSection(report: RunReport, principal: Principal): SafeHtml {
 }
 
 /** The run's page, and the report and failures it links to (built from Redis). */
+/** The refused allows of a stopped run, from the audit trail's recent entries. */
+async function allowRefusals(ctx: ServeContext, runId: string): Promise<AuditEntry[]> {
+  return (await readAudit(ctx.redis, ctx.keys, 1_000)).filter(
+    (e) => e.action === 'run.allow-guard-refused' && e.target === runId,
+  );
+}
+
 export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
   const byRun = { params: strings(['runId'], ['runId']) };
   app.get<{ Params: { runId: string } }>(
@@ -352,10 +407,11 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
       // A blocked run goes on by itself once a probe passes: the page follows it.
       const running = ['running', 'cancelling', 'blocked'].includes(report.status);
       const undo = await undoPreview(ctx, request.principal!, report);
+      const refusals = report.guards ? await allowRefusals(ctx, runId) : [];
       return sendPage(
         reply,
         { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },
-        runBody(report, deadLetters, timeline, request.principal!, Date.now(), undo),
+        runBody(report, deadLetters, timeline, request.principal!, Date.now(), undo, refusals),
       );
     },
   );

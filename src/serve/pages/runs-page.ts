@@ -62,6 +62,7 @@ export function runsBody(
             <thead>
               <tr>
                 <th>Run</th>
+                <th>Kind</th>
                 <th>Status</th>
                 <th>Started</th>
                 <th class="num">Seconds</th>
@@ -78,9 +79,10 @@ export function runsBody(
                   html`<tr>
                     <td>
                       <a href="/runs/${r.runId}">${r.runId}</a>
-                      <div class="muted">
-                        ${r.pipeline}${r.kind === 'replay' ? ' · replay' : ''}
-                      </div>
+                      <div class="muted">${r.pipeline}</div>
+                    </td>
+                    <td data-kind="${r.kind}">
+                      ${r.kind}${r.undoOf ? html`<div class="muted">of <a href="/runs/${r.undoOf}">${r.undoOf}</a></div>` : ''}
                     </td>
                     <td>
                       ${badge(r.status)}${r.reason ? html`<div class="muted">${brief(r.reason)}</div>` : ''}

@@ -3,18 +3,50 @@
  * samples (old value, what Ferry last delivered, and the new one), each key linked to its trace,
  * and for an operator the button that sends exactly this plan once.
  */
-import { guardReason, type GuardResult } from '../../pipeline/index.js';
-import type { RunReport } from '../../runs/index.js';
+import type { GuardView } from '../../pipeline/index.js';
+import type { AuditEntry, RunReport } from '../../runs/index.js';
 import type { Principal } from '../tokens.js';
-import { count } from './format.js';
+import { count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 
 function shown(value: unknown): string {
   return value === undefined ? '(none)' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function guardTable(pipeline: string, r: GuardResult): SafeHtml {
-  return html`<h3>${guardReason(r)}</h3>
+const TITLES: Record<GuardView['guard'], string> = {
+  changedShare: 'Values changed',
+  valueChange: 'Values moved too far',
+  emptied: 'Fields emptied',
+  rows: 'Rows against the last run',
+};
+
+/** Every configured guard with its measure, tripped or not: what the approver weighs. */
+function guardSummary(guards: readonly GuardView[]): SafeHtml {
+  return html`<table data-guard-list>
+    <thead>
+      <tr>
+        <th>Guard</th>
+        <th>Measured</th>
+        <th>Verdict</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${guards.map(
+        (r) =>
+          html`<tr data-guard="${r.guard}" data-tripped="${String(r.tripped)}">
+            <td>${TITLES[r.guard]}</td>
+            <td>${r.reason}</td>
+            <td>
+              ${r.tripped ? html`<span class="badge failed">stops the run</span>` : 'within the limit'}
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+function guardTable(pipeline: string, r: GuardView): SafeHtml {
+  return html`<h3>${TITLES[r.guard]}: ${r.reason}</h3>
     <table>
       <thead>
         <tr>
@@ -46,8 +78,32 @@ function guardTable(pipeline: string, r: GuardResult): SafeHtml {
     ${r.count > r.samples.length ? html`<p class="muted">${count(r.samples.length)} of ${count(r.count)} shown.</p>` : ''}`;
 }
 
-export function valueGuardSection(report: RunReport, principal: Principal): SafeHtml {
-  const tripped = report.guards!.results.filter((r) => r.tripped);
+const REFUSED: Record<string, string> = {
+  FERRY_FOUR_EYES: 'they started the run, and with four eyes another operator must allow it',
+  FERRY_GUARD_ALLOW: 'the plan was not the stopped one, or was allowed already',
+};
+
+/** Allows refused, as the audit trail has them: who, when, why. */
+function refusalList(refusals: readonly AuditEntry[], now: number): SafeHtml | string {
+  if (refusals.length === 0) return '';
+  return html`<ul data-refusals>
+    ${refusals.map(
+      (e) =>
+        html`<li>
+          Allow refused for ${e.actor} ${when(e.at, now)}:
+          ${REFUSED[e.reason ?? ''] ?? e.reason ?? 'refused'}.
+        </li>`,
+    )}
+  </ul>`;
+}
+
+export function valueGuardSection(
+  report: RunReport,
+  principal: Principal,
+  refusals: readonly AuditEntry[] = [],
+  now = Date.now(),
+): SafeHtml {
+  const tripped = report.guards!.filter((r) => r.tripped && r.samples.length > 0);
   const allowed = report.guardAllowed;
   return html`<div class="notice bad" data-action-scope data-guards>
     <p>
@@ -55,7 +111,8 @@ export function valueGuardSection(report: RunReport, principal: Principal): Safe
       read. Compare tonight's values with what Ferry delivered; if the export is right, allow this
       very plan once; if it is broken, fix it and run again.
     </p>
-    ${tripped.map((r) => guardTable(report.pipeline, r))}
+    ${guardSummary(report.guards!)} ${tripped.map((r) => guardTable(report.pipeline, r))}
+    ${refusalList(refusals, now)}
     ${
       allowed
         ? html`<p>
@@ -75,5 +132,6 @@ export function valueGuardSection(report: RunReport, principal: Principal): Safe
             </p>`
           : html`<p>An operator can allow this plan once from this page.</p>`
     }
+    <div data-result></div>
   </div>`;
 }

@@ -1,6 +1,6 @@
 /** `GET /api/audit`: the operator actions taken through the console, newest first. */
 import type { FastifyInstance } from 'fastify';
-import { readAudit } from '../audit.js';
+import { readAudit } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
 
 export function auditRoutes(app: FastifyInstance, ctx: ServeContext): void {

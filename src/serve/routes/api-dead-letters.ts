@@ -16,10 +16,10 @@ import {
   deadLetterRow,
   DeadLettersChangedError,
   NotFoundError,
+  recordAudit,
 } from '../../runs/index.js';
 import { EditedPayloads } from '../../queue/index.js';
 import { replayDeadLetters, type ReplayReport } from '../../orchestrate/index.js';
-import { recordAudit } from '../audit.js';
 import {
   findDeadLetterPage,
   findDeadLetters,

@@ -1,13 +1,13 @@
 /**
- * POST /api/runs/{runId}/allow-guard (operator): runs the pipeline again on the stopped run's
- * source and sends exactly the plan the value guards stopped, once (src/runs/guards/allow-guard.ts).
- * With serve.fourEyes the operator must not be the one who started the stopped run (403
- * FERRY_FOUR_EYES). Audited when the allowance is used.
+ * POST /api/runs/{runId}/allow-guard (operator): runs the pipeline again on the input the stopped
+ * run kept (whatever started it: a CLI file, an upload, a pickup, a URL) and sends exactly the plan
+ * the value guards stopped, once (src/runs/guards/allow-guard.ts). With serve.fourEyes the
+ * operator must not be the one who started the stopped run (403 FERRY_FOUR_EYES). The allowance
+ * and every refusal of it are audited.
  */
 import type { FastifyInstance } from 'fastify';
 import { loadStoppedRun, type AllowGuard } from '../../runs/index.js';
 import { startRun } from '../../orchestrate/index.js';
-import { recordAudit } from '../audit.js';
 import type { ServeContext } from '../serve-context.js';
 
 export function guardRoutes(app: FastifyInstance, ctx: ServeContext): void {
@@ -20,7 +20,6 @@ export function guardRoutes(app: FastifyInstance, ctx: ServeContext): void {
         stoppedRunId: request.params.runId,
         by: actor,
         fourEyes: ctx.config.serve.fourEyes,
-        audit: recordAudit,
       };
       // Refused before planning when it cannot be allowed (four eyes, used, not a guard stop).
       const stopped = await loadStoppedRun(ctx.redis, ctx.keys, allow);
@@ -29,8 +28,6 @@ export function guardRoutes(app: FastifyInstance, ctx: ServeContext): void {
         redis: ctx.redis,
         logger: ctx.logger,
         pipeline: stopped.pipeline,
-        ...(stopped.sourcePath ? { source: { file: stopped.sourcePath } } : {}),
-        ...(stopped.file ? { sourceName: stopped.file } : {}),
         allowGuard: allow,
         trigger: 'http',
         startedBy: actor,

@@ -16,10 +16,21 @@ import {
   getConnector,
 } from '../../../connectors/index.js';
 import { isFerryError } from '../../errors/index.js';
-import { loadPipeline, pipelineNames, type PipelineDefinition } from '../../pipeline/index.js';
-import { NotFoundError, RunActiveError, followRun, buildRunReport } from '../../runs/index.js';
+import {
+  loadPipeline,
+  MassDeleteGuardError,
+  pipelineNames,
+  ValueGuardError,
+  type PipelineDefinition,
+} from '../../pipeline/index.js';
+import {
+  NotFoundError,
+  RunActiveError,
+  followRun,
+  buildRunReport,
+  recordAudit,
+} from '../../runs/index.js';
 import { startRun } from '../../orchestrate/index.js';
-import { recordAudit } from '../audit.js';
 import type { ServeContext } from '../serve-context.js';
 import {
   removeOldUploads,
@@ -131,6 +142,8 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
       const dir = uploadsDir(ctx.config.delivery.reportsDir);
       await removeOldUploads(dir, ctx.config.serve.uploadRetentionDays);
       const file = await saveUpload(body, dir, extension, maxBytes);
+      const actor = request.principal!.name;
+      const action = request.query.resendAll ? 'run.import-resend-all' : 'run.import';
       const started = await startRun({
         config: ctx.config,
         redis: ctx.planner,
@@ -142,12 +155,13 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
         trigger: 'http',
         startedBy: request.principal!.name,
         ...(request.query.resendAll ? { resendAll: true } : {}),
+      }).catch(async (error: unknown) => {
+        // An import a guard stopped is an import too: audited, naming the stopped run.
+        const stopped = stoppedRunIdOf(error);
+        if (stopped) await recordAudit(ctx.redis, ctx.keys, { actor, action, target: stopped });
+        throw error;
       });
-      await recordAudit(ctx.redis, ctx.keys, {
-        actor: request.principal!.name,
-        action: request.query.resendAll ? 'run.import-resend-all' : 'run.import',
-        target: started.runId,
-      });
+      await recordAudit(ctx.redis, ctx.keys, { actor, action, target: started.runId });
       if (!request.query.wait) {
         const status = (await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, started.runId)).status;
         return reply
@@ -162,6 +176,17 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
       return await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, started.runId);
     },
   });
+}
+
+/**
+ * A guard stop's answer carries the run it recorded (`runId`), so the page that sent the file can
+ * link to it (docs/CONSOLE.md, HTTP imports).
+ */
+export function stoppedRunIdOf(error: unknown): string | undefined {
+  if (!(error instanceof MassDeleteGuardError || error instanceof ValueGuardError))
+    return undefined;
+  const runId = (error.details as { runId?: unknown }).runId;
+  return typeof runId === 'string' ? runId : undefined;
 }
 
 /** A RunActiveError's answer carries the active run's id (docs/CONSOLE.md, HTTP imports). */

@@ -12,7 +12,7 @@ import {
   pipelineNames,
   type PipelineDefinition,
 } from '../../pipeline/index.js';
-import { NotFoundError, buildRunReport, recentRuns } from '../../runs/index.js';
+import { NotFoundError, buildRunReport, recentRuns, recordAudit } from '../../runs/index.js';
 import { laneOf, startRun } from '../../orchestrate/index.js';
 import {
   listSchedules,
@@ -20,7 +20,6 @@ import {
   resumeSchedule,
   openScheduleQueue,
 } from '../../schedules/index.js';
-import { recordAudit } from '../audit.js';
 import type { ServeContext } from '../serve-context.js';
 
 export interface PipelineView {

@@ -10,8 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { UsageError } from '../../errors/index.js';
 import { cancelRun } from '../../queue/index.js';
 import { resumeRun, startRun } from '../../orchestrate/index.js';
-import { buildRunReport, loadRun } from '../../runs/index.js';
-import { recordAudit } from '../audit.js';
+import { buildRunReport, keptInputSource, loadRun, recordAudit } from '../../runs/index.js';
 import { readRunPage } from '../read-runs.js';
 import type { ServeContext } from '../serve-context.js';
 
@@ -116,7 +115,11 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         action: 'run.resume',
         target: runId,
       });
-      return resumed;
+      // The page's flash says what was done, not a status the run soon leaves.
+      return {
+        ...resumed,
+        message: `Resumed run ${runId}: its jobs send again; the page follows it.`,
+      };
     },
   );
 
@@ -143,14 +146,8 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         redis: ctx.planner,
         logger: ctx.logger,
         pipeline: stopped.pipeline,
-        ...(stopped.sourcePath
-          ? {
-              source: {
-                file: stopped.sourcePath,
-                ...(stopped.file ? { name: stopped.file } : {}),
-              },
-            }
-          : {}),
+        // The input the stopped run read, kept whatever started it (kept-input.ts).
+        source: await keptInputSource(stopped),
         ...(stopped.file ? { sourceName: stopped.file } : {}),
         allowDeletes: stopped.wantedDeletes.deletes,
         trigger: 'http',

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { undoRun } from '../../orchestrate/index.js';
-import { recordAudit } from '../audit.js';
+import { recordAudit } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
 
 export function undoRoutes(app: FastifyInstance, ctx: ServeContext): void {

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { loginPage } from '../pages/login-page.js';
 import { SESSION_COOKIE, type SessionStore } from '../sessions.js';
 import type { TokenMatcher } from '../tokens.js';
-import { recordAudit } from '../audit.js';
+import { recordAudit } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
 
 // eslint-disable-next-line no-control-regex -- control characters are what it refuses

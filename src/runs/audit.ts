@@ -1,11 +1,23 @@
 /**
- * The audit trail: every operator action taken through the console (who, what, when, on what),
+ * The audit trail: every operator action, from the console or the command line (who, what, when, on what),
  * newest first, the last AUDIT_KEPT of them, kept in Redis beside the runs it concerns.
  */
+import { userInfo } from 'node:os';
 import type { RedisClient } from '../redis/index.js';
-import type { DeliveryKeys } from '../runs/index.js';
+import type { DeliveryKeys } from './keys.js';
 
 const AUDIT_KEPT = 10_000;
+
+/** Who acts from the command line: `cli:<the system user>` (it has no console token). */
+export function cliActor(env: NodeJS.ProcessEnv = process.env): string {
+  let user = env.USER ?? env.USERNAME;
+  try {
+    user ??= userInfo().username;
+  } catch {
+    user ??= 'unknown'; // no passwd entry (a container's random uid)
+  }
+  return `cli:${user}`;
+}
 
 export interface AuditEntry {
   /** ISO time. */
@@ -16,6 +28,8 @@ export interface AuditEntry {
   action: string;
   /** What it was done to: a run id, a pipeline. */
   target: string;
+  /** For a refusal: the error's code (FERRY_FOUR_EYES...). */
+  reason?: string;
 }
 
 export async function recordAudit(
