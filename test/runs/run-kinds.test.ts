@@ -88,6 +88,8 @@ it('records an undo as kind undo, of its run, reading no file, never the night t
   expect(page).toMatch(new RegExp(`undo of run\\s+<a href="/runs/${night2}">${night2}</a>`));
   expect(page).not.toContain('rows read');
   expect(page).not.toContain('items.csv');
+  expect(page).not.toContain('Every row of the source was read');
+  expect(page).toContain('a run of this kind reads no source file');
 });
 
 it("shows a replay's runs and no source file on its page", async () => {
@@ -110,6 +112,7 @@ it("shows a replay's runs and no source file on its page", async () => {
   expect(page).toContain('<a href="/runs/catalog-b">catalog-b</a>');
   expect(page).not.toContain('rows read');
   expect(page).not.toContain("the pipeline's own source");
+  expect(page).not.toContain('Every row of the source was read');
 });
 
 it('offers no cancel while cancelling, and says a stopped run sent nothing', async () => {

@@ -217,7 +217,13 @@ export function runBody(
     <h2>Rejected rows <span class="muted">(${count(report.rejected)})</span></h2>
     ${
       report.errors.length === 0
-        ? html`<p class="muted">Every row of the source was read and mapped.</p>`
+        ? html`<p class="muted">
+            ${
+              report.kind === 'sync' || report.kind === 'export'
+                ? 'Every row of the source was read and mapped.'
+                : 'None: a run of this kind reads no source file.'
+            }
+          </p>`
         : html`<table>
               <thead>
                 <tr>
