@@ -40,6 +40,8 @@ export interface RunReport {
   /** Why a skipped run started nothing. */
   reason?: string;
   file?: string;
+  /** The platform it was planned for, the only one its jobs are delivered to (normalised). */
+  platform?: string;
   version: number;
   rows: number;
   startedAt: string;
@@ -182,6 +184,7 @@ export async function buildRunReport(
   const forecast = forecastRun(run, Date.now());
   if (forecast) report.forecast = forecast;
   if (run.file) report.file = run.file;
+  if (run.platform) report.platform = run.platform;
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;
   if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;
