@@ -21,6 +21,7 @@ import { deliveryKeys } from '../../src/runs/keys.js';
 import { blockedField } from '../../src/runs/metrics/metric-fields.js';
 import { buildRunReport, loadRun } from '../../src/runs/run-report.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
+import { runBody } from '../../src/serve/pages/run-page.js';
 import { normalisePlatformUrl, statePlatform } from '../../src/state/index.js';
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
@@ -105,6 +106,10 @@ describe('a run delivered only to its platform', () => {
       for (const text of [a, `FERRY_BASE_URL=${b}`, `ferry resume ${runId}`]) {
         expect(blocked.blockedReason).toContain(text);
       }
+      // Its page names its platform and why it waits.
+      const page = runBody(blocked, 0, [], { name: 'op', role: 'operator' }, Date.now()).text;
+      expect(page).toContain(`<dd class="mono">${b}</dd>`);
+      expect(page).toContain(`ferry resume ${runId}`);
       expect(await redis.hget(keys.metrics, blockedField('catalog', 'other_platform'))).toBe('1');
       expect(simA.stats().requests).toBe(requestsA);
       expect(simB.stats().requests).toBe(0);
