@@ -4,7 +4,8 @@
  * `--resend-all` planned for B while the only worker is still configured for A: the worker used to
  * deliver B's run to A and commit A's confirmations into state bound to B. Now it sends nothing,
  * the run is blocked with the reason, and a worker for B delivers everything to B after a resume.
- * A dead-letter replay checks the state's platform as a run does.
+ * A run recorded before runs named their platform goes to any worker, as it did. A dead-letter
+ * replay checks the state's platform as a run does.
  */
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -141,6 +142,30 @@ describe('a run delivered only to its platform', () => {
       expect(again.enqueued).toBe(false);
     } finally {
       await workerB.close();
+    }
+  });
+
+  it('a run recorded before runs named their platform is delivered by any worker, as before', async () => {
+    const { a: configA, b: configB, prefix } = configs('wplat-legacy');
+    const keys = deliveryKeys(prefix);
+    const logger = quietLogger();
+    simA.reset();
+    const { runId } = await startRun({
+      config: configB,
+      redis,
+      logger,
+      pipeline: 'catalog',
+      source: { file },
+    });
+    await redis.hdel(keys.run(runId), 'platform');
+    const worker = await startDeliveryWorker({ config: configA, logger });
+    try {
+      const run = await followRun(redis, keys, runId, () => undefined);
+      expect(run.status).toBe('succeeded');
+      expect(run.platform).toBeUndefined();
+      expectAllDeliveredOnce(run.operations, simA);
+    } finally {
+      await worker.close();
     }
   });
 
