@@ -3,12 +3,14 @@
  * removing its entry when it settles (a failure writes a new entry), in the stages of the
  * pipeline's operations, so a product goes before its price as in the run that failed them (the
  * platform refuses a price whose product it does not have). It takes the pipeline's run lock like
- * any run, so it never races a run of the same pipeline.
+ * any run, so it never races a run of the same pipeline, and as a run it goes only to the platform
+ * its pipeline's state belongs to (claim-platform.ts), and only workers of it deliver it.
  */
 import type { RedisClient } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
 import { groupBy } from '../base/index.js';
 import { loadPipeline } from '../pipeline/index.js';
+import { platformUrl } from '../state/index.js';
 import { type ReplayRequest, openQueues, releaseStage } from '../queue/index.js';
 import {
   type DeliveryKeys,
@@ -19,6 +21,7 @@ import {
   type StageInfo,
   StageWriter,
 } from '../runs/index.js';
+import { claimReplayPlatform } from './claim-platform.js';
 
 export async function startReplay(
   redis: RedisClient,
@@ -50,6 +53,7 @@ export async function startReplay(
     trigger: 'replay',
     lane: 'interactive',
     status: 'running',
+    platform: platformUrl(config.interface),
     version: 0,
     rows: 0,
     rejected: 0,
@@ -64,6 +68,7 @@ export async function startReplay(
   if (config.contract) fields.descriptionSha = config.contract.sha256;
   fields.replayOf = JSON.stringify([...new Set(replays.map((r) => r.entry.runId))].sort());
   try {
+    await claimReplayPlatform({ config, redis }, pipeline);
     await writer.flush();
     // Before the run is recorded: a replay whose lock lapsed must not start.
     await lock.keep();

@@ -25,6 +25,7 @@ import {
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
 import { gateRun } from './check-contract.js';
 import { claimStatePlatform } from './claim-platform.js';
+import { platformUrl } from '../state/index.js';
 import {
   guardDataLoss,
   markResent,
@@ -165,6 +166,8 @@ function runFields(
     trigger: options.trigger ?? 'cli',
     lane,
     status: 'running',
+    // Its workers deliver only to this platform (process-job.ts), the one its state belongs to.
+    platform: platformUrl(options.config.interface),
     version: plan.version,
     rows: plan.rows,
     rejected: plan.errors.length,

@@ -129,6 +129,11 @@ export interface RunRecord {
   /** For a schedule's run: the tick's time, and how long after it the run started. */
   scheduledAt?: number;
   lateSeconds?: number;
+  /**
+   * The platform it was planned for (normalised base URL): only workers configured for it deliver
+   * its jobs. Absent on runs recorded before runs named it (and export runs).
+   */
+  platform?: string;
   /** The source read, when given (`--file`). */
   file?: string;
   /** A guard-stopped run's source file, as runs stopped before inputs were kept recorded it. */
@@ -231,6 +236,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
     sent,
   };
   if (fields.file) run.file = fields.file;
+  if (fields.platform) run.platform = fields.platform;
   if (fields.sourcePath) run.sourcePath = fields.sourcePath;
   if (fields.keptInput) run.keptInput = fields.keptInput;
   if (fields.allowedRunId) {

@@ -42,6 +42,8 @@ export interface RunReport {
   /** Why a skipped run started nothing. */
   reason?: string;
   file?: string;
+  /** The platform it was planned for, the only one its jobs are delivered to (normalised). */
+  platform?: string;
   version: number;
   rows: number;
   startedAt: string;
@@ -194,6 +196,7 @@ export async function buildRunReport(
   if (run.file && !readsNoSource(run)) report.file = run.file;
   if (run.undoOf) report.undoOf = run.undoOf;
   if (run.replayOf) report.replayOf = run.replayOf;
+  if (run.platform) report.platform = run.platform;
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;
   if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;

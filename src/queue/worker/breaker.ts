@@ -45,6 +45,23 @@ export function reasonText(
 }
 
 /**
+ * Why a run whose worker is configured for another platform waits (docs/DELIVERY.md, State
+ * belongs to its platform): its state must hold only what the run's platform confirmed.
+ */
+export function otherPlatformText(
+  workerPlatform: string,
+  runPlatform: string,
+  runId: string,
+): string {
+  return (
+    `Delivery blocked: a worker configured for ${workerPlatform} took a job of this run, which ` +
+    `was planned for ${runPlatform}; it sent nothing. Start the workers with ` +
+    `FERRY_BASE_URL=${runPlatform} (and stop those for ${workerPlatform}), then ` +
+    `\`ferry resume ${runId}\`.`
+  );
+}
+
+/**
  * Whether an error refuses the caller rather than the item. A 404 counts only for a route
  * without path parameters (a collection): for `/products/{id}` it says the product is missing.
  */
@@ -78,6 +95,17 @@ export interface Breaker {
     /** A lower threshold: a job on its last attempt blocks at `attempts` refusals in a row. */
     threshold?: number,
   ): Promise<RefusalVerdict>;
+  /**
+   * This worker is configured for another platform than the run's: the pipeline is blocked at
+   * once, with the reason (otherPlatformText). Until a worker of the run's platform answers a
+   * probe, or `ferry resume`.
+   */
+  otherPlatform(
+    pipeline: string,
+    runId: string,
+    workerPlatform: string,
+    runPlatform: string,
+  ): Promise<RefusalVerdict>;
   /** Any other answer: the streak is over (a probe's answer resumes the pipeline). */
   passed(pipeline: string, runId: string, probe: boolean): Promise<boolean>;
   /** Whether this process saw a refusal of the pipeline and no answer since. */
@@ -92,22 +120,28 @@ export function createBreaker(
   settings: BreakerSettings,
 ): Breaker {
   const suspects = new Set<string>();
+  const count = async (
+    pipeline: string,
+    runId: string,
+    threshold: number,
+    reason: string,
+    reasonText: string,
+  ): Promise<RefusalVerdict> =>
+    await runScript(
+      redis,
+      BREAKER_REFUSED,
+      { breaker: keys.breaker(pipeline), run: keys.run(runId), metrics: keys.metrics },
+      { threshold, reason, now: Date.now(), runId, pipeline, reasonText },
+    );
   return {
     async refused(pipeline, runId, reason, operationId, threshold = settings.threshold) {
       suspects.add(pipeline);
-      return await runScript(
-        redis,
-        BREAKER_REFUSED,
-        { breaker: keys.breaker(pipeline), run: keys.run(runId), metrics: keys.metrics },
-        {
-          threshold: Math.min(threshold, settings.threshold),
-          reason,
-          now: Date.now(),
-          runId,
-          pipeline,
-          reasonText: reasonText(reason, operationId, settings.threshold, runId),
-        },
-      );
+      const text = reasonText(reason, operationId, settings.threshold, runId);
+      return await count(pipeline, runId, Math.min(threshold, settings.threshold), reason, text);
+    },
+    async otherPlatform(pipeline, runId, workerPlatform, runPlatform) {
+      const text = otherPlatformText(workerPlatform, runPlatform, runId);
+      return await count(pipeline, runId, 1, 'other_platform', text);
     },
     async passed(pipeline, runId, probe) {
       if (!probe && !suspects.has(pipeline)) return false;

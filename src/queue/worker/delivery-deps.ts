@@ -13,6 +13,8 @@ export interface DeliveryDeps {
   redis: RedisClient;
   keys: DeliveryKeys;
   config: FerryConfig;
+  /** The platform this worker sends to (normalised base URL): a run of another waits. */
+  platform: string;
   client: InterfaceClient;
   bindings: ReadonlyMap<string, Binding>;
   gate: RateGate;

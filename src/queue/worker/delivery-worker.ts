@@ -21,7 +21,12 @@ import {
   type InterfaceClient,
 } from '../../interface/index.js';
 import type { Logger } from '../../logging/index.js';
-import { createPayloadHistory, createRefusalLog, createStateStore } from '../../state/index.js';
+import {
+  createPayloadHistory,
+  createRefusalLog,
+  createStateStore,
+  platformUrl,
+} from '../../state/index.js';
 import {
   createDeadLetterStore,
   DeliveryDeferredError,
@@ -108,6 +113,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     redis,
     keys,
     config,
+    platform: platformUrl(config.interface),
     client: clientFor(config),
     bindings: resolveBindings(config.interface.bindings),
     gate,

@@ -10,13 +10,18 @@ import { JOB_WORK } from '../scripts/job-work.js';
 export type JobWork =
   | { kind: 'none' }
   | { kind: 'blocked' }
-  | { kind: 'send' | 'probe' | 'cancelled'; payload: JobPayload };
+  | {
+      kind: 'send' | 'probe' | 'cancelled';
+      payload: JobPayload;
+      /** The normalised base URL the run was planned for; undefined for a run recorded before. */
+      platform: string | undefined;
+    };
 
 /**
  * What a job has to deliver: the requests its data carries (a retried job), else its payload in
  * the run's payload hash; or why it sends nothing: the run is over or the job settled already
  * (it was processed before, by a worker that died before BullMQ heard of it), the pipeline is
- * blocked, the run is being cancelled. One round trip.
+ * blocked, the run is being cancelled; and the platform its run was planned for. One round trip.
  */
 export async function jobWork(
   redis: RedisClient,
@@ -24,7 +29,7 @@ export async function jobWork(
   jobId: string,
   data: DeliveryJobData,
 ): Promise<JobWork> {
-  const { code, payload } = await runScript(
+  const { code, payload, platform } = await runScript(
     redis,
     JOB_WORK,
     {
@@ -36,11 +41,12 @@ export async function jobWork(
     { jobId, withPayload: data.requests ? 0 : 1 },
   );
   if (code === 'none' || code === 'blocked') return { kind: code };
+  const runPlatform = platform === '' ? undefined : platform;
   if (data.requests) {
     const work: JobPayload = { requests: data.requests };
     if (data.replayOf) work.replayOf = data.replayOf;
-    return { kind: code, payload: work };
+    return { kind: code, payload: work, platform: runPlatform };
   }
   if (!payload) return { kind: 'none' };
-  return { kind: code, payload: decodeJobPayload(payload) };
+  return { kind: code, payload: decodeJobPayload(payload), platform: runPlatform };
 }

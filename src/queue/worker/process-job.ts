@@ -1,6 +1,7 @@
 /**
  * One delivery job, start to settle:
- *   skip it if its run is over or it already settled; wait if its pipeline is blocked; count it
+ *   skip it if its run is over or it already settled; wait if its pipeline is blocked, or block it
+ *   and wait if this worker is configured for another platform than its run's; count it
  *   cancelled if its run is being cancelled -> drop items already applied or stale -> send each
  *   request (send-request.ts) -> commit what the platform confirmed -> dead-letter what it
  *   refused -> hold what the platform refused to everyone (breaker.ts: the job waits, no attempt
@@ -238,6 +239,14 @@ export async function processJob(
   const found = await jobWork(deps.redis, deps.keys, jobId, data);
   if (found.kind === 'none') return; // its run is over, or it settled already
   if (found.kind === 'blocked') return await waitBlocked(job, token);
+  // Only a worker of the platform its run was planned for delivers a job, else the other
+  // platform's confirmations would be committed into state bound to the run's; a run recorded
+  // before runs named their platform goes anywhere, as it did.
+  const runPlatform = found.kind === 'cancelled' ? undefined : found.platform;
+  if (runPlatform !== undefined && runPlatform !== deps.platform) {
+    await blockOtherPlatform(deps, data, runPlatform);
+    return await waitBlocked(job, token);
+  }
   const work = found.payload;
   const tally: Tally = structuredClone(data.tally ?? {});
   let deadLetters = data.deadLetters ?? 0;
@@ -363,6 +372,23 @@ export async function processJob(
 
   if (work.replayOf) await deps.dlq.remove(work.replayOf);
   await settleAndRelease(deps, { ...data, id: jobId, lane }, tally, deadLetters);
+}
+
+/** Blocks the run's pipeline: nothing sent, nothing committed, no attempt spent (the job waits). */
+async function blockOtherPlatform(
+  deps: DeliveryDeps,
+  data: DeliveryJobData,
+  runPlatform: string,
+): Promise<void> {
+  const { pipeline, runId } = data;
+  const verdict = await deps.breaker.otherPlatform(pipeline, runId, deps.platform, runPlatform);
+  if (verdict === 'blocked-now') {
+    deps.logger.warn(
+      { pipeline, runId, worker: deps.platform, run: runPlatform },
+      'delivery blocked: this worker is configured for another platform than the run',
+    );
+    await deps.onBlocked?.(runId);
+  }
 }
 
 /**

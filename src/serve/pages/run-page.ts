@@ -116,6 +116,12 @@ export function runBody(
         <dd>
           ${report.finishedAt ? html`${when(report.finishedAt, now)} after ${report.seconds === undefined ? '' : durationText(report.seconds)}` : html`<span class="muted">not yet</span>`}
         </dd>
+        ${
+          report.platform
+            ? html`<dt>Platform</dt>
+                <dd class="mono">${report.platform}</dd>`
+            : ''
+        }
         ${sourceRow(report)}
         <dt>Items</dt>
         <dd>
