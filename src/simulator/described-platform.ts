@@ -25,7 +25,7 @@ import { compileRequestCheck, type RequestCheck } from './request-check.js';
 export interface DescribedRules {
   check: RequestCheck;
   security: SecurityCheck;
-  /** The query parameters it declares. */
+  /** The query parameters it declares, its security's API keys in the query among them. */
   queryParams: ReadonlySet<string>;
 }
 
@@ -90,10 +90,13 @@ export async function loadDescribedPlatform(source: string): Promise<DescribedPl
   const compile = createSchemaCompiler(description.source, description.dialect, true);
   const rules = new Map<string, DescribedRules>();
   for (const [id, op] of match.matched) {
+    const security = securityCheck(description.doc, op);
+    const params = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
     rules.set(id, {
       check: compileRequestCheck(op, compile),
-      security: securityCheck(description.doc, op),
-      queryParams: new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+      security,
+      // An API key in the query is a parameter too: a read lets it by like a declared one.
+      queryParams: new Set([...params, ...security.queryParams]),
     });
   }
   return {
