@@ -262,7 +262,12 @@ describe.each(Object.entries(VENDORS))('a platform described as %s', (_label, ve
     expect(second.code, second.stdout + second.stderr).toBe(1);
     const secondRun = JSON.parse(second.stdout) as {
       operations: Record<string, { planned: number; delivered: number; failed: number }>;
+      deadLetters: { keys: string[]; error?: string }[];
     };
+    // The run's report gives the refusal in the platform's words, not a raw excerpt of its answer.
+    expect(secondRun.deadLetters.map((d) => [d.keys, d.error])).toEqual([
+      [[REFUSED], expect.stringContaining(`"${REFUSED}" is rejected by the platform's rule`)],
+    ]);
     expect(secondRun.operations['products.delete']).toMatchObject({ planned: 2, delivered: 2 });
     expect(secondRun.operations['products.prices.patch']).toMatchObject({
       planned: 1,
@@ -303,6 +308,17 @@ describe.each(Object.entries(VENDORS))('a platform described as %s', (_label, ve
     expect(read.items.map((item) => item[id])).toEqual(held.map((item) => item[id]));
     expect(read.pages).toBe(Math.ceil(held.length / vendor.read.pageSize));
     expect(read.pages).toBeGreaterThan(1);
+
+    // Reconciliation reads the products over the same pages, where the listing has the read.
+    if (vendor.read.resource === 'products') {
+      const reconcile = await ferry(['reconcile', 'catalog', '--json']);
+      expect(reconcile.code, reconcile.stdout + reconcile.stderr).toBe(0);
+      expect(JSON.parse(reconcile.stdout)).toMatchObject({
+        checked: ITEMS - GONE.length,
+        missing: 0,
+        unknown: 0,
+      });
+    }
 
     // 7. Nothing sent in a shape or with a credential the description refuses: the only refusal
     // is the platform's rule.
