@@ -10,6 +10,7 @@ import {
   createSchemaCompiler,
   describedBindings,
   describedOperations,
+  type DescribedOperation,
   type Description,
   isSchemaObject,
   loadDescription,
@@ -27,6 +28,14 @@ export interface DescribedRules {
   security: SecurityCheck;
   /** The query parameters it declares, its security's API keys in the query among them. */
   queryParams: ReadonlySet<string>;
+  /** Its only described success is 204 No Content: a write it applies is answered so. */
+  noContent: boolean;
+}
+
+/** Whether the operation's described successes are 204 alone. */
+function answersNoContent(op: DescribedOperation): boolean {
+  const successes = Object.keys(op.responses).filter((status) => /^2/.test(status));
+  return successes.length > 0 && successes.every((status) => status === '204');
 }
 
 export interface DescribedPlatform {
@@ -97,6 +106,7 @@ export async function loadDescribedPlatform(source: string): Promise<DescribedPl
       security,
       // An API key in the query is a parameter too: a read lets it by like a declared one.
       queryParams: new Set([...params, ...security.queryParams]),
+      noContent: answersNoContent(op),
     });
   }
   return {
