@@ -215,9 +215,12 @@ describe.each(Object.entries(VENDORS))('a platform described as %s', (_label, ve
       expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
       expect((JSON.parse(fixed.stdout) as InterfaceCheck).problems).toEqual([]);
     }
-    // 2. Pull pins the description.
+    // 2. Pull pins the description; diff finds no change.
     const pull = await ferry(['interface', 'pull']);
     expect(pull.code, pull.stderr).toBe(0);
+    const diff = await ferry(['interface', 'diff', '--json']);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout)).toMatchObject({ breaking: [], nonBreaking: [] });
 
     // 3. Monday: every item created, each price exact as described.
     const monday = join(h.dir, 'monday.csv');
@@ -293,6 +296,17 @@ describe.each(Object.entries(VENDORS))('a platform described as %s', (_label, ve
     if (vendor.pointer) expect(letter.errors?.[0]?.pointer).toBe('/path/productId');
     expect(show.stdout).not.toContain(TOKEN);
     expect(show.stdout).not.toContain('dev-secret');
+
+    // The platform's rule lifted, the dead letter replayed: the same amount, accepted (a replay
+    // writes a number a double holds as the double: 108.50 as 108.5, base/exact-json.ts).
+    const replay = await ferry(['dlq', 'replay', rows[0]!.id, '--json']);
+    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    const replayed = (await received()).filter(
+      (r) => r.operationId === 'products.prices.patch' && r.status < 300,
+    );
+    expect(JSON.parse(replayed.at(-1)?.body ?? '')).toEqual(
+      JSON.parse(vendor.priceBody(refusedIndex + 3)),
+    );
 
     // 6. A read over several pages, every item of every page.
     const all = await ferry(['call', vendor.read.operationId, '--all', '--json']);
