@@ -215,6 +215,17 @@ describe.each(Object.entries(VENDORS))('a platform described as %s', (_label, ve
       expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
       expect((JSON.parse(fixed.stdout) as InterfaceCheck).problems).toEqual([]);
     }
+    // A listing other than the description's is named, with what to set.
+    const other = vendor.listing === 'A' ? 'B' : 'A';
+    const listing = await ferryHere(['interface', 'check'], {
+      env: { ...env, FERRY_LISTING: other },
+    });
+    expect(listing.stdout).toContain(
+      `interface.listing is ${other}: set it to ${vendor.listing} (or FERRY_LISTING), else an ` +
+        `operation only listing ${vendor.listing} has is refused.`,
+    );
+    expect((await ferry(['interface', 'check'])).stdout).not.toContain('interface.listing is');
+
     // 2. Pull pins the description; diff finds no change.
     const pull = await ferry(['interface', 'pull']);
     expect(pull.code, pull.stderr).toBe(0);
