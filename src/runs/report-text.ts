@@ -67,7 +67,7 @@ export function reportText(report: RunReport): string {
   for (const d of report.deadLetters.slice(0, SHOWN)) {
     const where = d.source.map((s) => `${s.file}:${s.line}`).join(', ');
     lines.push(
-      `  dead letter ${d.id} ${d.operationId} [${d.keys.join(', ')}]${where ? ` from ${where}` : ''}: ${d.message}`,
+      `  dead letter ${d.id} ${d.operationId} [${d.keys.join(', ')}]${where ? ` from ${where}` : ''}: ${d.error ?? d.message}`,
     );
   }
   if (report.deadLetters.length > SHOWN) {

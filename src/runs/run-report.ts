@@ -29,6 +29,8 @@ export interface DeadLetterSummary {
   status?: number;
   errorCode: string;
   message: string;
+  /** The platform's own words for the refusal (the dead letter's `error`), where it gave some. */
+  error?: string;
   source: { file: string; line: number }[];
 }
 
@@ -130,6 +132,7 @@ function summarize(entry: DeadLetter): DeadLetterSummary {
     source: entry.items.flatMap((i) => (i.source ? [i.source] : [])),
   };
   if (entry.status !== undefined) summary.status = entry.status;
+  if (entry.error !== undefined) summary.error = entry.error;
   return summary;
 }
 
@@ -243,7 +246,7 @@ export function failuresCsv(
         '',
         entry.status ?? '',
         entry.errorCode,
-        entry.message,
+        entry.error ?? entry.message,
         entry.id,
       ]);
     });

@@ -14,6 +14,8 @@ import { hasBearer, same } from './auth.js';
 export interface SecurityCheck {
   open: boolean;
   asked: string;
+  /** The query parameters that carry a credential it takes (an API key in the query). */
+  queryParams: string[];
   met(req: IncomingMessage, url: URL, credentials: SimCredentials): boolean;
 }
 
@@ -104,7 +106,7 @@ export function securityCheck(doc: Record<string, unknown>, op: DescribedOperati
   const schemes = isSchemaObject(components.securitySchemes) ? components.securitySchemes : {};
   // An empty requirement ({}) or none at all: the operation is open.
   if (op.security.length === 0 || op.security.some((names) => names.length === 0)) {
-    return { open: true, asked: 'nothing', met: () => true };
+    return { open: true, asked: 'nothing', queryParams: [], met: () => true };
   }
   const alternatives = op.security.map((names) =>
     names.map((n) => (isSchemaObject(schemes[n]) ? schemes[n] : undefined)),
@@ -116,8 +118,13 @@ export function securityCheck(doc: Record<string, unknown>, op: DescribedOperati
       ? `${text} with the scopes ${scopes.join(' ')}`
       : text;
   };
+  const queryKeys = alternatives
+    .flat()
+    .filter((s) => s?.type === 'apiKey' && s.in === 'query')
+    .map((s) => String(s?.name));
   return {
     open: false,
+    queryParams: [...new Set(queryKeys)],
     asked: alternatives.map((all, i) => all.map((s) => words(s, i)).join(' and ')).join(', or '),
     met: (req, url, credentials) =>
       alternatives.some((all, i) =>

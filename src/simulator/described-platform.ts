@@ -10,6 +10,7 @@ import {
   createSchemaCompiler,
   describedBindings,
   describedOperations,
+  type DescribedOperation,
   type Description,
   isSchemaObject,
   loadDescription,
@@ -25,8 +26,16 @@ import { compileRequestCheck, type RequestCheck } from './request-check.js';
 export interface DescribedRules {
   check: RequestCheck;
   security: SecurityCheck;
-  /** The query parameters it declares. */
+  /** The query parameters it declares, its security's API keys in the query among them. */
   queryParams: ReadonlySet<string>;
+  /** Its only described success is 204 No Content: a write it applies is answered so. */
+  noContent: boolean;
+}
+
+/** Whether the operation's described successes are 204 alone. */
+function answersNoContent(op: DescribedOperation): boolean {
+  const successes = Object.keys(op.responses).filter((status) => /^2/.test(status));
+  return successes.length > 0 && successes.every((status) => status === '204');
 }
 
 export interface DescribedPlatform {
@@ -90,10 +99,14 @@ export async function loadDescribedPlatform(source: string): Promise<DescribedPl
   const compile = createSchemaCompiler(description.source, description.dialect, true);
   const rules = new Map<string, DescribedRules>();
   for (const [id, op] of match.matched) {
+    const security = securityCheck(description.doc, op);
+    const params = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
     rules.set(id, {
       check: compileRequestCheck(op, compile),
-      security: securityCheck(description.doc, op),
-      queryParams: new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name)),
+      security,
+      // An API key in the query is a parameter too: a read lets it by like a declared one.
+      queryParams: new Set([...params, ...security.queryParams]),
+      noContent: answersNoContent(op),
     });
   }
   return {

@@ -76,6 +76,13 @@ async function finish(ex: Exchange, response: SimResponse): Promise<void> {
   reply(ex, response);
 }
 
+/** A write applied where the description answers 204 alone: 204 with no body. */
+function asDescribedSuccess(ex: Exchange, response: SimResponse): SimResponse {
+  const rules = ex.ctx.described?.rules.get(ex.match!.operation.id);
+  if (!rules?.noContent || response.status !== 200) return response;
+  return { status: 204, ...(response.headers ? { headers: response.headers } : {}), body: '' };
+}
+
 function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): WriteOutcome {
   const match = ex.match!;
   const kind = match.operation.kind;
@@ -237,16 +244,17 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     return;
   }
   const result = executeWrite(ex, body, url.searchParams);
+  const response = asDescribedSuccess(ex, result.response);
   countApplied(ex, result, fingerprint);
-  if (ex.key) ctx.idempotency.complete(ex.key, result.response);
+  if (ex.key) ctx.idempotency.complete(ex.key, response);
   if (ex.draw.applyThenFail) {
     ctx.stats.fault('appliedThenFailed');
     log(ex, 0);
     destroyConnection(req, ex.res);
     return;
   }
-  log(ex, result.response.status);
-  reply(ex, result.response);
+  log(ex, response.status);
+  reply(ex, response);
 }
 
 export async function handleInterface(

@@ -19,7 +19,8 @@ function decodeCursor(text: string): number | undefined {
 
 /**
  * The query in the simulator's own names, and a cursor's offset; parameters the description
- * declares but the simulator does not play (a sort, a locale) are let by.
+ * declares but the simulator does not play (a sort, a locale) are let by, and those it does not
+ * declare are refused naming the declared ones (a platform would not take them either).
  */
 export function ownQuery(
   resource: string,
@@ -37,6 +38,9 @@ export function ownQuery(
       offset = decodeCursor(value);
       if (offset === undefined)
         return { message: `${name} "${value}" is not a cursor this read gave` };
+    } else if (declared && !declared.has(name)) {
+      const takes = [...declared].join(', ') || 'no parameters';
+      return { message: `unknown query parameter "${name}"; this read takes ${takes}` };
     } else if (!known.has(name) && declared?.has(name)) continue;
     else own.append(name, value);
   }

@@ -57,11 +57,22 @@ export function planItems(plan: Plan): (DeliveryItem & { operationId: string })[
   );
 }
 
-/** A vendor's description: listing B, allOf, nullable, prices as integer minor units. */
+/**
+ * A vendor's description: listing B, allOf, nullable, prices as integer minor units, OAuth2 client
+ * credentials, deletes by bare keys, problem+json, cursor pages.
+ */
 export const VENDOR_MINOR_UNITS = resolve(
   PROJECT_ROOT,
   'test/fixtures/openapi/vendor-minor-units-3.0.json',
 );
+
+/** The credential VENDOR_MINOR_UNITS asks for: OAuth2 client credentials, its tokenUrl relative. */
+export const VENDOR_AUTH = {
+  type: 'oauth2',
+  tokenUrl: '/oauth/token',
+  clientId: 'dev-client',
+  clientSecret: 'dev-secret',
+} as const;
 
 /** `dir`/ferry.yaml: the pipelines of `pipelines` against VENDOR_MINOR_UNITS, a prefix of its own. */
 export function vendorConfigFile(dir: string, pipelines: string, label: string): string {
@@ -70,7 +81,7 @@ export function vendorConfigFile(dir: string, pipelines: string, label: string):
     file,
     stringify({
       redis: { url: TEST_REDIS_URL, prefix: uniquePrefix(label) },
-      interface: { listing: 'B', openapi: VENDOR_MINOR_UNITS },
+      interface: { listing: 'B', openapi: VENDOR_MINOR_UNITS, auth: VENDOR_AUTH },
       pipelines: { dir: pipelines },
       log: { level: 'silent' },
     }),

@@ -69,8 +69,8 @@ const PLATFORMS: Record<string, Platform> = {
     deleteStyle: 'path',
     expectDelete(deletes) {
       expect(deletes.map((r) => [r.path, r.body, r.items, r.status])).toEqual([
-        ['/external/api/products/20003', '', 1, 200],
-        ['/external/api/products/20004', '', 1, 200],
+        ['/external/api/products/20003', '', 1, 204],
+        ['/external/api/products/20004', '', 1, 204],
       ]);
     },
     // The collection itself takes no DELETE here.

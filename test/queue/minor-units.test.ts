@@ -15,6 +15,7 @@ import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import { configOnlyEnv, ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { VENDOR_AUTH } from '../pipeline/helpers.js';
 import { call } from '../simulator/sim-http.js';
 import { useDeliveryHarness } from './delivery-fixtures.js';
 
@@ -91,7 +92,7 @@ function writeConfig(name: string): string {
         baseUrl: h.sim.url,
         listing: 'B',
         openapi: DESCRIPTION,
-        auth: { type: 'bearer', token: TOKEN },
+        auth: VENDOR_AUTH,
       },
       pipelines: { dir: join(h.dir, 'pipelines') },
       delivery: { concurrency: 2, backoff: { baseMs: 20, capMs: 200 }, reportsDir: h.dir },

@@ -213,6 +213,12 @@ describe('a 3.1 description: envelope, API key, maxItems, DELETE by query, amoun
     const page = await call(sim, 'GET', `${PRODUCTS}?page=1`, KEY);
     expect(page.status).toBe(200);
     expect((page.body as { total: number }).total).toBe(sim.state('products').length);
+    // A parameter the simulator plays but this read does not declare is refused, naming those it does.
+    const undeclared = await call(sim, 'GET', `${PRODUCTS}?page=1&pageSize=2`, KEY);
+    expect(undeclared.status).toBe(400);
+    expect((undeclared.body as Refusal).error.message).toBe(
+      'unknown query parameter "pageSize"; this read takes page',
+    );
   });
 
   it('serves the description: the YAML as written, and the same document as JSON', async () => {

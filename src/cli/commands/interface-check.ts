@@ -49,18 +49,27 @@ function runsUseText(use: RunsUse | null, checked: string, source: string): stri
         '`ferry interface accept` makes runs use it.';
 }
 
-function render(check: InterfaceCheck, use: RunsUse | null): string {
+/** The listing line, and what to set where the config's listing is not the description's. */
+function listingText(check: InterfaceCheck, configured: string): string[] {
+  const matched = check.operations.filter((o) => o.status === 'matched').length;
+  const missing = check.operations.length - matched;
+  const line = `Listing: ${check.listing ?? 'neither A nor B'}; ${matched} of ${check.operations.length} catalog operations described, ${missing} missing, ${check.extra.length} extra.`;
+  if (check.listing === null || check.listing === configured) return [line];
+  return [
+    line,
+    `interface.listing is ${configured}: set it to ${check.listing} (or FERRY_LISTING), else an operation only listing ${check.listing} has is refused.`,
+  ];
+}
+
+function render(check: InterfaceCheck, use: RunsUse | null, configured: string): string {
   const lines: string[] = [];
   const name = [check.title, check.version && `version ${check.version}`]
     .filter(Boolean)
     .join(', ');
   lines.push(`${check.source}${name ? ` (${name})` : ''}`);
   lines.push(`sha256 ${check.sha256}`);
-  const matched = check.operations.filter((o) => o.status === 'matched');
   const missing = check.operations.filter((o) => o.status === 'missing');
-  lines.push(
-    `Listing: ${check.listing ?? 'neither A nor B'}; ${matched.length} of ${check.operations.length} catalog operations described, ${missing.length} missing, ${check.extra.length} extra.`,
-  );
+  lines.push(...listingText(check, configured));
   if (missing.length > 0) lines.push(`Missing: ${missing.map((o) => o.operationId).join(', ')}`);
   for (const e of check.extra) lines.push(`Extra: ${e.method} ${e.path}`);
   lines.push('', 'Bindings in use (setting: value [origin]; default origins not shown):');
@@ -129,7 +138,7 @@ export const interfaceCheckCommand: Command = {
     const check = checkInterface(await loadDescription(source, { signal: stopSignal }), config);
     const use = await runsUse(config);
     if (args.values.json) await writeJson(stdout, { ...check, runsUse: use });
-    else stdout.write(render(check, use));
+    else stdout.write(render(check, use, config.interface.listing));
     // A pipeline that does not load (a bad key, a guard naming a field no mapping builds) is bad
     // config, as for `ferry config check`, `plan` and `run`.
     if (check.problems.some((p) => p.code === 'PIPELINE_INVALID')) return 2;

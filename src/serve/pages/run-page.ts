@@ -280,7 +280,7 @@ export function runBody(
                       <td>${d.status ?? '—'}</td>
                       <td>
                         <code>${d.errorCode}</code>
-                        <div>${d.message}</div>
+                        <div>${d.error ?? d.message}</div>
                       </td>
                       <td class="mono path">
                         ${d.source.map((s) => `${s.file}:${s.line}`).join(', ')}
