@@ -127,5 +127,8 @@ describe('a field with minorUnits', () => {
     expect(load({ type: 'decimal', scale: 2, minorUnits: { code: 'NOK' } })).toThrow(
       /leave scale out/,
     );
+    // round alone rounds nothing: said, not ignored.
+    expect(load({ type: 'decimal', round: 'half-up' })).toThrow(/round rounds to scale/);
+    expect(load({ type: 'decimal', scale: 2, round: 'half-up' })).not.toThrow();
   });
 });

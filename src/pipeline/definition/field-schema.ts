@@ -145,6 +145,14 @@ const fieldObjectSchema: z.ZodType<FieldSpec> = z
         message: "minorUnits takes the currency's decimals (ISO 4217): leave scale out",
       });
     }
+    if (spec.round !== undefined && spec.scale === undefined && !spec.minorUnits) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['round'],
+        message:
+          "round rounds to scale (digits after the point) or to the currency's minor units (minorUnits): set one of them; alone it rounds nothing",
+      });
+    }
     if (spec.type === 'date' && !spec.formats) {
       ctx.addIssue({
         code: 'custom',
