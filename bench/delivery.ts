@@ -11,8 +11,11 @@
  *     measured before and after the runs, each time in a process of its own, and the faster of the
  *     two counts (this machine is shared: the faster bound is the conservative one).
  * Prints one JSON line: rows, items, requests, seconds, cpuSeconds (this process's user + system
- * CPU during the first run: planning and the in-process worker), itemsPerSec, boundCpuSeconds (the
- * bare sender's CPU while it sent, in the faster bound), boundItemsPerSec,
+ * CPU during the first run: planning and the in-process worker), planCpuSeconds and
+ * deliveryCpuSeconds (that CPU up to the first stage's release, and after it), itemsPerSec,
+ * boundCpuSeconds (the bare sender's CPU while it sent, in the faster bound), cpuRatio and
+ * deliveryCpuRatio (cpuSeconds and deliveryCpuSeconds over boundCpuSeconds: the run's CPU per
+ * request against the bare sender's), boundItemsPerSec,
  * ratio (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs),
  * and what the first run and the faster bound cost the simulator and Redis (simCpuSeconds,
  * redisCpuSeconds, boundSimCpuSeconds, boundRedisCpuSeconds; Linux's /proc and Redis's INFO) with
@@ -126,6 +129,7 @@ async function timedRun(
   report: RunReport;
   seconds: number;
   cpuSeconds: number;
+  planCpuSeconds: number;
   simCpuSeconds?: number;
   redisCpuSeconds: number;
 }> {
@@ -133,12 +137,14 @@ async function timedRun(
   const redisBefore = await redisCpuSeconds(redis);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  let planned = { user: 0, system: 0 };
   const report = await executeRun({
     config,
     logger: createLogger({ level: 'warn', format: 'json' }),
     pipeline: 'catalog',
     source: { file },
     wait: true,
+    onStarted: () => (planned = process.cpuUsage(cpu)),
   });
   const used = process.cpuUsage(cpu);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -147,6 +153,7 @@ async function timedRun(
     report,
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
+    planCpuSeconds: (planned.user + planned.system) / 1e6,
     redisCpuSeconds: (await redisCpuSeconds(redis)) - redisBefore,
     ...(simBefore !== undefined && simAfter !== undefined
       ? { simCpuSeconds: simAfter - simBefore }
@@ -271,9 +278,15 @@ async function main(): Promise<void> {
         concurrency,
         seconds: Number(first.seconds.toFixed(2)),
         cpuSeconds: Number(first.cpuSeconds.toFixed(2)),
+        planCpuSeconds: Number(first.planCpuSeconds.toFixed(2)),
+        deliveryCpuSeconds: Number((first.cpuSeconds - first.planCpuSeconds).toFixed(2)),
         itemsPerSec: Math.round(itemsPerSec),
         boundSeconds: Number(boundSeconds.toFixed(2)),
         boundCpuSeconds: Number(bound.cpuSeconds.toFixed(2)),
+        cpuRatio: Number((first.cpuSeconds / bound.cpuSeconds).toFixed(2)),
+        deliveryCpuRatio: Number(
+          ((first.cpuSeconds - first.planCpuSeconds) / bound.cpuSeconds).toFixed(2),
+        ),
         boundItemsPerSec: Math.round(boundItemsPerSec),
         ratio: Number((itemsPerSec / boundItemsPerSec).toFixed(2)),
         rerunSeconds: Number(rerun.seconds.toFixed(2)),
