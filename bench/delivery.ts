@@ -15,7 +15,9 @@
  * deliveryCpuSeconds (that CPU up to the first stage's release, and after it), itemsPerSec,
  * boundCpuSeconds (the bare sender's CPU while it sent, in the faster bound), cpuRatio and
  * deliveryCpuRatio (cpuSeconds and deliveryCpuSeconds over boundCpuSeconds: the run's CPU per
- * request against the bare sender's), boundItemsPerSec,
+ * request against the bare sender's), mainCpuSeconds, planMainCpuSeconds and boundMainCpuSeconds
+ * (the main thread's part of the run's, planning's and the bound's CPU: the rest is V8's
+ * optimising compiler and garbage collector on threads of their own), boundItemsPerSec,
  * ratio (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs),
  * and what the first run and the faster bound cost the simulator and Redis (simCpuSeconds,
  * redisCpuSeconds, boundSimCpuSeconds, boundRedisCpuSeconds; Linux's /proc and Redis's INFO) with
@@ -42,7 +44,7 @@ import { executeRun } from '../src/orchestrate/execute-run.js';
 import type { RunReport } from '../src/runs/run-report.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
-import { processCpuSeconds, redisCpuSeconds } from './process-cpu.js';
+import { mainThreadCpuSeconds, processCpuSeconds, redisCpuSeconds } from './process-cpu.js';
 import { startSimulatorProcess } from './simulator-process.js';
 
 const { values, positionals } = parseArgs({
@@ -78,11 +80,17 @@ async function sendStraight(
   stages: DeliveryRequest[][],
   concurrency: number,
   simPid: number | undefined,
-): Promise<{ seconds: number; cpuSeconds: number; simCpuSeconds?: number }> {
+): Promise<{
+  seconds: number;
+  cpuSeconds: number;
+  mainCpuSeconds?: number;
+  simCpuSeconds?: number;
+}> {
   const bindings = resolveBindings({});
   const pool = new Pool(url, { connections: concurrency });
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  const mainBefore = mainThreadCpuSeconds();
   const simBefore = processCpuSeconds(simPid);
   for (const requests of stages) {
     let next = 0;
@@ -110,11 +118,15 @@ async function sendStraight(
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = process.cpuUsage(cpu);
+  const mainAfter = mainThreadCpuSeconds();
   const simAfter = processCpuSeconds(simPid);
   await pool.close();
   return {
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
+    ...(mainBefore !== undefined && mainAfter !== undefined
+      ? { mainCpuSeconds: mainAfter - mainBefore }
+      : {}),
     ...(simBefore !== undefined && simAfter !== undefined
       ? { simCpuSeconds: simAfter - simBefore }
       : {}),
@@ -130,6 +142,9 @@ async function timedRun(
   seconds: number;
   cpuSeconds: number;
   planCpuSeconds: number;
+  /** The main thread's part of each (the rest: V8's compiler and GC threads). */
+  planMainCpuSeconds?: number;
+  mainCpuSeconds?: number;
   simCpuSeconds?: number;
   redisCpuSeconds: number;
 }> {
@@ -137,6 +152,8 @@ async function timedRun(
   const redisBefore = await redisCpuSeconds(redis);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  const mainBefore = mainThreadCpuSeconds();
+  let mainPlanned: number | undefined;
   let planned = { user: 0, system: 0 };
   const report = await executeRun({
     config,
@@ -144,9 +161,13 @@ async function timedRun(
     pipeline: 'catalog',
     source: { file },
     wait: true,
-    onStarted: () => (planned = process.cpuUsage(cpu)),
+    onStarted: () => {
+      planned = process.cpuUsage(cpu);
+      mainPlanned = mainThreadCpuSeconds();
+    },
   });
   const used = process.cpuUsage(cpu);
+  const mainAfter = mainThreadCpuSeconds();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const simAfter = processCpuSeconds(simPid);
   return {
@@ -154,6 +175,9 @@ async function timedRun(
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
     planCpuSeconds: (planned.user + planned.system) / 1e6,
+    ...(mainBefore !== undefined && mainPlanned !== undefined && mainAfter !== undefined
+      ? { planMainCpuSeconds: mainPlanned - mainBefore, mainCpuSeconds: mainAfter - mainBefore }
+      : {}),
     redisCpuSeconds: (await redisCpuSeconds(redis)) - redisBefore,
     ...(simBefore !== undefined && simAfter !== undefined
       ? { simCpuSeconds: simAfter - simBefore }
@@ -210,6 +234,7 @@ async function measureBound(
 interface Bound {
   seconds: number;
   cpuSeconds: number;
+  mainCpuSeconds?: number;
   simCpuSeconds?: number;
   redisCpuSeconds: number;
   requests: number;
@@ -283,6 +308,9 @@ async function main(): Promise<void> {
         itemsPerSec: Math.round(itemsPerSec),
         boundSeconds: Number(boundSeconds.toFixed(2)),
         boundCpuSeconds: Number(bound.cpuSeconds.toFixed(2)),
+        mainCpuSeconds: twoDecimals(first.mainCpuSeconds),
+        planMainCpuSeconds: twoDecimals(first.planMainCpuSeconds),
+        boundMainCpuSeconds: twoDecimals(bound.mainCpuSeconds),
         cpuRatio: Number((first.cpuSeconds / bound.cpuSeconds).toFixed(2)),
         deliveryCpuRatio: Number(
           ((first.cpuSeconds - first.planCpuSeconds) / bound.cpuSeconds).toFixed(2),
