@@ -11,8 +11,13 @@
  *     measured before and after the runs, each time in a process of its own, and the faster of the
  *     two counts (this machine is shared: the faster bound is the conservative one).
  * Prints one JSON line: rows, items, requests, seconds, cpuSeconds (this process's user + system
- * CPU during the first run: planning and the in-process worker), itemsPerSec, boundCpuSeconds (the
- * bare sender's CPU while it sent, in the faster bound), boundItemsPerSec,
+ * CPU during the first run: planning and the in-process worker), planCpuSeconds and
+ * deliveryCpuSeconds (that CPU up to the first stage's release, and after it), itemsPerSec,
+ * boundCpuSeconds (the bare sender's CPU while it sent, in the faster bound), cpuRatio and
+ * deliveryCpuRatio (cpuSeconds and deliveryCpuSeconds over boundCpuSeconds: the run's CPU per
+ * request against the bare sender's), mainCpuSeconds, planMainCpuSeconds and boundMainCpuSeconds
+ * (the main thread's part of the run's, planning's and the bound's CPU: the rest is V8's
+ * optimising compiler and garbage collector on threads of their own), boundItemsPerSec,
  * ratio (run / bound), rerunSeconds, rerunRequests, peakRssMb (of the process that ran the runs),
  * and what the first run and the faster bound cost the simulator and Redis (simCpuSeconds,
  * redisCpuSeconds, boundSimCpuSeconds, boundRedisCpuSeconds; Linux's /proc and Redis's INFO) with
@@ -39,7 +44,7 @@ import { executeRun } from '../src/orchestrate/execute-run.js';
 import type { RunReport } from '../src/runs/run-report.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
-import { processCpuSeconds, redisCpuSeconds } from './process-cpu.js';
+import { mainThreadCpuSeconds, processCpuSeconds, redisCpuSeconds } from './process-cpu.js';
 import { startSimulatorProcess } from './simulator-process.js';
 
 const { values, positionals } = parseArgs({
@@ -75,11 +80,17 @@ async function sendStraight(
   stages: DeliveryRequest[][],
   concurrency: number,
   simPid: number | undefined,
-): Promise<{ seconds: number; cpuSeconds: number; simCpuSeconds?: number }> {
+): Promise<{
+  seconds: number;
+  cpuSeconds: number;
+  mainCpuSeconds?: number;
+  simCpuSeconds?: number;
+}> {
   const bindings = resolveBindings({});
   const pool = new Pool(url, { connections: concurrency });
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  const mainBefore = mainThreadCpuSeconds();
   const simBefore = processCpuSeconds(simPid);
   for (const requests of stages) {
     let next = 0;
@@ -107,11 +118,15 @@ async function sendStraight(
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = process.cpuUsage(cpu);
+  const mainAfter = mainThreadCpuSeconds();
   const simAfter = processCpuSeconds(simPid);
   await pool.close();
   return {
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
+    ...(mainBefore !== undefined && mainAfter !== undefined
+      ? { mainCpuSeconds: mainAfter - mainBefore }
+      : {}),
     ...(simBefore !== undefined && simAfter !== undefined
       ? { simCpuSeconds: simAfter - simBefore }
       : {}),
@@ -126,6 +141,10 @@ async function timedRun(
   report: RunReport;
   seconds: number;
   cpuSeconds: number;
+  planCpuSeconds: number;
+  /** The main thread's part of each (the rest: V8's compiler and GC threads). */
+  planMainCpuSeconds?: number;
+  mainCpuSeconds?: number;
   simCpuSeconds?: number;
   redisCpuSeconds: number;
 }> {
@@ -133,20 +152,32 @@ async function timedRun(
   const redisBefore = await redisCpuSeconds(redis);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  const mainBefore = mainThreadCpuSeconds();
+  let mainPlanned: number | undefined;
+  let planned = { user: 0, system: 0 };
   const report = await executeRun({
     config,
     logger: createLogger({ level: 'warn', format: 'json' }),
     pipeline: 'catalog',
     source: { file },
     wait: true,
+    onStarted: () => {
+      planned = process.cpuUsage(cpu);
+      mainPlanned = mainThreadCpuSeconds();
+    },
   });
   const used = process.cpuUsage(cpu);
+  const mainAfter = mainThreadCpuSeconds();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const simAfter = processCpuSeconds(simPid);
   return {
     report,
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
+    planCpuSeconds: (planned.user + planned.system) / 1e6,
+    ...(mainBefore !== undefined && mainPlanned !== undefined && mainAfter !== undefined
+      ? { planMainCpuSeconds: mainPlanned - mainBefore, mainCpuSeconds: mainAfter - mainBefore }
+      : {}),
     redisCpuSeconds: (await redisCpuSeconds(redis)) - redisBefore,
     ...(simBefore !== undefined && simAfter !== undefined
       ? { simCpuSeconds: simAfter - simBefore }
@@ -203,6 +234,7 @@ async function measureBound(
 interface Bound {
   seconds: number;
   cpuSeconds: number;
+  mainCpuSeconds?: number;
   simCpuSeconds?: number;
   redisCpuSeconds: number;
   requests: number;
@@ -271,9 +303,18 @@ async function main(): Promise<void> {
         concurrency,
         seconds: Number(first.seconds.toFixed(2)),
         cpuSeconds: Number(first.cpuSeconds.toFixed(2)),
+        planCpuSeconds: Number(first.planCpuSeconds.toFixed(2)),
+        deliveryCpuSeconds: Number((first.cpuSeconds - first.planCpuSeconds).toFixed(2)),
         itemsPerSec: Math.round(itemsPerSec),
         boundSeconds: Number(boundSeconds.toFixed(2)),
         boundCpuSeconds: Number(bound.cpuSeconds.toFixed(2)),
+        mainCpuSeconds: twoDecimals(first.mainCpuSeconds),
+        planMainCpuSeconds: twoDecimals(first.planMainCpuSeconds),
+        boundMainCpuSeconds: twoDecimals(bound.mainCpuSeconds),
+        cpuRatio: Number((first.cpuSeconds / bound.cpuSeconds).toFixed(2)),
+        deliveryCpuRatio: Number(
+          ((first.cpuSeconds - first.planCpuSeconds) / bound.cpuSeconds).toFixed(2),
+        ),
         boundItemsPerSec: Math.round(boundItemsPerSec),
         ratio: Number((itemsPerSec / boundItemsPerSec).toFixed(2)),
         rerunSeconds: Number(rerun.seconds.toFixed(2)),

@@ -52,6 +52,9 @@ export interface ExecuteRunOptions {
   /** Progress goes here (stderr). */
   progress?: Writable;
   signal?: AbortSignal;
+  /** Called once the run is planned, recorded and its first stage released (bench/delivery.ts
+   * splits planning's CPU from delivery's there). */
+  onStarted?: (runId: string) => void;
 }
 
 /** How long a detaching `ferry run --wait` lets its worker's jobs in flight finish. */
@@ -132,6 +135,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunReport>
       if (options.signal?.aborted) throw new RunInterruptedError(options.pipeline);
       throw error;
     });
+    options.onStarted?.(started.runId);
     if (!options.wait) return await buildRunReport(redis, keys, dlq, started.runId);
     const display = options.progress ? progressDisplay(options.progress) : undefined;
     const run = await followUnlessDataLost(

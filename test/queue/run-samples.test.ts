@@ -39,7 +39,7 @@ afterAll(async () => {
   await expectNothingOpen();
 });
 
-async function run(pipeline: string, file: string) {
+async function run(pipeline: string, file: string, onStarted?: (runId: string) => void) {
   return await executeRun({
     config,
     logger: quietLogger(),
@@ -47,6 +47,7 @@ async function run(pipeline: string, file: string) {
     source: { file: resolve(PROJECT_ROOT, 'examples', file) },
     sourceName: `examples/${file}`,
     wait: true,
+    ...(onStarted ? { onStarted } : {}),
   });
 }
 
@@ -56,7 +57,10 @@ const keysOf = (items: unknown[], field = 'externalId') =>
 /** The first run of a sample file: exactly the planned items delivered, its report written. */
 async function firstRun(pipeline: string, file: string, want: Expected): Promise<void> {
   const before = sim.stats().requests;
-  const report = await run(pipeline, file);
+  // Told once, when the run is planned and released (bench/delivery.ts splits its CPU there).
+  const started: string[] = [];
+  const report = await run(pipeline, file, (runId) => started.push(runId));
+  expect(started).toEqual([report.runId]);
   expect(report.status).toBe(want.errors.length > 0 ? 'partial' : 'succeeded');
   expect(report.errors.map((e) => e.line)).toEqual(want.errors);
   expect(report.deadLettered).toBe(0);
