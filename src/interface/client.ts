@@ -5,6 +5,7 @@
  * (errors.ts, classify-response.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 import type { FerryConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import { answerErrorContext, parseAnswerBody } from './answer-body.js';
@@ -19,6 +20,13 @@ import { AuthError, type HttpErrorContext } from './errors.js';
 import { buildRequestTarget } from './request-target.js';
 import { resolveOperation } from './resolve-operation.js';
 import { createTransport, type HttpAnswer } from './transport.js';
+import {
+  injectTraceContext,
+  inRequestSpan,
+  recordStatus,
+  redactUrl,
+  requestAttributes,
+} from './request-span.js';
 
 export interface InterfaceClientOptions {
   logger?: Logger;
@@ -117,31 +125,42 @@ export function createInterfaceClient(
   }
 
   async function call(request: CallRequest): Promise<CallResponse> {
-    const op = resolve(request.operationId);
+    const op = resolve(request.operationId); // an unknown operation rejects, sending nothing
+    return await inRequestSpan(op.operation.method, (span) => callIn(span, op, request));
+  }
+
+  async function callIn(span: Span, op: Resolved, request: CallRequest): Promise<CallResponse> {
     const { operation } = op;
     const target = buildRequestTarget(op.binding, request);
     const method = operation.method;
     const ctx: HttpErrorContext = { operationId: operation.id, method, path: prefix + target.path };
     // A write's generated key is made once: a renewed credential sends the same request again.
     const key = op.write ? (request.idempotencyKey ?? randomUUID()) : undefined;
+    const path = prefix + target.pathAndQuery;
+    if (span.isRecording()) {
+      span.setAttributes(
+        requestAttributes({
+          method,
+          url: redactUrl(base.origin + path, auth.secrets()),
+          operationId: operation.id,
+          idempotencyKey: key,
+          itemCount: request.itemCount,
+        }),
+      );
+    }
 
     let renewed = false;
     for (;;) {
       const pending = auth.headers(ctx);
       const credential = pending instanceof Promise ? await pending : pending;
       const debug = logger?.isLevelEnabled('debug') === true;
+      const headers = headersOf(key, target.body !== undefined, credential);
+      injectTraceContext(headers);
       const started = performance.now();
       let answer;
       try {
         answer = await transport.send(
-          {
-            origin: base.origin,
-            method,
-            path: prefix + target.pathAndQuery,
-            headers: headersOf(key, target.body !== undefined, credential),
-            body: target.body,
-            signal: request.signal,
-          },
+          { origin: base.origin, method, path, headers, body: target.body, signal: request.signal },
           ctx,
         );
       } catch (error) {
@@ -149,6 +168,7 @@ export function createInterfaceClient(
         throw error;
       }
       options.onAnswer?.(operation.id, answer.status, (performance.now() - started) / 1000);
+      recordStatus(span, answer.status);
       if (debug && logger) {
         logger.debug(
           { ...ctx, status: answer.status, ms: Math.round(performance.now() - started) },
@@ -158,6 +178,7 @@ export function createInterfaceClient(
       if (isSuccess(answer.status, method)) return new Success(answer);
       if (answer.status === 401 && !renewed && auth.renew(credential)) {
         renewed = true;
+        span.addEvent('ferry.credential_renewed', { 'http.response.status_code': 401 });
         logger?.info({ operationId: operation.id }, 'credential refused (401); renewing it once');
         continue;
       }

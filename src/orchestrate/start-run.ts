@@ -22,7 +22,9 @@ import {
   ValueGuardError,
 } from '../pipeline/index.js';
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
+import { platformUrl } from '../state/index.js';
 import { gateRun } from './check-contract.js';
+import { inRunSpan } from './run-span.js';
 import { claimStatePlatform } from './claim-platform.js';
 import {
   guardDataLoss,
@@ -513,7 +515,19 @@ export async function startRun(given: StartRunOptions): Promise<StartedRun> {
     ...(options.scheduledAt !== undefined ? { scheduledAt: options.scheduledAt } : {}),
     ...(options.lateSeconds !== undefined ? { lateSeconds: options.lateSeconds } : {}),
   });
-  const planned = await planRun(options, definition);
-  const recorded = await recordRun(options, planned, contract);
-  return await releaseRun(options, planned, recorded);
+  const attributes = {
+    'ferry.pipeline': definition.name,
+    'ferry.platform': platformUrl(config.interface),
+  };
+  return await inRunSpan('ferry.run', attributes, async (runSpan) => {
+    const planned = await inRunSpan('ferry.plan', attributes, async (planSpan) => {
+      const run = await planRun(options, definition);
+      planSpan.setAttribute('ferry.run_id', run.runId);
+      planSpan.setAttribute('ferry.rows', run.plan.rows);
+      return run;
+    });
+    runSpan.setAttribute('ferry.run_id', planned.runId);
+    const recorded = await recordRun(options, planned, contract);
+    return await releaseRun(options, planned, recorded);
+  });
 }

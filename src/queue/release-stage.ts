@@ -7,7 +7,8 @@
  */
 import { type RedisClient, acquireLease, runScript } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
-import { type DeliveryKeys, type Lane, queueJobId } from '../runs/index.js';
+import { type DeliveryJobData, type DeliveryKeys, type Lane, queueJobId } from '../runs/index.js';
+import { activeTraceparent } from './trace-context.js';
 import { jobOptions, type DeliveryQueues } from './queues.js';
 import { TRIM_RELEASED } from './scripts/trim-released.js';
 
@@ -49,6 +50,8 @@ export interface RunRef {
   id: string;
   pipeline: string;
   lane: Lane;
+  /** The trace context the released jobs carry (the settling job's run's); else the active one. */
+  traceparent?: string;
 }
 
 /** Releases the stage unless another process is doing it; true when this call released it. */
@@ -62,7 +65,10 @@ export async function releaseStage(
   if (!lease) return false;
   try {
     const list = keys.runStage(run.id, stage);
-    const data = { runId: run.id, pipeline: run.pipeline, stage };
+    const data: DeliveryJobData = { runId: run.id, pipeline: run.pipeline, stage };
+    // The jobs' spans are children of the run's (of its planning, or of the job settling a stage).
+    const traceparent = run.traceparent ?? activeTraceparent();
+    if (traceparent) data.traceparent = traceparent;
     for (let chunk = FIRST_CHUNK; ; chunk = CHUNK) {
       // Another releaser took over: it goes on from where the list is.
       if (lease.lost) return false;

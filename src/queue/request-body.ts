@@ -22,6 +22,7 @@ export function buildCall(binding: Binding, request: JobRequest): CallRequest {
     operationId: request.operationId,
     pathParams: request.pathParams,
     idempotencyKey: request.idempotencyKey,
+    itemCount: request.items.length,
   };
   if (binding.body === 'none') {
     call.query = { [binding.deleteQueryParam]: request.items.map((i) => i.key) };

@@ -40,6 +40,8 @@ export interface DeliveryJobData {
   deadLetters?: number;
   /** Dead-letter entries this job replays; removed when it settles. */
   replayOf?: string[];
+  /** The W3C trace context of the run that released it, when traces are exported. */
+  traceparent?: string;
 }
 
 /** What the run's payload hash keeps for a job until it settles. */

@@ -21,7 +21,12 @@ import {
   type InterfaceClient,
 } from '../../interface/index.js';
 import type { Logger } from '../../logging/index.js';
-import { createPayloadHistory, createRefusalLog, createStateStore } from '../../state/index.js';
+import {
+  createPayloadHistory,
+  createRefusalLog,
+  createStateStore,
+  platformUrl,
+} from '../../state/index.js';
 import {
   createDeadLetterStore,
   DeliveryDeferredError,
@@ -43,6 +48,7 @@ import { openQueues } from '../queues.js';
 import { createBreaker } from './breaker.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { processJob } from './process-job.js';
+import { inJobSpan } from './job-span.js';
 import { createRateGate } from './rate-gate.js';
 import { createRunContracts } from './run-contracts.js';
 import { startSupervisor } from './supervisor.js';
@@ -134,6 +140,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   };
   const contracts = createRunContracts({ deps, given: options.config, clientFor, logger });
   let active = 0;
+  const platform = platformUrl(config.interface);
   const workers = lanes.map((lane) => {
     const worker = new Worker<DeliveryJobData>(
       queueName(lane),
@@ -141,7 +148,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
         active += 1;
         try {
           const jobDeps = config.interface.openapi ? await contracts(job.data.runId) : deps;
-          await processJob(job, jobDeps, token);
+          await inJobSpan(job, lane, platform, () => processJob(job, jobDeps, token));
         } finally {
           active -= 1;
         }

@@ -1,0 +1,60 @@
+/**
+ * OpenTelemetry traces over OTLP/HTTP, started only when an endpoint is configured
+ * (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT or telemetry.otlp.endpoint):
+ * the SDK and its exporter are imported here and nowhere else, so an unconfigured process loads
+ * none of them. The instrumented code uses `@opentelemetry/api` only, a no-op until this module
+ * registers a provider. The SDK itself honours the other OTEL_* variables (protocol headers,
+ * timeouts, OTEL_TRACES_SAMPLER, OTEL_BSP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES).
+ */
+
+export interface Telemetry {
+  /** Exports the spans still buffered, then stops; the process's graceful stop awaits it. */
+  shutdown(): Promise<void>;
+}
+
+const DEFAULT_SERVICE_NAME = 'ferry';
+
+/** The endpoint traces go to, or undefined when tracing is off. */
+export function tracesEndpoint(
+  env: NodeJS.ProcessEnv,
+  configured: string | undefined,
+): string | undefined {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return fromEnv || configured || undefined;
+}
+
+/**
+ * Registers the global tracer provider (batch span processor, OTLP/HTTP JSON exporter, W3C
+ * trace-context propagation, AsyncLocalStorage context). `configured` is telemetry.otlp.endpoint,
+ * a base URL like OTEL_EXPORTER_OTLP_ENDPOINT: used only when neither variable is set.
+ */
+export async function startTelemetry(
+  env: NodeJS.ProcessEnv,
+  configured: string | undefined,
+): Promise<Telemetry | undefined> {
+  if (tracesEndpoint(env, configured) === undefined) return undefined;
+  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, resources] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+    ]);
+  const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  // The exporter reads the variables itself; the config's base URL gets the signal's path.
+  const exporter = new OTLPTraceExporter(
+    fromEnv ? {} : { url: `${(configured as string).replace(/\/+$/, '')}/v1/traces` },
+  );
+  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over Ferry's default name.
+  const resource = resources
+    .defaultResource()
+    .merge(resources.resourceFromAttributes({ 'service.name': DEFAULT_SERVICE_NAME }))
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+  });
+  provider.register();
+  return { shutdown: () => provider.shutdown() };
+}
