@@ -41,6 +41,7 @@ type OtlpAttribute = { key: string; value: OtlpValue };
 
 const SPAN_KIND_CLIENT = 3;
 const SPAN_KIND_CONSUMER = 5;
+const SPAN_STATUS_ERROR = 2;
 
 function flatten(attributes: OtlpAttribute[] = []): ReceivedSpan['attributes'] {
   const out: ReceivedSpan['attributes'] = {};
@@ -108,6 +109,8 @@ describe('traces over OTLP/HTTP', () => {
     const prefix = uniquePrefix('traces');
     prefixes.push(prefix);
     const configFile = writeConfigFile(dir.path, prefix, sim.url, { bundleSize: 5 });
+    // One product the platform refuses (a dead letter), and a rate limit its requests run into.
+    sim.setFaults({ rejectKeys: ['100001'], rateLimit: 8 });
     const otel = {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -173,14 +176,27 @@ describe('traces over OTLP/HTTP', () => {
       expect(r.attributes['ferry.item_count']).toBeGreaterThan(0);
     }
 
-    // Each request the platform received names its span.
-    const byKey = new Map(requests.map((r) => [r.attributes['ferry.idempotency_key'], r]));
+    // Each request the platform received names its own span (a 429's retry is a span of its own).
+    const bySpanId = new Map(requests.map((r) => [r.spanId, r]));
     const received = sim.requests();
-    expect(received.length).toBeGreaterThan(0);
+    expect(received.length).toBe(requests.length);
     for (const rec of received) {
-      const span = byKey.get(rec.idempotencyKey!)!;
-      expect(rec.traceparent).toBe(`00-${span.traceId}-${span.spanId}-01`);
+      const [version, traceId, spanId, flags] = rec.traceparent!.split('-');
+      expect([version, flags]).toEqual(['00', '01']);
+      const span = bySpanId.get(spanId!)!;
+      expect(span.traceId).toBe(traceId);
+      expect(span.attributes['ferry.idempotency_key']).toBe(rec.idempotencyKey);
+      expect(span.attributes['http.response.status_code']).toBe(rec.status);
     }
+
+    // The 429 waits show on their jobs' spans; the dead letter marks its job's span as failed.
+    expect(received.some((r) => r.status === 429)).toBe(true);
+    const waited = jobs.filter((j) => j.events?.some((e) => e.name === 'ferry.rate_limited'));
+    expect(waited.length).toBeGreaterThan(0);
+    const failed = jobs.filter((j) => j.status?.code === SPAN_STATUS_ERROR);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((j) => Number(j.attributes['ferry.dead_letters']) > 0)).toBe(true);
+    expect(jobs.filter((j) => j.attributes['ferry.dead_letters'] !== undefined)).toEqual(failed);
 
     // A log line written while a job's span was active carries its ids.
     const lines = worker
