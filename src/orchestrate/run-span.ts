@@ -3,7 +3,14 @@
  * the `traceparent` their data carries) and `ferry.plan` within it. Only `@opentelemetry/api`:
  * a no-op until src/logging/telemetry.ts registers a provider.
  */
-import { SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  isSpanContextValid,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Span,
+} from '@opentelemetry/api';
 
 const tracer = trace.getTracer('ferry');
 
@@ -23,4 +30,11 @@ export function inRunSpan<T>(
       span.end();
     }
   });
+}
+
+/** The active span's trace id when it is exported (sampled): what a run's record keeps. */
+export function activeTraceId(): string | undefined {
+  const ids = trace.getActiveSpan()?.spanContext();
+  if (!ids || !isSpanContextValid(ids) || (ids.traceFlags & TraceFlags.SAMPLED) === 0) return;
+  return ids.traceId;
 }

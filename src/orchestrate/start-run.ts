@@ -24,7 +24,7 @@ import {
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
 import { platformUrl } from '../state/index.js';
 import { gateRun } from './check-contract.js';
-import { inRunSpan } from './run-span.js';
+import { activeTraceId, inRunSpan } from './run-span.js';
 import { claimStatePlatform } from './claim-platform.js';
 import {
   guardDataLoss,
@@ -169,6 +169,9 @@ function runFields(
   const file = fileOf(options, definition);
   if (file) fields.file = file;
   if (options.startedBy) fields.startedBy = options.startedBy;
+  // Recorded within the run's span: its trace holds its jobs and requests (docs/TRACES.md).
+  const traceId = activeTraceId();
+  if (traceId) fields.traceId = traceId;
   if (options.allowGuard) fields.allowedFrom = options.allowGuard.stoppedRunId;
   if (options.planned) fields.undoOf = options.planned.undoOf;
   if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;

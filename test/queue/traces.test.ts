@@ -5,16 +5,25 @@
  * conventions) arrive with their attributes; the simulator received each request's
  * `traceparent`, naming its span; the worker's log lines carry the active span's ids.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { generateItems } from '../../bench/generate-items.js';
 import { normalisePlatformUrl } from '../../src/state/platform-binding.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
-import { killLeft, runFerry, spawnFerry, workerReady, writeConfigFile } from './cli-process.js';
+import {
+  killLeft,
+  runFerry,
+  runFerryHere,
+  spawnFerry,
+  workerReady,
+  writeConfigFile,
+} from './cli-process.js';
 import type { FerryProcess } from './cli-process.js';
 import { expectNothingOpen, tempDir } from './delivery-fixtures.js';
 
@@ -109,6 +118,9 @@ describe('traces over OTLP/HTTP', () => {
     const prefix = uniquePrefix('traces');
     prefixes.push(prefix);
     const configFile = writeConfigFile(dir.path, prefix, sim.url, { bundleSize: 5 });
+    const config = parse(readFileSync(configFile, 'utf8'));
+    config.telemetry = { traceUrl: 'https://tempo.example/trace/{traceId}' };
+    writeFileSync(configFile, stringify(config));
     // One product the platform refuses (a dead letter), and a rate limit its requests run into.
     sim.setFaults({ rejectKeys: ['100001'], rateLimit: 8 });
     const otel = {
@@ -197,6 +209,18 @@ describe('traces over OTLP/HTTP', () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((j) => Number(j.attributes['ferry.dead_letters']) > 0)).toBe(true);
     expect(jobs.filter((j) => j.attributes['ferry.dead_letters'] !== undefined)).toEqual(failed);
+
+    // The entity trace names the run's trace, linked by telemetry.traceUrl.
+    const traced = await runFerryHere(['trace', 'catalog', '100002', '--json'], configFile);
+    const [change] = JSON.parse(traced.stdout).changes;
+    expect(change).toMatchObject({
+      runId,
+      outcome: 'delivered',
+      traceId: runSpan.traceId,
+      traceUrl: `https://tempo.example/trace/${runSpan.traceId}`,
+    });
+    const text = await runFerryHere(['trace', 'catalog', '100002'], configFile);
+    expect(text.stdout).toContain(`trace https://tempo.example/trace/${runSpan.traceId}`);
 
     // A log line written while a job's span was active carries its ids.
     const lines = worker
