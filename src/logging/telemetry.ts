@@ -3,8 +3,9 @@
  * (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT or telemetry.otlp.endpoint):
  * the SDK and its exporter are imported here and nowhere else, so an unconfigured process loads
  * none of them. The instrumented code uses `@opentelemetry/api` only, a no-op until this module
- * registers a provider. The SDK itself honours the other OTEL_* variables (protocol headers,
- * timeouts, OTEL_TRACES_SAMPLER, OTEL_BSP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES).
+ * registers a provider. The endpoint is read from `env` (the command's); the SDK itself reads the
+ * other OTEL_* variables from the process's environment (headers, timeout, compression,
+ * OTEL_TRACES_SAMPLER, OTEL_BSP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES).
  */
 
 export interface Telemetry {
@@ -41,11 +42,11 @@ export async function startTelemetry(
       import('@opentelemetry/exporter-trace-otlp-http'),
       import('@opentelemetry/resources'),
     ]);
-  const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  // The exporter reads the variables itself; the config's base URL gets the signal's path.
-  const exporter = new OTLPTraceExporter(
-    fromEnv ? {} : { url: `${(configured as string).replace(/\/+$/, '')}/v1/traces` },
-  );
+  // A base URL gets the signal's path; the traces variable is the whole URL (as the spec says).
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT || configured;
+  const url =
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${(base as string).replace(/\/+$/, '')}/v1/traces`;
+  const exporter = new OTLPTraceExporter({ url });
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) win over Ferry's default name.
   const resource = resources
     .defaultResource()
