@@ -8,13 +8,11 @@ import {
   propagation,
   SpanKind,
   SpanStatusCode,
-  trace,
   type Attributes,
   type Span,
 } from '@opentelemetry/api';
+import { inSpan } from '../logging/index.js';
 import { scrubSecrets } from './scrub-secrets.js';
-
-export const tracer = trace.getTracer('ferry');
 
 /** Query parameters whose values are credentials, whatever the platform calls them. */
 const SECRET_PARAM = /([?&][^=&#]*(?:key|token|secret|password|signature|sig)[^=&#]*=)[^&#]*/gi;
@@ -50,20 +48,7 @@ export function requestAttributes(facts: RequestSpanFacts): Attributes {
 
 /** Runs `send` as the active span `HTTP <METHOD>`, of kind CLIENT, ending it with its outcome. */
 export function inRequestSpan<T>(method: string, send: (span: Span) => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(`HTTP ${method}`, { kind: SpanKind.CLIENT }, async (span) => {
-    try {
-      return await send(span);
-    } catch (error) {
-      if (span.isRecording()) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).name });
-        const code = (error as { code?: unknown }).code;
-        span.setAttribute('error.type', typeof code === 'string' ? code : (error as Error).name);
-      }
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return inSpan(`HTTP ${method}`, { kind: SpanKind.CLIENT }, context.active(), send);
 }
 
 /** The answer's status on the request span (4xx and 5xx mark it as an error: a client span). */

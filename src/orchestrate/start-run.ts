@@ -7,7 +7,8 @@
  */
 import { type RedisClient, isRedisConnectionError } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
-import type { Logger } from '../logging/index.js';
+import { context } from '@opentelemetry/api';
+import { inSpan, type Logger } from '../logging/index.js';
 import {
   loadPipeline,
   sourceFileName,
@@ -24,7 +25,7 @@ import {
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
 import { platformUrl } from '../state/index.js';
 import { gateRun } from './check-contract.js';
-import { activeTraceId, inRunSpan } from './run-span.js';
+import { activeTraceId } from './run-span.js';
 import { claimStatePlatform } from './claim-platform.js';
 import {
   guardDataLoss,
@@ -522,13 +523,18 @@ export async function startRun(given: StartRunOptions): Promise<StartedRun> {
     'ferry.pipeline': definition.name,
     'ferry.platform': platformUrl(config.interface),
   };
-  return await inRunSpan('ferry.run', attributes, async (runSpan) => {
-    const planned = await inRunSpan('ferry.plan', attributes, async (planSpan) => {
-      const run = await planRun(options, definition);
-      planSpan.setAttribute('ferry.run_id', run.runId);
-      planSpan.setAttribute('ferry.rows', run.plan.rows);
-      return run;
-    });
+  return await inSpan('ferry.run', { attributes }, context.active(), async (runSpan) => {
+    const planned = await inSpan(
+      'ferry.plan',
+      { attributes },
+      context.active(),
+      async (planSpan) => {
+        const run = await planRun(options, definition);
+        planSpan.setAttribute('ferry.run_id', run.runId);
+        planSpan.setAttribute('ferry.rows', run.plan.rows);
+        return run;
+      },
+    );
     runSpan.setAttribute('ferry.run_id', planned.runId);
     const recorded = await recordRun(options, planned, contract);
     return await releaseRun(options, planned, recorded);

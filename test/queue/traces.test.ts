@@ -1,8 +1,8 @@
 /**
  * Traces (docs/TRACES.md): a `ferry run` and one `ferry worker` process export their spans over
- * OTLP/HTTP (JSON) to a receiver this test starts; the run's and planning's spans, each job's
- * (a child of the run, across processes) and each request's (a child of its job, the HTTP client
- * conventions) arrive with their attributes; the simulator received each request's
+ * OTLP/HTTP (JSON) to a receiver this test starts; the run's and planning's spans, each stage's
+ * release (a child of the run, across processes), each job's (a child of its stage) and each
+ * request's (a child of its job, the HTTP client conventions) arrive with their attributes; the simulator received each request's
  * `traceparent`, naming its span; the worker's log lines carry the active span's ids.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -170,8 +170,23 @@ describe('traces over OTLP/HTTP', () => {
         'ferry.platform': normalisePlatformUrl(sim.url),
       });
     }
-    // The first stage's jobs were released by the run itself.
-    expect(jobs.filter((j) => j.parentSpanId === runSpan.spanId).length).toBeGreaterThan(0);
+    // Each stage's release is a child of the run (the first released by `ferry run`, the next
+    // ones by the worker that settled the stage before), and the parent of the stage's jobs.
+    const stages = spans.filter((s) => s.name === 'ferry.stage');
+    expect(stages.length).toBeGreaterThan(1);
+    for (const stage of stages) {
+      expect(stage.parentSpanId).toBe(runSpan.spanId);
+      expect(stage.traceId).toBe(runSpan.traceId);
+      expect(stage.attributes['ferry.run_id']).toBe(runId);
+    }
+    const stageOf = new Map(stages.map((s) => [s.spanId, s]));
+    for (const job of jobs) {
+      const stage = stageOf.get(job.parentSpanId!)!;
+      expect(stage.attributes['ferry.stage']).toBe(job.attributes['ferry.stage']);
+    }
+    expect(stages.reduce((n, s) => n + Number(s.attributes['ferry.jobs']), 0)).toBe(
+      new Set(jobs.map((j) => j.attributes['ferry.job_id'])).size,
+    );
 
     const jobIds = new Set(jobs.map((j) => j.spanId));
     const requests = spans.filter((s) => s.name.startsWith('HTTP '));

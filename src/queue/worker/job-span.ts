@@ -1,6 +1,6 @@
 /**
- * A span per delivery job (its requests' spans are its children), child of the run whose stage
- * released it when the job carries that run's `traceparent` (release-stage.ts). Only
+ * A span per delivery job (its requests' spans are its children), child of its stage's release
+ * (`ferry.stage`, a child of the run) when the job carries its `traceparent` (release-stage.ts). Only
  * `@opentelemetry/api`: a no-op until src/logging/telemetry.ts registers a provider.
  */
 import {
@@ -12,9 +12,8 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { DelayedError, type Job } from 'bullmq';
+import { tracer } from '../../logging/index.js';
 import { DeliveryDeferredError, type DeliveryJobData, type Lane } from '../../runs/index.js';
-
-const tracer = trace.getTracer('ferry');
 
 /** Runs `work` as the active span `ferry.job`; a deferral (retry) shows as an event on it. */
 export function inJobSpan<T>(
