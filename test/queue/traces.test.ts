@@ -1,6 +1,7 @@
 /**
  * Traces (docs/TRACES.md): a `ferry run` and one `ferry worker` process export their spans over
- * OTLP/HTTP (JSON) to a receiver this test starts; the run's and planning's spans, each stage's
+ * OTLP/HTTP (JSON) to a receiver this test starts (the worker told by OTEL_EXPORTER_OTLP_ENDPOINT,
+ * the run by telemetry.otlp.endpoint); the run's and planning's spans, each stage's
  * release (a child of the run, across processes), each job's (a child of its stage) and each
  * request's (a child of its job, the HTTP client conventions) arrive with their attributes; the simulator received each request's
  * `traceparent`, naming its span; the worker's log lines carry the active span's ids.
@@ -117,19 +118,25 @@ describe('traces over OTLP/HTTP', () => {
   it('a run, its jobs and their requests arrive as spans; the platform gets traceparent', async () => {
     const prefix = uniquePrefix('traces');
     prefixes.push(prefix);
-    const configFile = writeConfigFile(dir.path, prefix, sim.url, { bundleSize: 5 });
-    const config = parse(readFileSync(configFile, 'utf8'));
-    config.telemetry = { traceUrl: 'https://tempo.example/trace/{traceId}' };
-    writeFileSync(configFile, stringify(config));
+    /** A config file whose telemetry.otlp.endpoint is `endpoint`. */
+    const configWith = (name: string, endpoint: string): string => {
+      const file = writeConfigFile(dir.path, prefix, sim.url, { bundleSize: 5 }, undefined, name);
+      const config = parse(readFileSync(file, 'utf8'));
+      config.telemetry = { otlp: { endpoint }, traceUrl: 'https://tempo.example/trace/{traceId}' };
+      writeFileSync(file, stringify(config));
+      return file;
+    };
+    // The worker's variable wins over its config (which names a port nobody listens on); the
+    // run has no variable: its config says where.
+    const workerConfig = configWith('worker.yaml', 'http://127.0.0.1:1');
+    const configFile = configWith('run.yaml', receiver.url);
     // One product the platform refuses (a dead letter), and a rate limit its requests run into.
     sim.setFaults({ rejectKeys: ['100001'], rateLimit: 8 });
-    const otel = {
+    const otel = { OTEL_BSP_SCHEDULE_DELAY: '100', FERRY_LOG_LEVEL: 'info' };
+    const worker = spawnFerry(['worker'], workerConfig, {
+      ...otel,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-      FERRY_LOG_LEVEL: 'info',
-    };
-    const worker = spawnFerry(['worker'], configFile, otel);
+    });
     workers.push(worker);
     await workerReady(worker);
 
