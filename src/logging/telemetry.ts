@@ -8,6 +8,8 @@
  * OTEL_TRACES_SAMPLER, OTEL_BSP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES).
  */
 
+import { ConfigError } from '../errors/index.js';
+
 export interface Telemetry {
   /** Exports the spans still buffered, then stops; the process's graceful stop awaits it. */
   shutdown(): Promise<void>;
@@ -25,8 +27,26 @@ export function tracesEndpoint(
   return fromEnv || configured || undefined;
 }
 
+const PROTOCOLS = ['http/json', 'http/protobuf'] as const;
+
 /**
- * Registers the global tracer provider (batch span processor, OTLP/HTTP JSON exporter, W3C
+ * OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL: `http/json` (the default) or `http/protobuf`; gRPC is
+ * not one Ferry sends (ConfigError, exit 2).
+ */
+export function tracesProtocol(env: NodeJS.ProcessEnv): (typeof PROTOCOLS)[number] {
+  const name = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
+    ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const given = env[name]?.trim() || 'http/json';
+  const known = PROTOCOLS.find((p) => p === given);
+  if (known) return known;
+  throw new ConfigError(name, [
+    { path: name, message: `expected http/json or http/protobuf (OTLP over HTTP), got ${given}` },
+  ]);
+}
+
+/**
+ * Registers the global tracer provider (batch span processor, OTLP/HTTP exporter, W3C
  * trace-context propagation, AsyncLocalStorage context). `configured` is telemetry.otlp.endpoint,
  * a base URL like OTEL_EXPORTER_OTLP_ENDPOINT: used only when neither variable is set.
  */
@@ -35,11 +55,14 @@ export async function startTelemetry(
   configured: string | undefined,
 ): Promise<Telemetry | undefined> {
   if (tracesEndpoint(env, configured) === undefined) return undefined;
+  const protocol = tracesProtocol(env);
   const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, resources] =
     await Promise.all([
       import('@opentelemetry/sdk-trace-node'),
       import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
+      protocol === 'http/protobuf'
+        ? import('@opentelemetry/exporter-trace-otlp-proto')
+        : import('@opentelemetry/exporter-trace-otlp-http'),
       import('@opentelemetry/resources'),
     ]);
   // A base URL gets the signal's path; the traces variable is the whole URL (as the spec says).
