@@ -166,7 +166,9 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
       },
       startTracing: async () => {
         tracing ??= import('../logging/telemetry.js').then(({ startTelemetry }) =>
-          startTelemetry(env, ctx.config().telemetry.otlp.endpoint),
+          startTelemetry(env, ctx.config().telemetry.otlp.endpoint, (message) =>
+            ctx.logger().warn({ component: 'opentelemetry' }, message),
+          ),
         );
         await tracing;
       },

@@ -8,6 +8,7 @@
  * OTEL_TRACES_SAMPLER, OTEL_BSP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES).
  */
 
+import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { ConfigError } from '../errors/index.js';
 
 export interface Telemetry {
@@ -28,6 +29,43 @@ export function tracesEndpoint(
 }
 
 const PROTOCOLS = ['http/json', 'http/protobuf'] as const;
+
+/** The values of OTEL_EXPORTER_OTLP_(TRACES_)HEADERS (`k=v,k2=v2`): credentials, never logged. */
+function headerValues(env: NodeJS.ProcessEnv): string[] {
+  const lists = [env.OTEL_EXPORTER_OTLP_HEADERS, env.OTEL_EXPORTER_OTLP_TRACES_HEADERS];
+  return lists
+    .flatMap((list) => (list ?? '').split(','))
+    .map((pair) => pair.slice(pair.indexOf('=') + 1).trim())
+    .flatMap((value) => [value, safeDecode(value)])
+    .filter((value) => value.length >= 4);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+const quiet = (): void => undefined;
+
+/**
+ * Where the SDK's own warnings and errors go (an export the collector refused or never
+ * answered): `onWarning`, the exporter's header values blanked out; nowhere without it.
+ */
+function reporter(
+  env: NodeJS.ProcessEnv,
+  onWarning: ((message: string) => void) | undefined,
+): (message: string, ...args: unknown[]) => void {
+  if (!onWarning) return quiet;
+  const secrets = headerValues(env);
+  return (message, ...args) => {
+    let text = [message, ...args.map((a) => (typeof a === 'string' ? a : String(a)))].join(' ');
+    for (const secret of secrets) text = text.split(secret).join('[redacted]');
+    onWarning(text);
+  };
+}
 
 /**
  * OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL: `http/json` (the default) or `http/protobuf`; gRPC is
@@ -53,9 +91,15 @@ export function tracesProtocol(env: NodeJS.ProcessEnv): (typeof PROTOCOLS)[numbe
 export async function startTelemetry(
   env: NodeJS.ProcessEnv,
   configured: string | undefined,
+  onWarning?: (message: string) => void,
 ): Promise<Telemetry | undefined> {
   if (tracesEndpoint(env, configured) === undefined) return undefined;
   const protocol = tracesProtocol(env);
+  const warn = reporter(env, onWarning);
+  diag.setLogger(
+    { error: warn, warn, info: quiet, debug: quiet, verbose: quiet },
+    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+  );
   const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, resources] =
     await Promise.all([
       import('@opentelemetry/sdk-trace-node'),
@@ -80,5 +124,12 @@ export async function startTelemetry(
     spanProcessors: [new BatchSpanProcessor(exporter)],
   });
   provider.register();
-  return { shutdown: () => provider.shutdown() };
+  return {
+    // A last export that fails is reported, never thrown: the command's own outcome stands.
+    shutdown: () =>
+      provider.shutdown().catch((error: unknown) => {
+        const code = (error as { code?: unknown }).code;
+        warn(`traces not exported at shutdown: ${(error as Error).name} ${String(code ?? '')}`);
+      }),
+  };
 }
