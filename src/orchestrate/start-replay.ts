@@ -5,7 +5,10 @@
  * platform refuses a price whose product it does not have). It takes the pipeline's run lock like
  * any run, so it never races a run of the same pipeline.
  */
+import { context } from '@opentelemetry/api';
 import type { RedisClient } from '../redis/index.js';
+import { inSpan } from '../logging/index.js';
+import { platformUrl } from '../state/index.js';
 import type { FerryConfig } from '../config/index.js';
 import { groupBy } from '../base/index.js';
 import { loadPipeline } from '../pipeline/index.js';
@@ -19,8 +22,24 @@ import {
   type StageInfo,
   StageWriter,
 } from '../runs/index.js';
+import { activeTraceId } from './run-span.js';
 
-export async function startReplay(
+/** Starts the replay as the span `ferry.run` (docs/TRACES.md), its stages' and jobs' parent. */
+export function startReplay(...args: Parameters<typeof recordReplay>): Promise<string> {
+  const [, , config, pipeline] = args;
+  const attributes = {
+    'ferry.pipeline': pipeline,
+    'ferry.platform': platformUrl(config.interface),
+    'ferry.run_kind': 'replay',
+  };
+  return inSpan('ferry.run', { attributes }, context.active(), async (span) => {
+    const runId = await recordReplay(...args);
+    span.setAttribute('ferry.run_id', runId);
+    return runId;
+  });
+}
+
+async function recordReplay(
   redis: RedisClient,
   keys: DeliveryKeys,
   config: FerryConfig,
@@ -62,6 +81,8 @@ export async function startReplay(
   for (const s of stages) fields[`pending:${s.info.index}`] = s.info.jobs;
   for (const [id, n] of Object.entries(planned)) fields[`op:${id}:planned`] = n;
   if (config.contract) fields.descriptionSha = config.contract.sha256;
+  const traceId = activeTraceId();
+  if (traceId) fields.traceId = traceId;
   try {
     await writer.flush();
     // Before the run is recorded: a replay whose lock lapsed must not start.

@@ -522,6 +522,7 @@ export async function startRun(given: StartRunOptions): Promise<StartedRun> {
   const attributes = {
     'ferry.pipeline': definition.name,
     'ferry.platform': platformUrl(config.interface),
+    'ferry.run_kind': options.planned ? 'undo' : 'sync',
   };
   return await inSpan('ferry.run', { attributes }, context.active(), async (runSpan) => {
     const planned = await inSpan(

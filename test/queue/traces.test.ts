@@ -232,6 +232,23 @@ describe('traces over OTLP/HTTP', () => {
     expect(failed.every((j) => Number(j.attributes['ferry.dead_letters']) > 0)).toBe(true);
     expect(jobs.filter((j) => j.attributes['ferry.dead_letters'] !== undefined)).toEqual(failed);
 
+    // A replay of the dead letter is a run of its own, with its own trace (a local worker).
+    const before = new Set(spans.map((s) => s.spanId));
+    const replay = await runFerry(['dlq', 'replay', '--all'], configFile, otel);
+    expect(replay.stderr).not.toMatch(/unexpected error/);
+    await until('the replay spans', async () =>
+      receiver.spans.some((s) => s.name === 'ferry.run' && !before.has(s.spanId)),
+    );
+    const replayRun = receiver.spans.find((s) => s.name === 'ferry.run' && !before.has(s.spanId))!;
+    expect(replayRun.attributes).toMatchObject({
+      'ferry.run_kind': 'replay',
+      'ferry.pipeline': 'catalog',
+    });
+    const replayJob = receiver.spans.find(
+      (s) => s.name === 'ferry.job' && s.traceId === replayRun.traceId,
+    )!;
+    expect(replayJob.attributes['ferry.run_id']).toBe(replayRun.attributes['ferry.run_id']);
+
     // The entity trace names the run's trace, linked by telemetry.traceUrl.
     const traced = await runFerryHere(['trace', 'catalog', '100002', '--json'], configFile);
     const [change] = JSON.parse(traced.stdout).changes;
