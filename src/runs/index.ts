@@ -141,4 +141,5 @@ export {
   TRACED_RUNS,
   tracedPipeline,
   traceEntity,
+  traceLink,
 } from './trace/entity-trace.js';

@@ -146,7 +146,7 @@ it('shows the rejected row on the trace page, and its key on the run page', asyn
   expect(run).toContain('href="/entities?pipeline=catalog&key=B300"');
 });
 
-it("links each change to its run's trace when traces were exported", async () => {
+it("links each change, and the run's page, to the run's trace when traces were exported", async () => {
   // What a run started with traces exported records (test/queue/traces.test.ts sends them).
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   await h.redis.hset(deliveryKeys(config.redis.prefix).run(runId), 'traceId', traceId);
@@ -166,6 +166,13 @@ it("links each change to its run's trace when traces were exported", async () =>
   const page = await res.body.text();
   expect(page).toContain(`<a href="https://tempo.example/trace/${traceId}"`);
   expect(page).toContain(`title="${traceId}"`);
+  const res2 = await request(`${url}/runs/${runId}`, {
+    headers: { authorization: `Bearer ${VIEWER}`, accept: 'text/html' },
+  });
+  const runPage = await res2.body.text();
+  expect(runPage).toContain(`<a href="https://tempo.example/trace/${traceId}"`);
+  const api = await get(`/api/runs/${runId}`, VIEWER);
+  expect(api.body.traceId).toBe(traceId);
 });
 
 it('lists the dead letters of a key, and a key written with reserved characters', async () => {

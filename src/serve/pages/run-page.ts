@@ -13,6 +13,7 @@ import {
   type RunReport,
   runStatusText,
   type TimelinePoint,
+  traceLink,
 } from '../../runs/index.js';
 import { durationText } from '../../base/index.js';
 import type { ServeContext } from '../serve-context.js';
@@ -31,6 +32,13 @@ const ERRORS_SHOWN = 200;
 /** A run page lists its first dead letters; the dead-letter search has them all. */
 const DEAD_LETTERS_SHOWN = 100;
 
+/** The run's OpenTelemetry trace, linked when telemetry.traceUrl is configured. */
+function traceRow(traceId: string, link: string | undefined): SafeHtml {
+  const id = html`<code>${traceId}</code>`;
+  return html`<dt>Trace</dt>
+    <dd>${link ? html`<a href="${link}" rel="noopener noreferrer">${id}</a>` : id}</dd>`;
+}
+
 export function runBody(
   report: RunReport,
   /** Dead letters of the run in all: the report lists only the first. */
@@ -40,6 +48,8 @@ export function runBody(
   now: number,
   /** For an operator, on a finished run: what undoing it would send. */
   undo?: UndoResult,
+  /** telemetry.traceUrl: the run's trace links to its page in the tracing backend. */
+  traceUrl?: string,
 ): SafeHtml {
   const t = report.items;
   const running =
@@ -64,6 +74,7 @@ export function runBody(
           ${when(report.startedAt, now)} by
           ${report.trigger}${report.startedBy ? ` (${report.startedBy})` : ''}${report.kind === 'replay' ? ', a replay of dead letters' : ''}${report.planSeconds === undefined ? '' : `, after ${durationText(report.planSeconds)} reading and planning`}
         </dd>
+        ${report.traceId ? traceRow(report.traceId, traceLink(traceUrl, report.traceId)) : ''}
         <dt>Finished</dt>
         <dd>
           ${report.finishedAt ? html`${when(report.finishedAt, now)} after ${report.seconds === undefined ? '' : durationText(report.seconds)}` : html`<span class="muted">not yet</span>`}
@@ -355,7 +366,15 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
       return sendPage(
         reply,
         { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },
-        runBody(report, deadLetters, timeline, request.principal!, Date.now(), undo),
+        runBody(
+          report,
+          deadLetters,
+          timeline,
+          request.principal!,
+          Date.now(),
+          undo,
+          ctx.config.telemetry.traceUrl,
+        ),
       );
     },
   );
