@@ -23,10 +23,17 @@
  * redisCpuSeconds, boundSimCpuSeconds, boundRedisCpuSeconds; Linux's /proc and Redis's INFO) with
  * the machine's cores: on a machine where all of them share the cores, the run can take no less
  * than the CPU seconds of the three over the cores.
+ * With --trace, the same file twice more, each against an empty state (a prefix of its own, the
+ * simulator reset): without traces, then exporting them (src/logging/telemetry.ts) to an
+ * OTLP/HTTP sink in this process that answers 200 and counts the spans. It adds untracedSeconds,
+ * untracedCpuSeconds, tracedSeconds, tracedCpuSeconds, spans, tracingCost and tracingCpuCost
+ * (traced / untraced).
  * Needs a Redis (REDIS_URL); the keys it wrote are deleted at the end.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +43,7 @@ import { loadConfig, PROJECT_ROOT } from '../src/config/load-config.js';
 import { configSchema, type FerryConfig } from '../src/config/schema.js';
 import { resolveBindings, type Binding } from '../src/interface/bindings.js';
 import { createLogger } from '../src/logging/logger.js';
+import { startTelemetry } from '../src/logging/telemetry.js';
 import { loadPipeline } from '../src/pipeline/definition/load-pipeline.js';
 import { boundHeapGrowth } from '../src/pipeline/heap-tuning.js';
 import { planPipeline } from '../src/pipeline/plan-pipeline.js';
@@ -51,6 +59,7 @@ const { values, positionals } = parseArgs({
   options: {
     concurrency: { type: 'string' },
     rate: { type: 'string', default: 'auto' },
+    trace: { type: 'boolean', default: false },
     // Internal: measure the bound only (in a process of its own), against this simulator.
     'bound-of': { type: 'string' },
     'sim-pid': { type: 'string' },
@@ -265,6 +274,70 @@ async function boundInChild(
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as Bound;
 }
 
+/** An OTLP/HTTP sink: answers every export 200 and counts the spans (JSON bodies). */
+async function startSink(): Promise<{ url: string; spans: () => number; close(): void }> {
+  let spans = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      spans += body.split('"spanId"').length - 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, spans: () => spans, close: () => server.close() };
+}
+
+/** The first run again, on a reset simulator and an empty state (a prefix of its own). */
+async function freshRun(
+  label: string,
+  redisUrl: string,
+  sim: { url: string; pid: number | undefined },
+  concurrency: number,
+  redis: Redis,
+): Promise<{ seconds: number; cpuSeconds: number }> {
+  const prefix = `ferry-bench-${label}-${process.pid}`;
+  await fetch(`${sim.url}/__sim/reset`, { method: 'POST' });
+  try {
+    return await timedRun(benchConfig(redisUrl, prefix, sim.url, concurrency), redis, sim.pid);
+  } finally {
+    await deleteKeysUnder(redis, prefix);
+  }
+}
+
+/**
+ * Tracing off, then on (the same warm process, each on an empty state): the first run's figures
+ * include the process's warm-up and are no fair comparison.
+ */
+async function tracingCost(
+  redisUrl: string,
+  sim: { url: string; pid: number | undefined },
+  concurrency: number,
+  redis: Redis,
+): Promise<Record<string, number>> {
+  const off = await freshRun('untraced', redisUrl, sim, concurrency, redis);
+  const sink = await startSink();
+  const telemetry = await startTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, undefined);
+  try {
+    const on = await freshRun('traced', redisUrl, sim, concurrency, redis);
+    await telemetry?.shutdown(); // every span exported
+    return {
+      untracedSeconds: Number(off.seconds.toFixed(2)),
+      untracedCpuSeconds: Number(off.cpuSeconds.toFixed(2)),
+      tracedSeconds: Number(on.seconds.toFixed(2)),
+      tracedCpuSeconds: Number(on.cpuSeconds.toFixed(2)),
+      spans: sink.spans(),
+      tracingCost: Number((on.seconds / off.seconds).toFixed(2)),
+      tracingCpuCost: Number((on.cpuSeconds / off.cpuSeconds).toFixed(2)),
+    };
+  } finally {
+    sink.close();
+  }
+}
+
 async function main(): Promise<void> {
   boundHeapGrowth(); // as `ferry run` does
   if (!existsSync(file)) await generateItems(rows, file);
@@ -282,6 +355,8 @@ async function main(): Promise<void> {
     const afterRerun = await simStats(sim.url);
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
     const boundAfter = await boundInChild(sim.url, concurrency, sim.pid);
+    // Last: a registered tracer provider stays for the rest of the process.
+    const traced = values.trace ? await tracingCost(base.redis.url, sim, concurrency, redis) : {};
     const bound = boundBefore.seconds <= boundAfter.seconds ? boundBefore : boundAfter;
     const boundSeconds = bound.seconds;
 
@@ -325,6 +400,7 @@ async function main(): Promise<void> {
         boundSimCpuSeconds: twoDecimals(bound.simCpuSeconds),
         boundRedisCpuSeconds: twoDecimals(bound.redisCpuSeconds),
         cores: availableParallelism(),
+        ...traced,
       }),
     );
   } finally {

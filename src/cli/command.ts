@@ -34,6 +34,12 @@ export interface CommandContext {
   contractConfig(): Promise<FerryConfig>;
   /** A logger writing to stderr at the configured level. */
   logger(): Logger;
+  /**
+   * Starts exporting traces when an OTLP endpoint is configured (src/logging/telemetry.ts), once;
+   * the spans still buffered are exported when the command ends. A command that delivers or plans
+   * calls it after its config loaded.
+   */
+  startTracing(): Promise<void>;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   readonly stopSignal: AbortSignal;
 }

@@ -4,6 +4,7 @@ import type { FerryConfig } from '../config/index.js';
 import { closestName, didYouMean } from '../base/index.js';
 import { UsageError, isFerryError } from '../errors/index.js';
 import type { Logger } from '../logging/index.js';
+import type { Telemetry } from '../logging/telemetry.js';
 import {
   COMMON_OPTIONS,
   writeJson,
@@ -106,6 +107,7 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   let config: FerryConfig | undefined;
   let contracted: FerryConfig | undefined;
   let logger: Logger | undefined;
+  let tracing: Promise<Telemetry | undefined> | undefined;
   try {
     let parsed;
     try {
@@ -162,6 +164,14 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
         }
         return logger;
       },
+      startTracing: async () => {
+        tracing ??= import('../logging/telemetry.js').then(({ startTelemetry }) =>
+          startTelemetry(env, ctx.config().telemetry.otlp.endpoint, (message) =>
+            ctx.logger().warn({ component: 'opentelemetry' }, message),
+          ),
+        );
+        await tracing;
+      },
       stopSignal: controller.signal,
     };
     return await command.run(ctx);
@@ -192,6 +202,8 @@ export async function main(argv: string[], io: MainIo = {}): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // The spans still buffered go out before the process ends (the worker's graceful stop).
+    await (await tracing?.catch(() => undefined))?.shutdown();
     logger?.flush();
   }
 }

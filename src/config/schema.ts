@@ -308,6 +308,24 @@ export const configSchema = z.strictObject({
       attempts: z.number().int().min(1).max(20).default(8),
     })
     .prefault({}),
+  telemetry: z
+    .strictObject({
+      otlp: z
+        .strictObject({
+          /**
+           * Base URL of an OTLP/HTTP collector (traces go to <endpoint>/v1/traces);
+           * OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT win over it.
+           */
+          endpoint: z.url().optional(),
+        })
+        .prefault({}),
+      /** A trace's page in the tracing backend, `{traceId}` replaced: the entity trace links it. */
+      traceUrl: z
+        .string()
+        .regex(/^https?:\/\/.*\{traceId\}/, 'an http(s) URL with {traceId} in it')
+        .optional(),
+    })
+    .prefault({}),
   log: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

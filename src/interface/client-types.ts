@@ -11,6 +11,8 @@ export interface CallRequest {
   bodyJson?: string;
   /** Sent as the configured idempotency header; writes get a generated one when omitted. */
   idempotencyKey?: string;
+  /** Items the request carries: its span's `ferry.item_count`. */
+  itemCount?: number;
   signal?: AbortSignal;
 }
 

@@ -5,6 +5,7 @@
  * (errors.ts, classify-response.ts).
  */
 import { randomUUID } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 import type { FerryConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import { answerErrorContext, parseAnswerBody } from './answer-body.js';
@@ -19,6 +20,13 @@ import { AuthError, type HttpErrorContext } from './errors.js';
 import { buildRequestTarget } from './request-target.js';
 import { resolveOperation } from './resolve-operation.js';
 import { createTransport, type HttpAnswer } from './transport.js';
+import {
+  injectTraceContext,
+  inRequestSpan,
+  recordStatus,
+  redactUrl,
+  requestAttributes,
+} from './request-span.js';
 
 export interface InterfaceClientOptions {
   logger?: Logger;
@@ -122,13 +130,29 @@ export function createInterfaceClient(
   }
 
   async function call(request: CallRequest): Promise<CallResponse> {
-    const op = resolve(request.operationId);
+    const op = resolve(request.operationId); // an unknown operation rejects, sending nothing
+    return await inRequestSpan(op.operation.method, (span) => callIn(span, op, request));
+  }
+
+  async function callIn(span: Span, op: Resolved, request: CallRequest): Promise<CallResponse> {
     const { operation } = op;
     const target = buildRequestTarget(op.binding, request);
     const method = operation.method;
     const ctx: HttpErrorContext = { operationId: operation.id, method, path: prefix + target.path };
     // A write's generated key is made once: a renewed credential sends the same request again.
     const key = op.write ? (request.idempotencyKey ?? randomUUID()) : undefined;
+    const path = prefix + target.pathAndQuery;
+    if (span.isRecording()) {
+      span.setAttributes(
+        requestAttributes({
+          method,
+          url: redactUrl(base.origin + path, auth.secrets()),
+          operationId: operation.id,
+          idempotencyKey: key,
+          itemCount: request.itemCount,
+        }),
+      );
+    }
 
     const open = op.binding.public;
     const pathAndQuery =
@@ -141,6 +165,8 @@ export function createInterfaceClient(
       const pending = open ? NO_CREDENTIAL : auth.headers(ctx, op.binding.scopes);
       const credential = pending instanceof Promise ? await pending : pending;
       const debug = logger?.isLevelEnabled('debug') === true;
+      const headers = headersOf(key, target.body !== undefined, credential);
+      injectTraceContext(headers);
       const started = performance.now();
       let answer;
       try {
@@ -149,7 +175,7 @@ export function createInterfaceClient(
             origin: base.origin,
             method,
             path: prefix + pathAndQuery,
-            headers: headersOf(key, target.body !== undefined, credential),
+            headers,
             body: target.body,
             signal: request.signal,
           },
@@ -160,6 +186,7 @@ export function createInterfaceClient(
         throw error;
       }
       options.onAnswer?.(operation.id, answer.status, (performance.now() - started) / 1000);
+      recordStatus(span, answer.status);
       if (debug && logger) {
         logger.debug(
           { ...ctx, status: answer.status, ms: Math.round(performance.now() - started) },
@@ -169,6 +196,7 @@ export function createInterfaceClient(
       if (isSuccess(answer.status, method)) return new Success(answer);
       if (answer.status === 401 && !renewed && !open && auth.renew(credential)) {
         renewed = true;
+        span.addEvent('ferry.credential_renewed', { 'http.response.status_code': 401 });
         logger?.info({ operationId: operation.id }, 'credential refused (401); renewing it once');
         continue;
       }

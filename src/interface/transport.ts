@@ -5,6 +5,7 @@
  * any answer (typically a keep-alive socket the server had just closed) is retried here, quickly and
  * a few times (p-retry). HTTP statuses are returned, never retried: that is the worker's job.
  */
+import { trace } from '@opentelemetry/api';
 import pRetry from 'p-retry';
 import { Agent, type Dispatcher } from 'undici';
 import type { Logger } from '../logging/index.js';
@@ -237,6 +238,11 @@ export function createTransport(options: TransportOptions): Transport {
         shouldRetry: ({ error }) => !answered && brokeBeforeAnswer(error),
         onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
           if (!answered && brokeBeforeAnswer(error) && retriesLeft > 0) {
+            // The request span (request-span.ts) shows each quick retry.
+            trace.getActiveSpan()?.addEvent('ferry.retry', {
+              'ferry.attempt': attemptNumber + 1,
+              'error.type': codeOf(error.cause) ?? error.name,
+            });
             logger?.debug(
               { operationId: ctx.operationId, attempt: attemptNumber, code: codeOf(error.cause) },
               'connection broke before an answer; retrying at once',

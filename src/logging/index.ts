@@ -4,3 +4,4 @@
  * names.
  */
 export type { Logger } from './logger.js';
+export { inSpan, tracer } from './span.js';

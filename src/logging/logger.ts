@@ -1,3 +1,4 @@
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -43,6 +44,18 @@ export interface LoggerOptions {
   destination?: NodeJS.WritableStream;
 }
 
+/**
+ * A line logged while a span is active carries its `trace_id` and `span_id` (a no-op lookup when
+ * no tracer provider is registered: src/logging/telemetry.ts). A new object each time: pino
+ * merges the line's own fields into it.
+ */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
 /** JSON lines by default; readable lines when stderr is a terminal (format `auto`). */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const destination = options.destination ?? process.stderr;
@@ -54,6 +67,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: undefined,
+    mixin: traceFields,
   };
   if (pretty) {
     return pino({

@@ -6,7 +6,9 @@
  * any run, so it never races a run of the same pipeline, and as a run it goes only to the platform
  * its pipeline's state belongs to (claim-platform.ts), and only workers of it deliver it.
  */
+import { context } from '@opentelemetry/api';
 import type { RedisClient } from '../redis/index.js';
+import { inSpan } from '../logging/index.js';
 import type { FerryConfig } from '../config/index.js';
 import { groupBy } from '../base/index.js';
 import { loadPipeline } from '../pipeline/index.js';
@@ -22,8 +24,24 @@ import {
   StageWriter,
 } from '../runs/index.js';
 import { claimReplayPlatform } from './claim-platform.js';
+import { activeTraceId } from './run-span.js';
 
-export async function startReplay(
+/** Starts the replay as the span `ferry.run` (docs/TRACES.md), its stages' and jobs' parent. */
+export function startReplay(...args: Parameters<typeof recordReplay>): Promise<string> {
+  const [, , config, pipeline] = args;
+  const attributes = {
+    'ferry.pipeline': pipeline,
+    'ferry.platform': platformUrl(config.interface),
+    'ferry.run_kind': 'replay',
+  };
+  return inSpan('ferry.run', { attributes }, context.active(), async (span) => {
+    const runId = await recordReplay(...args);
+    span.setAttribute('ferry.run_id', runId);
+    return runId;
+  });
+}
+
+async function recordReplay(
   redis: RedisClient,
   keys: DeliveryKeys,
   config: FerryConfig,
@@ -67,6 +85,8 @@ export async function startReplay(
   for (const [id, n] of Object.entries(planned)) fields[`op:${id}:planned`] = n;
   if (config.contract) fields.descriptionSha = config.contract.sha256;
   fields.replayOf = JSON.stringify([...new Set(replays.map((r) => r.entry.runId))].sort());
+  const traceId = activeTraceId();
+  if (traceId) fields.traceId = traceId;
   try {
     await claimReplayPlatform({ config, redis }, pipeline);
     await writer.flush();

@@ -7,7 +7,8 @@
  */
 import { type RedisClient, isRedisConnectionError } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
-import type { Logger } from '../logging/index.js';
+import { context } from '@opentelemetry/api';
+import { inSpan, type Logger } from '../logging/index.js';
 import {
   loadPipeline,
   sourceFileName,
@@ -23,9 +24,10 @@ import {
   ValueGuardError,
 } from '../pipeline/index.js';
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
-import { gateRun } from './check-contract.js';
-import { claimStatePlatform } from './claim-platform.js';
 import { platformUrl } from '../state/index.js';
+import { gateRun } from './check-contract.js';
+import { activeTraceId } from './run-span.js';
+import { claimStatePlatform } from './claim-platform.js';
 import {
   guardDataLoss,
   markResent,
@@ -184,6 +186,9 @@ function runFields(
   const file = fileOf(options, definition);
   if (file) fields.file = file;
   if (options.startedBy) fields.startedBy = options.startedBy;
+  // Recorded within the run's span: its trace holds its jobs and requests (docs/TRACES.md).
+  const traceId = activeTraceId();
+  if (traceId) fields.traceId = traceId;
   if (options.allowGuard) fields.allowedFrom = options.allowGuard.stoppedRunId;
   if (options.planned) fields.undoOf = options.planned.undoOf;
   if (options.scheduledAt !== undefined) fields.scheduledAt = options.scheduledAt;
@@ -561,7 +566,25 @@ export async function startRun(given: StartRunOptions): Promise<StartedRun> {
     ...(options.scheduledAt !== undefined ? { scheduledAt: options.scheduledAt } : {}),
     ...(options.lateSeconds !== undefined ? { lateSeconds: options.lateSeconds } : {}),
   });
-  const planned = await planRun(options, definition);
-  const recorded = await recordRun(options, planned, contract);
-  return await releaseRun(options, planned, recorded);
+  const attributes = {
+    'ferry.pipeline': definition.name,
+    'ferry.platform': platformUrl(config.interface),
+    'ferry.run_kind': options.planned ? 'undo' : 'sync',
+  };
+  return await inSpan('ferry.run', { attributes }, context.active(), async (runSpan) => {
+    const planned = await inSpan(
+      'ferry.plan',
+      { attributes },
+      context.active(),
+      async (planSpan) => {
+        const run = await planRun(options, definition);
+        planSpan.setAttribute('ferry.run_id', run.runId);
+        planSpan.setAttribute('ferry.rows', run.plan.rows);
+        return run;
+      },
+    );
+    runSpan.setAttribute('ferry.run_id', planned.runId);
+    const recorded = await recordRun(options, planned, contract);
+    return await releaseRun(options, planned, recorded);
+  });
 }

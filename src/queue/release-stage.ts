@@ -7,7 +7,8 @@
  */
 import { type RedisClient, acquireLease, runScript } from '../redis/index.js';
 import type { FerryConfig } from '../config/index.js';
-import { type DeliveryKeys, type Lane, queueJobId } from '../runs/index.js';
+import { type DeliveryJobData, type DeliveryKeys, type Lane, queueJobId } from '../runs/index.js';
+import { activeTraceparent, inStageSpan } from './trace-context.js';
 import { jobOptions, type DeliveryQueues } from './queues.js';
 import { TRIM_RELEASED } from './scripts/trim-released.js';
 
@@ -49,6 +50,8 @@ export interface RunRef {
   id: string;
   pipeline: string;
   lane: Lane;
+  /** The run's trace context (a settling job's `runTraceparent`); else the active span's. */
+  traceparent?: string;
 }
 
 /** Releases the stage unless another process is doing it; true when this call released it. */
@@ -60,25 +63,40 @@ export async function releaseStage(
   const { redis, keys } = ctx;
   const lease = await acquireLease(redis, keys.runReleaseLock(run.id), RELEASE_LEASE_MS);
   if (!lease) return false;
+  // The stage's span is a child of the run's; its jobs' spans are the stage's children.
+  const runTraceparent = run.traceparent ?? activeTraceparent();
+  const attributes = {
+    'ferry.run_id': run.id,
+    'ferry.pipeline': run.pipeline,
+    'ferry.stage': stage,
+  };
   try {
-    const list = keys.runStage(run.id, stage);
-    const data = { runId: run.id, pipeline: run.pipeline, stage };
-    for (let chunk = FIRST_CHUNK; ; chunk = CHUNK) {
-      // Another releaser took over: it goes on from where the list is.
-      if (lease.lost) return false;
-      const ids = await redis.lrange(list, 0, chunk - 1);
-      if (ids.length === 0) break;
-      await ctx.queues[run.lane].addBulk(
-        ids.map((id) => ({
-          name: 'deliver',
-          data: { ...data, job: id },
-          opts: jobOptions(ctx.delivery, queueJobId(run.id, id)),
-        })),
-      );
-      await trimReleased(redis, list, ids);
-    }
-    await redis.hset(keys.run(run.id), 'releasedStage', stage);
-    return true;
+    return await inStageSpan(runTraceparent, attributes, async (span) => {
+      const list = keys.runStage(run.id, stage);
+      const data: DeliveryJobData = { runId: run.id, pipeline: run.pipeline, stage };
+      const traceparent = activeTraceparent();
+      if (traceparent) data.traceparent = traceparent;
+      if (runTraceparent) data.runTraceparent = runTraceparent;
+      let released = 0;
+      for (let chunk = FIRST_CHUNK; ; chunk = CHUNK) {
+        // Another releaser took over: it goes on from where the list is.
+        if (lease.lost) return false;
+        const ids = await redis.lrange(list, 0, chunk - 1);
+        if (ids.length === 0) break;
+        await ctx.queues[run.lane].addBulk(
+          ids.map((id) => ({
+            name: 'deliver',
+            data: { ...data, job: id },
+            opts: jobOptions(ctx.delivery, queueJobId(run.id, id)),
+          })),
+        );
+        await trimReleased(redis, list, ids);
+        released += ids.length;
+      }
+      span.setAttribute('ferry.jobs', released);
+      await redis.hset(keys.run(run.id), 'releasedStage', stage);
+      return true;
+    });
   } finally {
     await lease.release();
   }

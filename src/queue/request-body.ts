@@ -22,6 +22,7 @@ export function buildCall(binding: Binding, request: JobRequest): CallRequest {
     operationId: request.operationId,
     pathParams: request.pathParams,
     idempotencyKey: request.idempotencyKey,
+    itemCount: request.items.length,
   };
   // A delete's keys take the binding's shape in the client (interface/delete-shape.ts).
   if (binding.operation.kind === 'delete' && binding.deleteStyle !== 'body') {

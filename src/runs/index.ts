@@ -144,6 +144,7 @@ export {
   TRACED_RUNS,
   tracedPipeline,
   traceEntity,
+  traceLink,
 } from './trace/entity-trace.js';
 export { type AuditEntry, cliActor, lastAuditOf, readAudit, recordAudit } from './audit.js';
 export { keepInput, keptInputSource } from './kept-input.js';

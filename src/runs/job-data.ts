@@ -40,6 +40,10 @@ export interface DeliveryJobData {
   deadLetters?: number;
   /** Dead-letter entries this job replays; removed when it settles. */
   replayOf?: string[];
+  /** The W3C trace context of the stage's release (its span's parent), when traces are exported. */
+  traceparent?: string;
+  /** The run's trace context: the parent of the next stage's release, which this job may do. */
+  runTraceparent?: string;
 }
 
 /** What the run's payload hash keeps for a job until it settles. */

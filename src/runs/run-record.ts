@@ -124,6 +124,8 @@ export interface RunRecord {
   trigger: Trigger;
   /** Who started it, when a console token did (the token's name). */
   startedBy?: string;
+  /** The OpenTelemetry trace of its start, jobs and requests, when traces were exported. */
+  traceId?: string;
   /** Why a skipped run started nothing. */
   reason?: string;
   /** For a schedule's run: the tick's time, and how long after it the run started. */
@@ -246,6 +248,7 @@ export function parseRun(fields: Record<string, string>): RunRecord | undefined 
   if (fields.blockedReason) run.blockedReason = fields.blockedReason;
   if (fields.resumedAt) run.resumedAt = Number(fields.resumedAt);
   if (fields.startedBy) run.startedBy = fields.startedBy;
+  if (fields.traceId) run.traceId = fields.traceId;
   if (fields.scheduledAt) run.scheduledAt = Number(fields.scheduledAt);
   if (fields.lateSeconds) run.lateSeconds = Number(fields.lateSeconds);
   if (fields.finishedAt) run.finishedAt = Number(fields.finishedAt);

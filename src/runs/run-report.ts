@@ -40,6 +40,8 @@ export interface RunReport {
   kind: RunRecord['kind'];
   trigger: RunRecord['trigger'];
   startedBy?: string;
+  /** Its OpenTelemetry trace (docs/TRACES.md), when traces were exported. */
+  traceId?: string;
   status: RunRecord['status'];
   /** Why a skipped run started nothing. */
   reason?: string;
@@ -202,6 +204,7 @@ export async function buildRunReport(
   if (run.platform) report.platform = run.platform;
   if (run.reason) report.reason = run.reason;
   if (run.startedBy) report.startedBy = run.startedBy;
+  if (run.traceId) report.traceId = run.traceId;
   if (run.wantedDeletes) report.wantedDeletes = run.wantedDeletes;
   if (run.deletesAllowed) report.deletesAllowed = run.deletesAllowed;
   if (run.export) report.export = run.export;

@@ -52,6 +52,7 @@ async function waitLatency(ex: Exchange): Promise<boolean> {
 
 function log(ex: Exchange, status: number): void {
   const url = ex.req.url ?? '';
+  const { traceparent } = ex.req.headers;
   ex.ctx.stats.record({
     at: ex.at,
     operationId: ex.match?.operation.id ?? null,
@@ -61,6 +62,7 @@ function log(ex: Exchange, status: number): void {
     status,
     items: ex.items,
     ...(ex.ctx.keepBodies && ex.body !== undefined ? { body: ex.body } : {}),
+    ...(typeof traceparent === 'string' ? { traceparent } : {}),
   });
 }
 

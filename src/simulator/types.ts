@@ -95,6 +95,8 @@ export interface RequestRecord {
   items: number;
   /** The body as received, byte for byte (only with the option `keepBodies`). */
   body?: string;
+  /** The W3C trace context the request carried (Ferry exporting traces), when it had one. */
+  traceparent?: string;
 }
 
 /** The description a simulator plays (`openapi`). */

@@ -9,8 +9,18 @@ import { PROJECT_ROOT } from '../../src/config/load-config.js';
 
 const HEAVY = ['bullmq', 'ioredis', 'undici', 'fastify', 'zod', 'pino', 'yaml', 'prom-client'];
 
+/** The OpenTelemetry SDK and exporter: loaded only when traces are exported. */
+const TRACING = [
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+];
+
 /** What node prints to stderr for `args`, the report-packages hook's lines among it. */
-function stderrOf(args: string[]): string {
+function stderrOf(args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
+  // The caller's OTEL_* do not count: a test sets those it wants.
+  const own = Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_'));
   const child = spawnSync(
     process.execPath,
     [
@@ -23,7 +33,7 @@ function stderrOf(args: string[]): string {
     {
       cwd: PROJECT_ROOT,
       encoding: 'utf8',
-      env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1' },
+      env: { ...Object.fromEntries(own), REDIS_URL: 'redis://127.0.0.1:1', ...extraEnv },
     },
   );
   return child.stderr;
@@ -33,8 +43,8 @@ function stderrOf(args: string[]): string {
 const packagesIn = (stderr: string): string[] =>
   [...stderr.matchAll(/^loaded (\S+)$/gm)].map((m) => m[1]!);
 
-const packagesLoadedBy = (ferryArgs: string[]): string[] =>
-  packagesIn(stderrOf([resolve(PROJECT_ROOT, 'src/cli/ferry.js'), ...ferryArgs]));
+const packagesLoadedBy = (ferryArgs: string[], extraEnv: NodeJS.ProcessEnv = {}): string[] =>
+  packagesIn(stderrOf([resolve(PROJECT_ROOT, 'src/cli/ferry.js'), ...ferryArgs], extraEnv));
 
 describe('commands load lazily', () => {
   it('ferry --help loads none of the heavy packages', () => {
@@ -57,5 +67,16 @@ process.stderr.write('loaded-commands ' + COMMANDS.length + '\\n');`;
   it('a command loads what it runs with', () => {
     // It fails (no Redis on port 1) after loading the queue's packages.
     expect(packagesLoadedBy(['status'])).toEqual(expect.arrayContaining(['ioredis', 'zod']));
+  });
+
+  it('a run loads the tracing SDK only when an OTLP endpoint is configured', () => {
+    // It fails (no Redis on port 1) after starting its tracing, if any.
+    const loaded = packagesLoadedBy(['run', 'catalog']);
+    expect(loaded).toContain('ioredis');
+    expect(loaded.filter((p) => TRACING.includes(p))).toEqual([]);
+    const traced = packagesLoadedBy(['run', 'catalog'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1',
+    });
+    expect(traced).toEqual(expect.arrayContaining(TRACING));
   });
 });

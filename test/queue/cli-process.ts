@@ -61,6 +61,8 @@ function ferryEnv(configFile: string, extraEnv: NodeJS.ProcessEnv): NodeJS.Proce
   ]) {
     delete env[name];
   }
+  // Nor traces sent where the caller's OTEL_* say: a test sets those it wants.
+  for (const name of Object.keys(env)) if (name.startsWith('OTEL_')) delete env[name];
   return Object.assign(env, extraEnv);
 }
 

@@ -36,7 +36,10 @@ let worker: DeliveryWorker;
 let runId: string;
 
 beforeAll(async () => {
-  config = consoleTestConfig(h);
+  config = {
+    ...consoleTestConfig(h),
+    telemetry: { otlp: {}, traceUrl: 'https://tempo.example/trace/{traceId}' },
+  };
   worker = await startDeliveryWorker({ config, logger: quietLogger() });
   runId = await deliverItems(h, config, [
     itemRow('00042', '42,00'),
@@ -141,6 +144,35 @@ it('shows the rejected row on the trace page, and its key on the run page', asyn
   expect(trace).not.toContain('Never seen');
   const run = await page(`/runs/${runId}`);
   expect(run).toContain('href="/entities?pipeline=catalog&key=B300"');
+});
+
+it("links each change, and the run's page, to the run's trace when traces were exported", async () => {
+  // What a run started with traces exported records (test/queue/traces.test.ts sends them).
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  await h.redis.hset(deliveryKeys(config.redis.prefix).run(runId), 'traceId', traceId);
+  const found = await get('/api/entities/catalog/00042', VIEWER);
+  const changes = found.body.changes as Record<string, unknown>[];
+  expect(changes.length).toBeGreaterThan(0); // the product and its prices
+  for (const change of changes) {
+    expect(change).toMatchObject({
+      runId,
+      traceId,
+      traceUrl: `https://tempo.example/trace/${traceId}`,
+    });
+  }
+  const res = await request(`${url}/entities?pipeline=catalog&key=00042`, {
+    headers: { authorization: `Bearer ${VIEWER}`, accept: 'text/html' },
+  });
+  const page = await res.body.text();
+  expect(page).toContain(`<a href="https://tempo.example/trace/${traceId}"`);
+  expect(page).toContain(`title="${traceId}"`);
+  const res2 = await request(`${url}/runs/${runId}`, {
+    headers: { authorization: `Bearer ${VIEWER}`, accept: 'text/html' },
+  });
+  const runPage = await res2.body.text();
+  expect(runPage).toContain(`<a href="https://tempo.example/trace/${traceId}"`);
+  const api = await get(`/api/runs/${runId}`, VIEWER);
+  expect(api.body.traceId).toBe(traceId);
 });
 
 it('lists the dead letters of a key, and a key written with reserved characters', async () => {

@@ -53,7 +53,7 @@ export const dlqReplayCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [0, 1000],
-  async run({ args, stdout, stderr, config, logger, stopSignal }) {
+  async run({ args, stdout, stderr, config, logger, startTracing, stopSignal }) {
     const { readEditedPayloads, checkSelection } = await import('../../queue/index.js');
     const { replayDeadLetters } = await import('../../orchestrate/index.js');
     const selection: DeadLetterSelection = {};
@@ -63,6 +63,7 @@ export const dlqReplayCommand: Command = {
     if (flag(args, 'all')) selection.all = true;
     checkSelection(selection, 'dlq replay');
     const file = stringOption(args, 'payloads');
+    await startTracing();
     const report = await replayDeadLetters({
       config: config(),
       logger: logger(),

@@ -108,7 +108,7 @@ export const runCommand: Command = {
   },
   positionals: [1, 1],
   reportsToPeople: (values) => values.wait === true,
-  async run({ args, stdout, stderr, config, contractConfig, logger, stopSignal }) {
+  async run({ args, stdout, stderr, config, contractConfig, logger, startTracing, stopSignal }) {
     const { isRemoteAddress } = await import('../../../connectors/index.js');
     const { loadPipeline, boundHeapGrowth } = await import('../../pipeline/index.js');
     const { LANES, cliActor, reportText, isFinishedStatus } = await import('../../runs/index.js');
@@ -126,8 +126,10 @@ export const runCommand: Command = {
     if (flag(args, 'no-local-worker') && !wait) {
       throw new UsageError('--no-local-worker goes with --wait.');
     }
+    const runConfig = await contractConfig();
+    await startTracing();
     const report = await executeRun({
-      config: await contractConfig(),
+      config: runConfig,
       logger: logger(),
       pipeline: args.positionals[0] as string,
       ...(source ? { source, sourceName: file } : {}),

@@ -34,7 +34,7 @@ export const serveCommand: Command = {
     host: { type: 'string', placeholder: 'H', description: 'Address to listen on (serve.host).' },
     port: { type: 'string', placeholder: 'P', description: 'Port (serve.port; 0 picks one).' },
   },
-  async run({ args, stderr, config: getConfig, logger: getLogger, stopSignal }) {
+  async run({ args, stderr, config: getConfig, logger: getLogger, startTracing, stopSignal }) {
     const { createRedis, redisWhere, logRedisState, waitForRedis } =
       await import('../../redis/index.js');
     const { buildServer } = await import('../../serve/index.js');
@@ -50,6 +50,7 @@ export const serveCommand: Command = {
           'FERRY_VIEWER_TOKEN) or serve.tokens, or listen on 127.0.0.1.',
       );
     }
+    await startTracing();
     const logger = getLogger();
     // It listens whether or not Redis answers: /healthz says the process lives, /readyz (and
     // every other route, 503 FERRY_REDIS_UNAVAILABLE) that Redis does not answer yet.

@@ -63,12 +63,13 @@ export const undoCommand: Command = {
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, config: getConfig, logger }) {
+  async run({ args, stdout, config: getConfig, logger, startTracing }) {
     const { connectDelivery } = await import('../../queue/index.js');
     const { restoredPricesText, skippedGroups, skippedGroupText, undoRun } =
       await import('../../orchestrate/index.js');
     const { cliActor, deliveryKeys, recordAudit } = await import('../../runs/index.js');
     const config = getConfig();
+    await startTracing();
     const redis = await connectDelivery(
       config.redis,
       'undoing a run needs its before-images, kept in Redis',

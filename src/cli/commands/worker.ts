@@ -42,7 +42,7 @@ export const workerCommand: Command = {
       description: "Deliver only: leave the schedules' ticks to other workers.",
     },
   },
-  async run({ args, stderr, contractConfig, logger: getLogger, stopSignal }) {
+  async run({ args, stderr, contractConfig, logger: getLogger, startTracing, stopSignal }) {
     const { createRedis, redisWhere, logRedisState, waitForRedis } =
       await import('../../redis/index.js');
     const { LANES, startNotifyWorker } = await import('../../runs/index.js');
@@ -56,6 +56,7 @@ export const workerCommand: Command = {
       }
     }
     const config = await contractConfig();
+    await startTracing();
     const logger = getLogger();
     // Started before Redis (a compose file, an orchestrator): wait for it rather than crash-loop.
     const where = redisWhere(config.redis.url);

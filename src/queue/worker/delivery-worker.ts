@@ -48,6 +48,7 @@ import { openQueues } from '../queues.js';
 import { createBreaker } from './breaker.js';
 import type { DeliveryDeps } from './delivery-deps.js';
 import { processJob } from './process-job.js';
+import { inJobSpan } from './job-span.js';
 import { createRateGate } from './rate-gate.js';
 import { createRunContracts } from './run-contracts.js';
 import { startSupervisor } from './supervisor.js';
@@ -140,6 +141,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
   };
   const contracts = createRunContracts({ deps, given: options.config, clientFor, logger });
   let active = 0;
+  const platform = platformUrl(config.interface);
   const workers = lanes.map((lane) => {
     const worker = new Worker<DeliveryJobData>(
       queueName(lane),
@@ -147,7 +149,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
         active += 1;
         try {
           const jobDeps = config.interface.openapi ? await contracts(job.data.runId) : deps;
-          await processJob(job, jobDeps, token);
+          await inJobSpan(job, lane, platform, () => processJob(job, jobDeps, token));
         } finally {
           active -= 1;
         }

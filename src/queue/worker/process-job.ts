@@ -33,6 +33,7 @@ import { narrowRequest } from '../request-body.js';
 import { classifyItems, type Classified } from './classify-items.js';
 import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';
+import { markDeadLettered } from './job-span.js';
 import { deliveredItems } from './delivered-items.js';
 import { isPlatformNo, type Deferral, type Held, type Refusal } from './outcomes.js';
 import { sendRequest, type SendContext } from './send-request.js';
@@ -347,6 +348,10 @@ export async function processJob(
   // again gets a new entry, so a replayed id never names anything again (docs/DELIVERY.md).
   if (work.replayOf && entries.length > 0) await deps.dlq.remove(work.replayOf);
   await deps.dlq.add(entries);
+  markDeadLettered(
+    entries.length,
+    entries.reduce((n, e) => n + e.items.length, 0),
+  );
   for (const e of entries) addToTally(tally, e.operationId, 'failed', e.items.length);
   deadLetters += entries.length;
 

@@ -31,6 +31,7 @@ import type { JobRequest, Lane } from '../../runs/index.js';
 import { buildCall, subRequest } from '../request-body.js';
 import { itemRefusal } from './item-results.js';
 import { platformRefusal } from './breaker.js';
+import { markRateLimited } from './job-span.js';
 import { failureOf, type SendResult } from './outcomes.js';
 import type { RateGate } from './rate-gate.js';
 
@@ -96,6 +97,7 @@ class RequestSender {
   /** A 429: the whole delivery waits as told, then the same part goes again. */
   private async again(error: InterfaceError): Promise<boolean> {
     if (!(error instanceof RateLimitedError)) return false;
+    markRateLimited(error.status, error.retryAfterMs);
     await this.ctx.gate.pause(error.retryAfterMs);
     if (error.status === 429) await this.ctx.gate.refused();
     this.calls -= 1;

@@ -8,6 +8,7 @@ export interface SettlingJob {
   runId: string;
   pipeline: string;
   stage: number;
+  runTraceparent?: string | undefined;
 }
 
 /** Settles a job into its run; releases the next stage when it is due, finishes the run at its end. */
@@ -28,7 +29,7 @@ export async function settleAndRelease(
   if (settled.kind === 'next-stage') {
     await releaseStage(
       { redis: deps.redis, keys: deps.keys, queues: deps.queues, delivery: deps.config.delivery },
-      { id: job.runId, pipeline: job.pipeline, lane: job.lane },
+      { id: job.runId, pipeline: job.pipeline, lane: job.lane, traceparent: job.runTraceparent },
       settled.stage,
     );
   } else if (settled.kind === 'finished') {

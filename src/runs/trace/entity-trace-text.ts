@@ -93,9 +93,10 @@ function stateLine(s: TracedState): string {
 
 function changeLine(c: TracedChange): string {
   const dl = c.deadLetterId ? ` (${c.deadLetterId})` : '';
+  const traced = c.traceId ? `\n      trace ${c.traceUrl ?? c.traceId}` : '';
   return (
     `  ${when(c.startedAt)}  ${c.runId} (${c.trigger}, ${c.runStatus})  ` +
-    `${c.operationId} ${c.change}: ${c.outcome.replace('_', ' ')}${dl}`
+    `${c.operationId} ${c.change}: ${c.outcome.replace('_', ' ')}${dl}${traced}`
   );
 }
 

@@ -70,6 +70,10 @@ export interface TracedChange {
   outcome: ChangeOutcome;
   /** The dead letter of this change, when one waits. */
   deadLetterId?: string;
+  /** The OpenTelemetry trace of its run (its jobs and requests), when traces were exported. */
+  traceId?: string;
+  /** That trace's page in the tracing backend (telemetry.traceUrl), when configured. */
+  traceUrl?: string;
 }
 
 /** A row with the key that a recent run rejected (a bad price, an empty required field...). */
@@ -117,6 +121,11 @@ export function tracedPipeline(config: FerryConfig, name: string): PipelineDefin
     );
   }
   return loadPipeline(name, config);
+}
+
+/** A trace's page from the configured template (`{traceId}` replaced), or undefined. */
+export function traceLink(template: string | undefined, traceId: string): string | undefined {
+  return template?.replaceAll('{traceId}', encodeURIComponent(traceId));
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -225,6 +234,11 @@ export async function traceEntity(
       if (run.finishedAt) traced.finishedAt = iso(run.finishedAt);
       if (resource) traced.resource = resource;
       if (deadLetter) traced.deadLetterId = deadLetter.id;
+      if (run.traceId) {
+        traced.traceId = run.traceId;
+        const link = traceLink(ctx.config.telemetry.traceUrl, run.traceId);
+        if (link) traced.traceUrl = link;
+      }
       changes.push(traced);
     }
   });

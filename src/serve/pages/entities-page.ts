@@ -100,6 +100,7 @@ function traceSection(trace: EntityTrace, now: number): SafeHtml {
                 <th>Operation</th>
                 <th>Change</th>
                 <th>Outcome</th>
+                <th>Trace</th>
               </tr>
             </thead>
             <tbody>
@@ -113,6 +114,7 @@ function traceSection(trace: EntityTrace, now: number): SafeHtml {
                     <td>
                       ${badge(outcomeClass(c.outcome), c.outcome.replace('_', ' '))}${c.deadLetterId ? html` <a href="/dead-letters/${c.deadLetterId}">${c.deadLetterId}</a>` : ''}
                     </td>
+                    <td>${traceCell(c)}</td>
                   </tr>`,
               )}
             </tbody>
@@ -174,6 +176,13 @@ function traceSection(trace: EntityTrace, now: number): SafeHtml {
             </tbody>
           </table>`
     }`;
+}
+
+/** The run's trace id, linked to the tracing backend when telemetry.traceUrl is configured. */
+function traceCell(c: EntityTrace['changes'][number]): SafeHtml | string {
+  if (!c.traceId) return '';
+  const id = html`<code title="${c.traceId}">${c.traceId.slice(0, 12)}…</code>`;
+  return c.traceUrl ? html`<a href="${c.traceUrl}" rel="noopener noreferrer">${id}</a>` : id;
 }
 
 function outcomeClass(outcome: EntityTrace['changes'][number]['outcome']): string {

@@ -15,6 +15,7 @@ import {
   type RunReport,
   runStatusText,
   type TimelinePoint,
+  traceLink,
 } from '../../runs/index.js';
 import { durationText } from '../../base/index.js';
 import type { ServeContext } from '../serve-context.js';
@@ -74,6 +75,13 @@ function sourceRow(report: RunReport): SafeHtml | string {
     </dd>`;
 }
 
+/** The run's OpenTelemetry trace, linked when telemetry.traceUrl is configured. */
+function traceRow(traceId: string, link: string | undefined): SafeHtml {
+  const id = html`<code>${traceId}</code>`;
+  return html`<dt>Trace</dt>
+    <dd>${link ? html`<a href="${link}" rel="noopener noreferrer">${id}</a>` : id}</dd>`;
+}
+
 export function runBody(
   report: RunReport,
   /** Dead letters of the run in all: the report lists only the first. */
@@ -85,6 +93,8 @@ export function runBody(
   undo?: UndoResult,
   /** For a run the value guards stopped: the allows refused (audited), newest first. */
   refusals: readonly AuditEntry[] = [],
+  /** telemetry.traceUrl: the run's trace links to its page in the tracing backend. */
+  traceUrl?: string,
 ): SafeHtml {
   const t = report.items;
   const running =
@@ -112,6 +122,7 @@ export function runBody(
           ${when(report.startedAt, now)} by
           ${report.trigger}${report.startedBy ? ` (${report.startedBy})` : ''}${report.planSeconds === undefined ? '' : `, after ${durationText(report.planSeconds)} reading and planning`}
         </dd>
+        ${report.traceId ? traceRow(report.traceId, traceLink(traceUrl, report.traceId)) : ''}
         <dt>Finished</dt>
         <dd>
           ${report.finishedAt ? html`${when(report.finishedAt, now)} after ${report.seconds === undefined ? '' : durationText(report.seconds)}` : html`<span class="muted">not yet</span>`}
@@ -423,7 +434,16 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
       return sendPage(
         reply,
         { title: runId, section: 'runs', charts: true, ...(running ? { liveMs: LIVE_MS } : {}) },
-        runBody(report, deadLetters, timeline, request.principal!, Date.now(), undo, refusals),
+        runBody(
+          report,
+          deadLetters,
+          timeline,
+          request.principal!,
+          Date.now(),
+          undo,
+          refusals,
+          ctx.config.telemetry.traceUrl,
+        ),
       );
     },
   );
