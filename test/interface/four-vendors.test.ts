@@ -18,6 +18,7 @@ import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
 import type { RequestRecord } from '../../src/simulator/types.js';
 import { writeDescribedSetup } from '../helpers/described-platform.js';
 import { ferryHere } from '../helpers/ferry-here.js';
+import { itemExport } from '../helpers/item-export.js';
 import { VENDOR_AUTH } from '../pipeline/helpers.js';
 import { useDeliveryHarness } from '../queue/delivery-fixtures.js';
 import { call } from '../simulator/sim-http.js';
@@ -138,22 +139,13 @@ const VENDORS: Record<string, Vendor> = {
   },
 };
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
-
 /** The ERP export: items 20000.. priced by `price`; the keys in `skip` left out. */
 function exportRows(price: (i: number) => { currency: string; text: string }, skip: string[] = []) {
-  const rows = [];
-  for (let i = 0; i < ITEMS; i++) {
-    const key = String(20_000 + i);
-    if (skip.includes(key)) continue;
-    const cat = ['SKI', 'JAK', 'REG'][i % 3]!;
+  return itemExport(ITEMS, (i) => {
+    if (skip.includes(String(20_000 + i))) return undefined;
     const { currency, text } = price(i);
-    rows.push(
-      `${key};Item ${i};;Vendor;${cat};Category ${cat};;${i % 3};${text};${currency};No;;;01.01.2026`,
-    );
-  }
-  return `${HEADER}\n${rows.join('\n')}\n`;
+    return { category: ['SKI', 'JAK', 'REG'][i % 3]!, price: text, currency };
+  });
 }
 
 describe.each(Object.entries(VENDORS))('a platform described as %s', (_label, vendor) => {

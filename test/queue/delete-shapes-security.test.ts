@@ -25,6 +25,7 @@ import {
   writeDescribedSetup,
 } from '../helpers/described-platform.js';
 import { ferryHere } from '../helpers/ferry-here.js';
+import { itemExport } from '../helpers/item-export.js';
 import { call } from '../simulator/sim-http.js';
 import {
   followWithWorker,
@@ -105,22 +106,16 @@ const PLATFORMS: Record<string, Platform> = {
   },
 };
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
 const CATEGORIES = ['SKI', 'JAK', 'REG'];
 const ITEMS = 12;
 
 /** The ERP export: item i priced `base + i` kroner; items in `skip` left out. */
 function exportRows(base: number, skip: number[] = []): string {
-  const rows = [];
-  for (let i = 0; i < ITEMS; i++) {
-    if (skip.includes(i)) continue;
-    const cat = CATEGORIES[i % CATEGORIES.length]!;
-    rows.push(
-      `${20_000 + i};Item ${i};;Vendor;${cat};Category ${cat};;${i % 3};${base + i},50;NOK;No;;;01.01.2026`,
-    );
-  }
-  return `${HEADER}\n${rows.join('\n')}\n`;
+  return itemExport(ITEMS, (i) =>
+    skip.includes(i)
+      ? undefined
+      : { category: CATEGORIES[i % CATEGORIES.length]!, price: `${base + i},50` },
+  );
 }
 
 describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label, platform) => {

@@ -16,6 +16,7 @@ import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check
 import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
 import { describedConfig, writeDescribedSetup } from '../helpers/described-platform.js';
 import { ferryHere } from '../helpers/ferry-here.js';
+import { itemExport } from '../helpers/item-export.js';
 import { call } from '../simulator/sim-http.js';
 import { followWithWorker, startCatalog, useDeliveryHarness } from './delivery-fixtures.js';
 
@@ -63,20 +64,10 @@ const PLATFORMS: Record<string, Platform> = {
   },
 };
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
 const ITEMS = 12;
 
-function exportRows(): string {
-  const rows = [];
-  for (let i = 0; i < ITEMS; i++) {
-    const cat = ['SKI', 'JAK', 'TUR'][i % 3]!;
-    rows.push(
-      `${20_000 + i};Item ${i};;Vendor;${cat};Category ${cat};;${i % 3};${100 + i},05;NOK;No;;;01.01.2026`,
-    );
-  }
-  return `${HEADER}\n${rows.join('\n')}\n`;
-}
+const exportRows = () =>
+  itemExport(ITEMS, (i) => ({ category: ['SKI', 'JAK', 'TUR'][i % 3]!, price: `${100 + i},05` }));
 
 describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label, platform) => {
   let config: FerryConfig;

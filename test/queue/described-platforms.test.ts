@@ -16,6 +16,7 @@ import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check
 import type { Plan } from '../../src/pipeline/types.js';
 import { describedConfig, writeDescribedSetup } from '../helpers/described-platform.js';
 import { ferryHere } from '../helpers/ferry-here.js';
+import { itemExport } from '../helpers/item-export.js';
 import { call } from '../simulator/sim-http.js';
 import { deliverCatalog, useDeliveryHarness } from './delivery-fixtures.js';
 
@@ -81,25 +82,24 @@ const PLATFORMS: Record<string, Platform> = {
   },
 };
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
 const CATEGORIES = ['SKI', 'JAK', 'REG', 'SKO', 'TUR'];
 const ITEMS = 12;
 
 /** The ERP export: item i in category i mod 5, priced `base + i` kroner and 5 øre. */
 function exportRows(base: number, skip: number[] = []): string {
-  const rows = [];
-  for (let i = 0; i < ITEMS; i++) {
-    if (skip.includes(i)) continue;
-    const cat = CATEGORIES[i % CATEGORIES.length]!;
-    const parent = cat === 'REG' ? 'JAK' : '';
-    const gtin = i % 3 === 0 ? '' : String(7_000_000_000_000 + i);
-    const currency = i % 4 === 0 ? 'EUR' : 'NOK';
-    rows.push(
-      `${20_000 + i};Item ${i};${i % 2 ? 'Size M' : ''};Vendor;${cat};Category ${cat};${parent};${i % 5};${base + i},05;${currency};No;${gtin};;01.01.2026`,
-    );
-  }
-  return `${HEADER}\n${rows.join('\n')}\n`;
+  return itemExport(ITEMS, (i) => {
+    if (skip.includes(i)) return undefined;
+    const category = CATEGORIES[i % CATEGORIES.length]!;
+    return {
+      category,
+      parent: category === 'REG' ? 'JAK' : '',
+      sort: i % 5,
+      description2: i % 2 ? 'Size M' : '',
+      gtin: i % 3 === 0 ? '' : String(7_000_000_000_000 + i),
+      currency: i % 4 === 0 ? 'EUR' : 'NOK',
+      price: `${base + i},05`,
+    };
+  });
 }
 
 describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label, platform) => {
