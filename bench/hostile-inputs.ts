@@ -26,6 +26,7 @@ import {
 import { PROJECT_ROOT } from '../src/config/load-config.js';
 import { buildXlsx, xlsxParts } from '../test/connectors/helpers/xlsx-builder.js';
 import { packRepeated, zip } from '../test/connectors/helpers/zip-writer.js';
+import { descriptionWith, exponentialRefs } from '../test/helpers/hostile-descriptions.js';
 
 const MiB = 1024 * 1024;
 
@@ -227,27 +228,6 @@ async function readOne(file: string, input: Input): Promise<void> {
   process.stdout.write(
     `${JSON.stringify({ records, rowErrors, firstError, refused, peakRssMb })}\n`,
   );
-}
-
-/** A description whose products PUT takes an array of `item` (JSON). */
-function descriptionWith(item: unknown, schemas: Record<string, unknown>): string {
-  const body = { content: { 'application/json': { schema: { type: 'array', items: item } } } };
-  return JSON.stringify({
-    openapi: '3.0.3',
-    info: { title: 'hostile', version: '1' },
-    paths: { '/external/api/products': { put: { requestBody: body } } },
-    components: { schemas },
-  });
-}
-
-/** a0..aN, each with two properties that point at the one below: 2^N paths, N+1 schemas. */
-function exponentialRefs(levels: number): string {
-  const schemas: Record<string, unknown> = { [`a${levels}`]: { type: 'string' } };
-  for (let i = 0; i < levels; i++) {
-    const below = { $ref: `#/components/schemas/a${i + 1}` };
-    schemas[`a${i}`] = { type: 'object', properties: { left: below, right: below } };
-  }
-  return descriptionWith({ $ref: '#/components/schemas/a0' }, schemas);
 }
 
 /** a0..a30 in a description past the in-process size (padded with 1 MB of text): the worker. */

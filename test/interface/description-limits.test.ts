@@ -17,6 +17,7 @@ import { describedOperations } from '../../src/interface/openapi/described-opera
 import { createSchemaCompiler } from '../../src/interface/openapi/item-contract.js';
 import { loadDescription } from '../../src/interface/openapi/load-description.js';
 import { matchCatalog } from '../../src/interface/openapi/match-catalog.js';
+import { descriptionWith, exponentialRefs } from '../helpers/hostile-descriptions.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { killLeft, spawnFerry, writeConfigFile, type FerryProcess } from '../queue/cli-process.js';
 import { tempDir } from '../queue/delivery-fixtures.js';
@@ -32,17 +33,6 @@ afterEach(async () => {
   }
 });
 afterAll(() => dir.remove());
-
-/** A description whose products PUT takes an array of `item`. */
-function description(item: unknown, schemas: Record<string, unknown> = {}): string {
-  const body = { content: { 'application/json': { schema: { type: 'array', items: item } } } };
-  return JSON.stringify({
-    openapi: '3.0.3',
-    info: { title: 'hostile', version: '1' },
-    paths: { '/external/api/products': { put: { requestBody: body } } },
-    components: { schemas },
-  });
-}
 
 /** A node:http server on port 0 answering `routes` (others 404); it counts every request. */
 async function serve(
@@ -88,8 +78,8 @@ describe('a description reads no file it was not given', () => {
     // Not YAML: a parser that reads it quotes its lines in the error.
     writeFileSync(secret, `user: admin\npassword: [${marker}\n`);
     const { url } = await serve({
-      '/openapi.json': json(description({ $ref: `file://${secret}` })),
-      '/missing.json': json(description({ $ref: `file://${secretDir}/none.yaml` })),
+      '/openapi.json': json(descriptionWith({ $ref: `file://${secret}` })),
+      '/missing.json': json(descriptionWith({ $ref: `file://${secretDir}/none.yaml` })),
     });
 
     const p = ferryCheck(`${url}/openapi.json`, ['--json']);
@@ -119,7 +109,7 @@ describe('a description reads no file it was not given', () => {
     writeFileSync(join(api, 'schemas.json'), JSON.stringify(product));
     symlinkSync(join(root, 'outside.json'), join(api, 'link.json'));
     const write = (name: string, item: unknown) => {
-      writeFileSync(join(api, name), description(item));
+      writeFileSync(join(api, name), descriptionWith(item));
       return join(api, name);
     };
 
@@ -144,9 +134,9 @@ describe('a description reads no file it was not given', () => {
   it('a remote description reads its own origin only: another origin is refused unasked', async () => {
     const other = await serve({ '/product.json': json('{"type":"object"}') });
     const { url } = await serve({
-      '/api/openapi.json': json(description({ $ref: 'schemas.json#/Product' })),
+      '/api/openapi.json': json(descriptionWith({ $ref: 'schemas.json#/Product' })),
       '/api/schemas.json': json('{"Product":{"type":"object","required":["sku"]}}'),
-      '/api/foreign.json': json(description({ $ref: `${other.url}/product.json` })),
+      '/api/foreign.json': json(descriptionWith({ $ref: `${other.url}/product.json` })),
     });
     const own = await loadDescription(`${url}/api/openapi.json`);
     expect(describedOperations(own.doc)[0]?.requestSchema).toMatchObject({
@@ -159,20 +149,10 @@ describe('a description reads no file it was not given', () => {
   });
 });
 
-/** a0..aN, each with two properties that point at the one below: 2^N paths, N+1 schemas. */
-function exponential(levels: number): string {
-  const schemas: Record<string, unknown> = { [`a${levels}`]: { type: 'integer' } };
-  for (let i = 0; i < levels; i++) {
-    const below = { $ref: `#/components/schemas/a${i + 1}` };
-    schemas[`a${i}`] = { type: 'object', properties: { left: below, right: below } };
-  }
-  return description({ $ref: '#/components/schemas/a0' }, schemas);
-}
-
 describe('bounded loading', () => {
   it('a0..a30 of repeated $refs loads, its payloads are checked, nothing is expanded', async () => {
     const file = join(dir.path, 'exponential.json');
-    writeFileSync(file, exponential(30));
+    writeFileSync(file, exponentialRefs(30));
     const loaded = await loadDescription(file);
     const put = matchCatalog(describedOperations(loaded.doc)).matched.get('products.put')!;
     const items = (put.requestSchema as { items: Record<string, unknown> }).items;
@@ -195,7 +175,7 @@ describe('bounded loading', () => {
         children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
       },
     };
-    writeFileSync(file, description({ $ref: '#/components/schemas/Node' }, { Node: node }));
+    writeFileSync(file, descriptionWith({ $ref: '#/components/schemas/Node' }, { Node: node }));
     const loaded = await loadDescription(file);
     const put = matchCatalog(describedOperations(loaded.doc)).matched.get('products.put')!;
     const items = (put.requestSchema as { items: Record<string, unknown> }).items;
@@ -214,7 +194,7 @@ describe('bounded loading', () => {
 
   it('past a budget (depth, time, documents, memory) the load stops, naming the budget', async () => {
     const file = join(dir.path, 'deep.json');
-    writeFileSync(file, exponential(1000));
+    writeFileSync(file, exponentialRefs(1000));
     const deep = await refusal(loadDescription(file));
     expect(hasCode(deep, 'FERRY_OPENAPI_BUDGET') && deep.details.budget).toBe('depth');
     expect(deep.message).toContain('256 levels');
@@ -223,7 +203,7 @@ describe('bounded loading', () => {
     const timed = join(dir.path, 'timed');
     mkdirSync(timed, { recursive: true });
     writeFileSync(join(timed, 'a.json'), '{"type":"object"}');
-    writeFileSync(join(timed, 'api.json'), description({ $ref: 'a.json' }));
+    writeFileSync(join(timed, 'api.json'), descriptionWith({ $ref: 'a.json' }));
     const slow = await refusal(loadDescription(join(timed, 'api.json'), { budget: { ms: 1 } }));
     expect(hasCode(slow, 'FERRY_OPENAPI_BUDGET') && slow.details.budget).toBe('time');
     expect(slow.message).toContain('time budget');
@@ -233,7 +213,7 @@ describe('bounded loading', () => {
     writeFileSync(join(many, 'a.json'), '{"type":"object"}');
     writeFileSync(join(many, 'b.json'), '{"type":"object"}');
     const two = { allOf: [{ $ref: 'a.json' }, { $ref: 'b.json' }] };
-    writeFileSync(join(many, 'api.json'), description(two));
+    writeFileSync(join(many, 'api.json'), descriptionWith(two));
     const documents = await refusal(
       loadDescription(join(many, 'api.json'), { budget: { maxDocuments: 1 } }),
     );
@@ -245,7 +225,7 @@ describe('bounded loading', () => {
     const big: Record<string, unknown> = {};
     for (let i = 0; i < 15_000; i++)
       big[`s${i}`] = { type: 'object', description: 'y'.repeat(250) };
-    writeFileSync(join(dir.path, 'big.json'), description({ type: 'object' }, big));
+    writeFileSync(join(dir.path, 'big.json'), descriptionWith({ type: 'object' }, big));
     const heavy = await refusal(
       loadDescription(join(dir.path, 'big.json'), { budget: { memoryMb: 16 } }),
     );
@@ -255,7 +235,7 @@ describe('bounded loading', () => {
   it('SIGTERM stops `ferry interface check` in the middle of a load (exit 4)', async () => {
     const held: ServerResponse[] = [];
     const { url, asked } = await serve({
-      '/openapi.json': json(description({ $ref: 'slow.json' })),
+      '/openapi.json': json(descriptionWith({ $ref: 'slow.json' })),
       // Never answered while the test runs: the load waits on it.
       '/slow.json': (res) => held.push(res),
     });
@@ -285,7 +265,7 @@ describe('bounded loading', () => {
     const load = async (name: string, type: string) => {
       writeFileSync(
         join(dir.path, name),
-        description({ $ref: '#/components/schemas/Product' }, price(type)),
+        descriptionWith({ $ref: '#/components/schemas/Product' }, price(type)),
       );
       return (await loadDescription(join(dir.path, name))).doc;
     };

@@ -8,17 +8,17 @@
  * bare keys, a Link header); 3.0 with the API key in a query parameter and deletes by key in the path.
  * Real Redis; `ferry` in-process with --wait (a local worker).
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { AuthConfig } from '../../src/config/schema.js';
 import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check.js';
 import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
 import type { RequestRecord } from '../../src/simulator/types.js';
-import { configOnlyEnv, ferryHere } from '../helpers/ferry-here.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { writeDescribedSetup } from '../helpers/described-platform.js';
+import { ferryHere } from '../helpers/ferry-here.js';
+import { itemExport } from '../helpers/item-export.js';
 import { VENDOR_AUTH } from '../pipeline/helpers.js';
 import { useDeliveryHarness } from '../queue/delivery-fixtures.js';
 import { call } from '../simulator/sim-http.js';
@@ -139,22 +139,13 @@ const VENDORS: Record<string, Vendor> = {
   },
 };
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
-
 /** The ERP export: items 20000.. priced by `price`; the keys in `skip` left out. */
 function exportRows(price: (i: number) => { currency: string; text: string }, skip: string[] = []) {
-  const rows = [];
-  for (let i = 0; i < ITEMS; i++) {
-    const key = String(20_000 + i);
-    if (skip.includes(key)) continue;
-    const cat = ['SKI', 'JAK', 'REG'][i % 3]!;
+  return itemExport(ITEMS, (i) => {
+    if (skip.includes(String(20_000 + i))) return undefined;
     const { currency, text } = price(i);
-    rows.push(
-      `${key};Item ${i};;Vendor;${cat};Category ${cat};;${i % 3};${text};${currency};No;;;01.01.2026`,
-    );
-  }
-  return `${HEADER}\n${rows.join('\n')}\n`;
+    return { category: ['SKI', 'JAK', 'REG'][i % 3]!, price: text, currency };
+  });
 }
 
 describe.each(Object.entries(VENDORS))('a platform described as %s', (_label, vendor) => {
@@ -163,31 +154,13 @@ describe.each(Object.entries(VENDORS))('a platform described as %s', (_label, ve
   const h = useDeliveryHarness(
     'four-vendors',
     { openapi: vendor.file, token: TOKEN, keepBodies: true },
-    ({ prefix, dir }) => {
-      const pipelines = join(dir, 'pipelines');
-      mkdirSync(pipelines);
-      pipelineFile = join(pipelines, 'catalog.yaml');
-      copyFileSync(join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'), pipelineFile);
+    (harness) => {
+      const setup = writeDescribedSetup(harness, vendor);
+      env = setup.env;
+      pipelineFile = join(setup.pipelines, 'catalog.yaml');
       if (vendor.firstCheck) {
         writeFileSync(pipelineFile, amountMinorCatalog(readFileSync(pipelineFile, 'utf8')));
       }
-      const configFile = join(dir, 'ferry.yaml');
-      writeFileSync(
-        configFile,
-        stringify({
-          redis: { url: TEST_REDIS_URL, prefix },
-          interface: {
-            baseUrl: h.sim.url,
-            listing: vendor.listing,
-            openapi: vendor.file,
-            auth: vendor.auth,
-          },
-          pipelines: { dir: pipelines },
-          delivery: { backoff: { baseMs: 20, capMs: 200 }, reportsDir: join(dir, 'reports') },
-          log: { level: 'silent' },
-        }),
-      );
-      env = configOnlyEnv(configFile);
       return Promise.resolve();
     },
   );

@@ -7,26 +7,32 @@
  * a relative tokenUrl, scopes per operation and a public partner signup (3.1 JSON). Real Redis, an
  * in-process worker.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { AuthConfig, BindingConfig, FerryConfig } from '../../src/config/schema.js';
 import { createInterfaceClient } from '../../src/interface/client.js';
 import { configFromDescription } from '../../src/interface/openapi/configured-contract.js';
 import { loadDescription } from '../../src/interface/openapi/load-description.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
 import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check.js';
-import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-store.js';
-import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import type { RequestRecord } from '../../src/simulator/types.js';
+import {
+  copyPipelines,
+  describedConfig,
+  writeDescribedSetup,
+} from '../helpers/described-platform.js';
 import { ferryHere } from '../helpers/ferry-here.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { itemExport } from '../helpers/item-export.js';
 import { call } from '../simulator/sim-http.js';
-import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
+import {
+  followWithWorker,
+  startCatalog,
+  testConfig,
+  useDeliveryHarness,
+} from './delivery-fixtures.js';
 
 const fixture = (name: string) => resolve(PROJECT_ROOT, 'test/fixtures/openapi', name);
 const TOKEN = 'shape-secret-4711';
@@ -100,55 +106,28 @@ const PLATFORMS: Record<string, Platform> = {
   },
 };
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
 const CATEGORIES = ['SKI', 'JAK', 'REG'];
 const ITEMS = 12;
 
 /** The ERP export: item i priced `base + i` kroner; items in `skip` left out. */
 function exportRows(base: number, skip: number[] = []): string {
-  const rows = [];
-  for (let i = 0; i < ITEMS; i++) {
-    if (skip.includes(i)) continue;
-    const cat = CATEGORIES[i % CATEGORIES.length]!;
-    rows.push(
-      `${20_000 + i};Item ${i};;Vendor;${cat};Category ${cat};;${i % 3};${base + i},50;NOK;No;;;01.01.2026`,
-    );
-  }
-  return `${HEADER}\n${rows.join('\n')}\n`;
+  return itemExport(ITEMS, (i) =>
+    skip.includes(i)
+      ? undefined
+      : { category: CATEGORIES[i % CATEGORIES.length]!, price: `${base + i},50` },
+  );
 }
 
 describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label, platform) => {
   let config: FerryConfig;
-  let configFile: string;
+  let env: NodeJS.ProcessEnv;
   const h = useDeliveryHarness(
     'shapes',
     { openapi: platform.file, token: TOKEN },
-    async ({ prefix, dir }) => {
-      const pipelines = join(dir, 'pipelines');
-      mkdirSync(pipelines);
-      copyFileSync(
-        join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'),
-        join(pipelines, 'catalog.yaml'),
-      );
-      const settings = { listing: platform.listing, auth: platform.auth, openapi: platform.file };
-      const plain = testConfig(prefix, h.sim.url, join(dir, 'reports'));
-      const base: FerryConfig = {
-        ...plain,
-        interface: { ...plain.interface, ...settings },
-        pipelines: { ...plain.pipelines, dir: pipelines },
-      };
-      config = configFromDescription(base, await loadDescription(platform.file));
-      configFile = join(dir, 'ferry.yaml');
-      writeFileSync(
-        configFile,
-        stringify({
-          redis: { url: TEST_REDIS_URL, prefix },
-          interface: { baseUrl: h.sim.url, ...settings },
-          pipelines: { dir: pipelines },
-          log: { level: 'silent' },
-        }),
-      );
+    async (harness) => {
+      const setup = writeDescribedSetup(harness, platform);
+      env = setup.env;
+      config = await describedConfig(harness, platform, setup.pipelines);
     },
   );
 
@@ -156,28 +135,13 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
   async function run(name: string, rows: string) {
     const file = join(h.dir, name);
     writeFileSync(file, rows);
-    const started = await startRun({
-      config,
-      redis: h.redis,
-      logger: quietLogger(),
-      pipeline: 'catalog',
-      source: { file },
-      allowDeletes: true,
-    });
+    const started = await startCatalog(h.redis, config, file, { allowDeletes: true });
     expect(started.plan.errors).toEqual([]);
-    const worker = await startDeliveryWorker({ config, logger: quietLogger() });
-    try {
-      const keys = deliveryKeys(config.redis.prefix);
-      return await followRun(h.redis, keys, started.runId, () => undefined);
-    } finally {
-      await worker.close();
-    }
+    return followWithWorker(h.redis, config, started.runId);
   }
 
   it('ferry interface check passes the catalog and reports the described delete shape', async () => {
-    const check = await ferryHere(['interface', 'check', '--json'], {
-      env: { ...process.env, FERRY_CONFIG: configFile },
-    });
+    const check = await ferryHere(['interface', 'check', '--json'], { env });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     const result = JSON.parse(check.stdout) as InterfaceCheck;
     expect(result.problems).toEqual([]);
@@ -245,51 +209,20 @@ describe('deletes the description takes as bare keys, with a binding that says k
   );
 
   it('are refused at plan time naming the operation, the shape and the pointer; nothing is sent', async () => {
-    const pipelines = join(h.dir, 'pipelines');
-    mkdirSync(pipelines, { recursive: true });
-    copyFileSync(
-      join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'),
-      join(pipelines, 'catalog.yaml'),
-    );
-    const plain = testConfig(h.prefix, h.sim.url, join(h.dir, 'reports'));
+    const pipelines = copyPipelines(h.dir);
     const bindings: Record<string, BindingConfig> = { 'products.delete': { deleteStyle: 'body' } };
-    const base: FerryConfig = {
-      ...plain,
-      interface: {
-        ...plain.interface,
-        openapi: file,
-        auth: { type: 'bearer', token: TOKEN },
-        bindings,
-      },
-      pipelines: { ...plain.pipelines, dir: pipelines },
-    };
-    const config = configFromDescription(base, await loadDescription(file));
+    const auth: AuthConfig = { type: 'bearer', token: TOKEN };
+    const platform = { file, listing: 'A' as const, auth };
+    const config = await describedConfig(h, platform, pipelines, { bindings });
     const monday = join(h.dir, 'monday.csv');
     writeFileSync(monday, exportRows(100));
-    const first = await startRun({
-      config,
-      redis: h.redis,
-      logger: quietLogger(),
-      pipeline: 'catalog',
-      source: { file: monday },
-    });
-    const worker = await startDeliveryWorker({ config, logger: quietLogger() });
-    try {
-      await followRun(h.redis, deliveryKeys(h.prefix), first.runId, () => undefined);
-    } finally {
-      await worker.close();
-    }
+    const first = await startCatalog(h.redis, config, monday);
+    await followWithWorker(h.redis, config, first.runId);
     const sent = h.sim.stats().requests;
 
     const tuesday = join(h.dir, 'tuesday.csv');
     writeFileSync(tuesday, exportRows(100, [3]));
-    const refused = startRun({
-      config,
-      redis: h.redis,
-      logger: quietLogger(),
-      pipeline: 'catalog',
-      source: { file: tuesday },
-    });
+    const refused = startCatalog(h.redis, config, tuesday);
     await expect(refused).rejects.toMatchObject({
       code: 'FERRY_CONTRACT_SHAPE',
       exitCode: 2,
@@ -401,38 +334,18 @@ describe('OAuth2 per operation: a public signup, scopes, a relative tokenUrl', (
   });
 
   it('interface check names the token URL it expected on a mismatch', async () => {
-    const configFile = join(h.dir, 'mismatch.yaml');
-    mkdirSync(join(h.dir, 'pipelines'), { recursive: true });
-    copyFileSync(
-      join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'),
-      join(h.dir, 'pipelines', 'catalog.yaml'),
-    );
-    writeFileSync(
-      configFile,
-      stringify({
-        redis: { url: TEST_REDIS_URL, prefix: h.prefix },
-        interface: {
-          baseUrl: h.sim.url,
-          listing: 'B',
-          openapi: file,
-          auth: {
-            type: 'oauth2',
-            tokenUrl: '/auth/token',
-            clientId: 'dev-client',
-            clientSecret: 'dev-secret',
-          },
-        },
-        pipelines: { dir: join(h.dir, 'pipelines') },
-        log: { level: 'silent' },
-      }),
-    );
-    const check = await ferryHere(['interface', 'check', '--json'], {
-      env: { ...process.env, FERRY_CONFIG: configFile },
-    });
+    const auth = {
+      type: 'oauth2',
+      tokenUrl: '/auth/token',
+      clientId: 'dev-client',
+      clientSecret: 'dev-secret',
+    };
+    const { env } = writeDescribedSetup(h, { file, listing: 'B', auth });
+    const check = await ferryHere(['interface', 'check', '--json'], { env });
     expect(check.code).toBe(1);
     const result = JSON.parse(check.stdout) as InterfaceCheck;
-    const auth = result.problems.filter((p) => p.code === 'AUTH_MISMATCH');
-    expect(auth.map((p) => p.message)).toEqual([
+    const mismatch = result.problems.filter((p) => p.code === 'AUTH_MISMATCH');
+    expect(mismatch.map((p) => p.message)).toEqual([
       `interface.auth is OAuth2 with token URL ${h.sim.url}/auth/token; the description asks for ` +
         `OAuth2 client credentials with token URL ${h.sim.url}/oauth/token (tokenUrl "/oauth/token")`,
     ]);

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { configSchema, type FerryConfig } from '../../src/config/schema.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
+import {
+  startRun,
+  type StartedRun,
+  type StartRunOptions,
+} from '../../src/orchestrate/start-run.js';
 import type { Plan } from '../../src/pipeline/types.js';
 import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import { followRun } from '../../src/runs/follow-run.js';
@@ -142,19 +146,44 @@ export function expectAllDeliveredOnce(
   expect(sim.stats().duplicates).toBe(0);
 }
 
+/** Starts the catalog pipeline on `file` (`allowDeletes` as `--allow-deletes`). */
+export function startCatalog(
+  redis: Redis,
+  config: FerryConfig,
+  file: string,
+  options: Pick<StartRunOptions, 'allowDeletes'> = {},
+): Promise<StartedRun> {
+  return startRun({
+    config,
+    redis,
+    logger: quietLogger(),
+    pipeline: 'catalog',
+    source: { file },
+    ...options,
+  });
+}
+
+/** Follows run `runId` to its end with a worker of its own, closed after. */
+export async function followWithWorker(
+  redis: Redis,
+  config: FerryConfig,
+  runId: string,
+): Promise<RunRecord> {
+  const worker = await startDeliveryWorker({ config, logger: quietLogger() });
+  try {
+    return await followRun(redis, deliveryKeys(config.redis.prefix), runId, () => undefined);
+  } finally {
+    await worker.close();
+  }
+}
+
 /** Runs the catalog pipeline on `file` (a worker must run) and follows the run to its end. */
 export async function runCatalog(
   redis: Redis,
   config: FerryConfig,
   file: string,
 ): Promise<RunRecord> {
-  const { runId } = await startRun({
-    config,
-    redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
+  const { runId } = await startCatalog(redis, config, file);
   return followRun(redis, deliveryKeys(config.redis.prefix), runId, () => undefined);
 }
 
@@ -167,21 +196,9 @@ export async function deliverCatalog(
   config: FerryConfig,
   file: string,
 ): Promise<{ plan: Plan; run?: RunRecord }> {
-  const started = await startRun({
-    config,
-    redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
+  const started = await startCatalog(redis, config, file);
   if (!started.enqueued) return { plan: started.plan };
-  const worker = await startDeliveryWorker({ config, logger: quietLogger() });
-  try {
-    const keys = deliveryKeys(config.redis.prefix);
-    const run = await followRun(redis, keys, started.runId, () => undefined);
-    for (const [id, c] of Object.entries(run.operations)) expect(c.delivered, id).toBe(c.planned);
-    return { plan: started.plan, run };
-  } finally {
-    await worker.close();
-  }
+  const run = await followWithWorker(redis, config, started.runId);
+  for (const [id, c] of Object.entries(run.operations)) expect(c.delivered, id).toBe(c.planned);
+  return { plan: started.plan, run };
 }

@@ -7,24 +7,18 @@
  * `ferry call orders.get --all`. The simulator plays each description alone, over TCP; real Redis,
  * an in-process worker.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { AuthConfig, FerryConfig } from '../../src/config/schema.js';
-import { configFromDescription } from '../../src/interface/openapi/configured-contract.js';
-import { loadDescription } from '../../src/interface/openapi/load-description.js';
 import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
-import { startDeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
 import type { DeadLetter } from '../../src/runs/dead-letters/dead-letter.js';
-import { followRun } from '../../src/runs/follow-run.js';
-import { deliveryKeys } from '../../src/runs/keys.js';
+import { describedConfig, writeDescribedSetup } from '../helpers/described-platform.js';
 import { ferryHere } from '../helpers/ferry-here.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { itemExport } from '../helpers/item-export.js';
 import { call } from '../simulator/sim-http.js';
-import { quietLogger, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
+import { followWithWorker, startCatalog, useDeliveryHarness } from './delivery-fixtures.js';
 
 const fixture = (name: string) => resolve(PROJECT_ROOT, 'test/fixtures/openapi', name);
 const TOKEN = 'vendor-token';
@@ -32,6 +26,7 @@ const REFUSED = '20005';
 
 interface Platform {
   file: string;
+  listing: 'A';
   auth: AuthConfig;
   credential: Record<string, string>;
   /** A refusal's content type and how its words and pointers are read by hand. */
@@ -47,6 +42,7 @@ interface Platform {
 const PLATFORMS: Record<string, Platform> = {
   'Swagger 2.0, its own error object, page and limit': {
     file: fixture('swagger-2.0-pages.yaml'),
+    listing: 'A',
     auth: { type: 'apiKey', header: 'X-Api-Key', key: TOKEN },
     credential: { 'x-api-key': TOKEN },
     errorType: 'application/json',
@@ -57,6 +53,7 @@ const PLATFORMS: Record<string, Platform> = {
   },
   'OpenAPI 3.0, problem+json, 207 results under other names, cursor and Link pages': {
     file: fixture('problem-cursor-3.0.yaml'),
+    listing: 'A',
     auth: { type: 'bearer', token: TOKEN },
     credential: { authorization: `Bearer ${TOKEN}` },
     errorType: 'application/problem+json',
@@ -67,20 +64,10 @@ const PLATFORMS: Record<string, Platform> = {
   },
 };
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
 const ITEMS = 12;
 
-function exportRows(): string {
-  const rows = [];
-  for (let i = 0; i < ITEMS; i++) {
-    const cat = ['SKI', 'JAK', 'TUR'][i % 3]!;
-    rows.push(
-      `${20_000 + i};Item ${i};;Vendor;${cat};Category ${cat};;${i % 3};${100 + i},05;NOK;No;;;01.01.2026`,
-    );
-  }
-  return `${HEADER}\n${rows.join('\n')}\n`;
-}
+const exportRows = () =>
+  itemExport(ITEMS, (i) => ({ category: ['SKI', 'JAK', 'TUR'][i % 3]!, price: `${100 + i},05` }));
 
 describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label, platform) => {
   let config: FerryConfig;
@@ -88,35 +75,10 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
   const h = useDeliveryHarness(
     'answers-reads',
     { openapi: platform.file, token: TOKEN, faults: { rejectKeys: [REFUSED] } },
-    async ({ prefix, dir }) => {
-      const pipelines = join(dir, 'pipelines');
-      mkdirSync(pipelines);
-      for (const name of ['catalog.yaml', 'orders-export.yaml']) {
-        copyFileSync(join(PROJECT_ROOT, 'config/pipelines', name), join(pipelines, name));
-      }
-      const settings = { listing: 'A' as const, auth: platform.auth, openapi: platform.file };
-      const base = testConfig(prefix, h.sim.url, join(dir, 'reports'));
-      const described = {
-        ...base,
-        interface: { ...base.interface, ...settings },
-        pipelines: { ...base.pipelines, dir: pipelines },
-      };
-      config = configFromDescription(described, await loadDescription(platform.file));
-      const configFile = join(dir, 'ferry.yaml');
-      writeFileSync(
-        configFile,
-        stringify({
-          redis: { url: TEST_REDIS_URL, prefix },
-          interface: { baseUrl: h.sim.url, ...settings },
-          pipelines: { dir: pipelines },
-          log: { level: 'silent' },
-        }),
-      );
-      env = { ...process.env, FERRY_CONFIG: configFile };
-      for (const name of Object.keys(env)) {
-        if (name.startsWith('FERRY_') && name !== 'FERRY_CONFIG') delete env[name];
-      }
-      delete env.REDIS_URL;
+    async (harness) => {
+      const setup = writeDescribedSetup(harness, platform, ['catalog.yaml', 'orders-export.yaml']);
+      env = setup.env;
+      config = await describedConfig(harness, platform, setup.pipelines);
     },
   );
 
@@ -156,26 +118,13 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
   it("delivers a run; the refused product's dead letters carry the platform's words and pointer", async () => {
     const file = join(h.dir, 'items.csv');
     writeFileSync(file, exportRows());
-    const started = await startRun({
-      config,
-      redis: h.redis,
-      logger: quietLogger(),
-      pipeline: 'catalog',
-      source: { file },
-    });
+    const started = await startCatalog(h.redis, config, file);
     expect(started.plan.errors).toEqual([]);
-    const worker = await startDeliveryWorker({ config, logger: quietLogger() });
-    try {
-      const run = await followRun(h.redis, deliveryKeys(config.redis.prefix), started.runId, () => {
-        /* no progress to show */
-      });
-      expect(run.operations['products.put']).toMatchObject({
-        planned: ITEMS,
-        delivered: ITEMS - 1,
-      });
-    } finally {
-      await worker.close();
-    }
+    const run = await followWithWorker(h.redis, config, started.runId);
+    expect(run.operations['products.put']).toMatchObject({
+      planned: ITEMS,
+      delivered: ITEMS - 1,
+    });
     const list = await ferryHere(['dlq', 'list', '--json'], { env });
     const rows = JSON.parse(list.stdout) as { id: string; keys: string[]; error?: string }[];
     expect(rows.map((r) => r.keys)).toEqual([[REFUSED], [REFUSED]]);

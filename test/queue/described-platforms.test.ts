@@ -7,20 +7,18 @@
  * and an API key, listing B with 3.0 nullable, prices inside product items). Real Redis, an
  * in-process worker, the simulator over TCP.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 import type { AuthConfig, FerryConfig } from '../../src/config/schema.js';
-import { configFromDescription } from '../../src/interface/openapi/configured-contract.js';
-import { loadDescription } from '../../src/interface/openapi/load-description.js';
 import type { InterfaceCheck } from '../../src/pipeline/contract/interface-check.js';
 import type { Plan } from '../../src/pipeline/types.js';
+import { describedConfig, writeDescribedSetup } from '../helpers/described-platform.js';
 import { ferryHere } from '../helpers/ferry-here.js';
-import { TEST_REDIS_URL } from '../helpers/redis.js';
+import { itemExport } from '../helpers/item-export.js';
 import { call } from '../simulator/sim-http.js';
-import { deliverCatalog, testConfig, useDeliveryHarness } from './delivery-fixtures.js';
+import { deliverCatalog, useDeliveryHarness } from './delivery-fixtures.js';
 
 const fixture = (name: string) => resolve(PROJECT_ROOT, 'test/fixtures/openapi', name);
 
@@ -84,58 +82,36 @@ const PLATFORMS: Record<string, Platform> = {
   },
 };
 
-const HEADER =
-  'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;Parent Category Code;Category Sort;Unit Price;Currency;Blocked;GTIN;Web Handle;Last Date Modified';
 const CATEGORIES = ['SKI', 'JAK', 'REG', 'SKO', 'TUR'];
 const ITEMS = 12;
 
 /** The ERP export: item i in category i mod 5, priced `base + i` kroner and 5 øre. */
 function exportRows(base: number, skip: number[] = []): string {
-  const rows = [];
-  for (let i = 0; i < ITEMS; i++) {
-    if (skip.includes(i)) continue;
-    const cat = CATEGORIES[i % CATEGORIES.length]!;
-    const parent = cat === 'REG' ? 'JAK' : '';
-    const gtin = i % 3 === 0 ? '' : String(7_000_000_000_000 + i);
-    const currency = i % 4 === 0 ? 'EUR' : 'NOK';
-    rows.push(
-      `${20_000 + i};Item ${i};${i % 2 ? 'Size M' : ''};Vendor;${cat};Category ${cat};${parent};${i % 5};${base + i},05;${currency};No;${gtin};;01.01.2026`,
-    );
-  }
-  return `${HEADER}\n${rows.join('\n')}\n`;
+  return itemExport(ITEMS, (i) => {
+    if (skip.includes(i)) return undefined;
+    const category = CATEGORIES[i % CATEGORIES.length]!;
+    return {
+      category,
+      parent: category === 'REG' ? 'JAK' : '',
+      sort: i % 5,
+      description2: i % 2 ? 'Size M' : '',
+      gtin: i % 3 === 0 ? '' : String(7_000_000_000_000 + i),
+      currency: i % 4 === 0 ? 'EUR' : 'NOK',
+      price: `${base + i},05`,
+    };
+  });
 }
 
 describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label, platform) => {
   let config: FerryConfig;
-  let configFile: string;
+  let env: NodeJS.ProcessEnv;
   const h = useDeliveryHarness(
     'described',
     { openapi: platform.file, token: TOKEN, keepBodies: true },
-    async ({ prefix, dir }) => {
-      const pipelines = join(dir, 'pipelines');
-      mkdirSync(pipelines);
-      copyFileSync(
-        join(PROJECT_ROOT, 'config/pipelines/catalog.yaml'),
-        join(pipelines, 'catalog.yaml'),
-      );
-      const settings = { listing: platform.listing, auth: platform.auth, openapi: platform.file };
-      const base = testConfig(prefix, h.sim.url, join(dir, 'reports'));
-      const described = {
-        ...base,
-        interface: { ...base.interface, ...settings },
-        pipelines: { ...base.pipelines, dir: pipelines },
-      };
-      config = configFromDescription(described, await loadDescription(platform.file));
-      configFile = join(dir, 'ferry.yaml');
-      writeFileSync(
-        configFile,
-        stringify({
-          redis: { url: TEST_REDIS_URL, prefix },
-          interface: { baseUrl: h.sim.url, ...settings },
-          pipelines: { dir: pipelines },
-          log: { level: 'silent' },
-        }),
-      );
+    async (harness) => {
+      const setup = writeDescribedSetup(harness, platform);
+      env = setup.env;
+      config = await describedConfig(harness, platform, setup.pipelines);
     },
   );
 
@@ -149,9 +125,7 @@ describe.each(Object.entries(PLATFORMS))('a platform described as: %s', (_label,
   }
 
   it('ferry interface check passes the catalog pipeline', async () => {
-    const check = await ferryHere(['interface', 'check', '--json'], {
-      env: { ...process.env, FERRY_CONFIG: configFile },
-    });
+    const check = await ferryHere(['interface', 'check', '--json'], { env });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     const result = JSON.parse(check.stdout) as InterfaceCheck;
     expect(result.problems).toEqual([]);

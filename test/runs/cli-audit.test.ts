@@ -7,7 +7,6 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
 import {
   startDeliveryWorker,
   type DeliveryWorker,
@@ -17,7 +16,12 @@ import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { ferryHere } from '../helpers/ferry-here.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
-import { quietLogger, testConfig, useDeliveryHarness } from '../queue/delivery-fixtures.js';
+import {
+  quietLogger,
+  startCatalog,
+  testConfig,
+  useDeliveryHarness,
+} from '../queue/delivery-fixtures.js';
 import { itemRow, writeItems } from '../serve/console-fixtures.js';
 
 const h = useDeliveryHarness('cli-audit', { seed: 3 });
@@ -45,14 +49,7 @@ beforeAll(async () => {
     itemRow('B1', '10,00'),
     itemRow('B2', '11,00'),
   ]);
-  const started = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
-  runId = started.runId;
+  runId = (await startCatalog(h.redis, config, file)).runId;
   expect((await followRun(h.redis, keys(), runId, () => undefined)).status).toBe('partial');
   h.sim.setFaults({ rejectKeys: [] });
 });

@@ -3,12 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { FerryConfig } from '../../src/config/schema.js';
-import { startRun } from '../../src/orchestrate/start-run.js';
 import { undoRun, type UndoResult } from '../../src/orchestrate/undo-run.js';
 import type { Plan } from '../../src/pipeline/types.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
-import { quietLogger, type DeliveryHarness } from '../queue/delivery-fixtures.js';
+import { quietLogger, startCatalog, type DeliveryHarness } from '../queue/delivery-fixtures.js';
 
 const HEADER =
   'No.;Description;Description 2;Vendor Name;Item Category Code;Item Category Name;' +
@@ -27,13 +26,7 @@ export async function runCatalog(
 ): Promise<{ runId: string; plan: Plan }> {
   const file = join(h.dir, name);
   writeFileSync(file, [HEADER, ...rows, ''].join('\r\n'), 'latin1');
-  const started = await startRun({
-    config,
-    redis: h.redis,
-    logger: quietLogger(),
-    pipeline: 'catalog',
-    source: { file },
-  });
+  const started = await startCatalog(h.redis, config, file);
   if (started.enqueued) {
     const done = await followRun(h.redis, deliveryKeys(h.prefix), started.runId, () => undefined);
     expect(done.status).toBe('succeeded');
