@@ -75,16 +75,22 @@ export const VENDOR_AUTH = {
 } as const;
 
 /** `dir`/ferry.yaml: the pipelines of `pipelines` against VENDOR_MINOR_UNITS, a prefix of its own. */
-export function vendorConfigFile(dir: string, pipelines: string, label: string): string {
+/** A config file for the vendor's description; `prefix`: its Redis keys', for the test to remove. */
+export function vendorConfigFile(
+  dir: string,
+  pipelines: string,
+  label: string,
+): { file: string; prefix: string } {
   const file = join(dir, 'ferry.yaml');
+  const prefix = uniquePrefix(label);
   writeFileSync(
     file,
     stringify({
-      redis: { url: TEST_REDIS_URL, prefix: uniquePrefix(label) },
+      redis: { url: TEST_REDIS_URL, prefix },
       interface: { listing: 'B', openapi: VENDOR_MINOR_UNITS, auth: VENDOR_AUTH },
       pipelines: { dir: pipelines },
       log: { level: 'silent' },
     }),
   );
-  return file;
+  return { file, prefix };
 }

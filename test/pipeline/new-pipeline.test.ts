@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import { assignBest } from '../../src/pipeline/contract/assign-best.js';
 import { profileSample } from '../../src/pipeline/contract/sample-profile.js';
 import { configOnlyEnv, ferryHere } from '../helpers/ferry-here.js';
+import { deleteKeys } from '../helpers/redis.js';
 import { tempDir, vendorConfigFile } from './helpers.js';
 
 const HEADER =
@@ -72,7 +73,8 @@ describe('ferry pipeline new on an item export and a vendor description', () => 
   const pipelines = join(dir.path, 'pipelines');
   mkdirSync(pipelines);
   const sample = dir.file('items.csv', [HEADER, ...ROWS].join('\n') + '\n');
-  const config = vendorConfigFile(dir.path, pipelines, 'pipeline-new');
+  const { file: config, prefix } = vendorConfigFile(dir.path, pipelines, 'pipeline-new');
+  afterAll(() => deleteKeys(prefix));
   const ferry = (args: string[]) => ferryHere(args, { env: configOnlyEnv(config) });
 
   async function draft(name: string, operation: string) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { configOnlyEnv, ferryHere } from '../helpers/ferry-here.js';
+import { deleteKeys } from '../helpers/redis.js';
 import { definitionOf, tempDir, vendorConfigFile } from './helpers.js';
 
 const PRICE_FIELDS = {
@@ -123,7 +124,8 @@ describe('every command that loads the pipeline exits 2 on it', () => {
   );
   const sample = join(dir.path, 'items.csv');
   writeFileSync(sample, 'No.,Description,Price,Currency\n1,Bike,10.00,NOK\n');
-  const config = vendorConfigFile(dir.path, pipelines, 'payload-paths');
+  const { file: config, prefix } = vendorConfigFile(dir.path, pipelines, 'payload-paths');
+  afterAll(() => deleteKeys(prefix));
   const ferry = (args: string[]) => ferryHere(args, { env: configOnlyEnv(config) });
   const named =
     /guards\.valueChange\.field: "prices\.0\.amount" is not a field the mapping builds.*Did you mean "prices\.0\.amountMinor"\?/;
