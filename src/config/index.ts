@@ -17,3 +17,15 @@ export type {
   ContractInUse,
   FerryConfig,
 } from './schema.js';
+export {
+  assertPlatform,
+  DEFAULT_PLATFORM,
+  pipelineOnPlatform,
+  platformConcurrency,
+  platformConfig,
+  platformNames,
+  platformOf,
+  platformVariable,
+  splitPipelineName,
+} from './platforms.js';
+export { PLATFORM_NAME, type PlatformSettings } from './schema.js';

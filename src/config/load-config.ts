@@ -6,6 +6,7 @@ import { ConfigError, type ConfigIssue } from '../errors/index.js';
 import { envValue } from './env-value.js';
 import { formatIssues } from './format-issues.js';
 import { interpolate } from './interpolate.js';
+import { platformEnv } from './platform-env.js';
 import { configSchema, type FerryConfig } from './schema.js';
 
 /**
@@ -156,6 +157,7 @@ export function loadConfig(
     }
   }
   if (env.REDIS_CLUSTER) useClusterSeeds(raw, env.REDIS_CLUSTER, file);
+  const fromPlatformEnv = platformEnv(raw, env, issues);
   const roleTokens = addRoleTokens(raw, env, issues);
   if (issues.length > 0) throw new ConfigError(file, issues);
   const parsed = configSchema.safeParse(raw);
@@ -166,7 +168,7 @@ export function loadConfig(
       const tokenEntry = /^serve\.tokens\.\d+/.exec(i.path)?.[0];
       const fromRole = tokenEntry === undefined ? undefined : roleTokens.get(tokenEntry);
       if (fromRole) return { ...i, path: `${i.path} (from ${fromRole})` };
-      const envName = envByKey.get(i.path);
+      const envName = envByKey.get(i.path) ?? fromPlatformEnv.get(i.path);
       const given = envName && envValue(env, envName).value;
       return given ? { ...i, path: `${i.path} (from ${envName})` } : i;
     });

@@ -133,6 +133,35 @@ export const bindingSchema = z.strictObject({
 });
 export type BindingConfig = z.infer<typeof bindingSchema>;
 
+/**
+ * A platform's name (docs/PLATFORMS.md): lowercase letters, digits and `_`, so that its environment
+ * variables (`FERRY_PLATFORM_<NAME>_BASE_URL`) are one spelling of it.
+ */
+export const PLATFORM_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+/**
+ * One shop of several (`platforms.<name>`): its address and credential, and what differs from the
+ * top-level `interface` and `delivery`; every other interface key is the top-level one's.
+ */
+const platformSchema = z.strictObject({
+  baseUrl: z.url(),
+  auth: authSchema,
+  listing: z.enum(LISTINGS).optional(),
+  /** Its own description (a file path or an http(s) URL); absent: the top-level interface.openapi. */
+  openapi: z.string().min(1).optional(),
+  idempotencyHeader: z.string().min(1).optional(),
+  bindings: z.record(z.string(), bindingSchema).optional(),
+  delivery: z
+    .strictObject({
+      ratePerSecond: z.union([z.literal('auto'), z.number().int().min(0)]).optional(),
+      bulkShare: z.number().gt(0).max(1).optional(),
+      /** Jobs of this platform one worker process runs at once, within delivery.concurrency. */
+      concurrency: positiveInt.optional(),
+    })
+    .optional(),
+});
+export type PlatformSettings = z.infer<typeof platformSchema>;
+
 export const configSchema = z.strictObject({
   redis: z
     .strictObject({
@@ -198,6 +227,27 @@ export const configSchema = z.strictObject({
       bindings: z.record(z.string(), bindingSchema).default({}),
     })
     .prefault({}),
+  /** More shops than the top-level `interface` (which is the platform `default`). */
+  platforms: z
+    .record(z.string(), platformSchema)
+    .superRefine((platforms, ctx) => {
+      for (const name of Object.keys(platforms)) {
+        if (name === 'default') {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'the top-level `interface` is the platform `default`: set it there',
+          });
+        } else if (!PLATFORM_NAME.test(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'expected a name of lowercase letters, digits and `_`, starting with a letter',
+          });
+        }
+      }
+    })
+    .default({}),
   delivery: z
     .strictObject({
       /** Jobs one worker process runs at once (and connections of its pool). */
@@ -352,4 +402,11 @@ export interface ContractInUse {
   operations?: string[];
 }
 
-export type FerryConfig = z.infer<typeof configSchema> & { contract?: ContractInUse };
+export type FerryConfig = z.infer<typeof configSchema> & {
+  contract?: ContractInUse;
+  /**
+   * The platform this config speaks for (platforms.ts: `platformConfig`): its `interface` and
+   * `delivery` are that platform's. Absent: `default`, the top-level interface.
+   */
+  platform?: string;
+};

@@ -112,6 +112,8 @@ export const ERRORS = {
   FERRY_UNDO: declared<RunDetails>(409),
   // state bound to its platform (appended)
   FERRY_STATE_OTHER_PLATFORM: declared<StatePlatformDetails>(409),
+  // several platforms per installation (appended)
+  FERRY_RATE_WAIT: declared<JobDetails>(503),
   // the console's own: the request went wrong, not a command
   FERRY_UNAUTHORIZED: declared<NoDetails>(401),
   FERRY_FORBIDDEN: declared<NoDetails>(403),

@@ -30,6 +30,7 @@ import {
   type StoredChange,
   firstNotice,
   notifyContractChanged,
+  platformKeys,
   readPin,
   readSighting,
   refuseRun,
@@ -41,6 +42,11 @@ export interface ContractContext {
   redis: RedisClient;
   keys: DeliveryKeys;
   logger: Logger;
+}
+
+/** Where the pin of the context's platform is kept (each platform pins its own description). */
+export function pinKeys(ctx: ContractContext): DeliveryKeys {
+  return platformKeys(ctx.keys, ctx.config.platform);
 }
 
 /** The description read now against the pin, classified for the installation's use. */
@@ -79,9 +85,9 @@ export async function classifyAgainstPin(
 export async function readContract(ctx: ContractContext): Promise<ContractState | undefined> {
   const source = ctx.config.interface.openapi;
   if (!source) return undefined;
-  const pin = await readPin(ctx.redis, ctx.keys);
+  const pin = await readPin(ctx.redis, pinKeys(ctx));
   if (!pin) return undefined;
-  const last = await readSighting(ctx.redis, ctx.keys);
+  const last = await readSighting(ctx.redis, pinKeys(ctx));
   const seen = last?.source === source ? last : undefined;
   const validators = seen?.validators ?? (pin.source === source ? pin.validators : {});
   let read = await readSource(source, validators);
@@ -115,7 +121,7 @@ export async function readContract(ctx: ContractContext): Promise<ContractState 
           };
   }
   const fresh = last?.sha256 !== sha256;
-  await writeSighting(ctx.redis, ctx.keys, sighting, fresh);
+  await writeSighting(ctx.redis, pinKeys(ctx), sighting, fresh);
   if (fresh && sha256 !== pin.sha256) {
     ctx.logger.warn(
       {
@@ -166,7 +172,7 @@ export async function gateRun(
   const state = await readContract(ctx);
   if (!state) return undefined;
   const { contract, refusing } = contractOfRun(state, definition);
-  if (contract.changed && (await firstNotice(ctx.redis, ctx.keys, definition.name))) {
+  if (contract.changed && (await firstNotice(ctx.redis, pinKeys(ctx), definition.name))) {
     await notifyContractChanged(ctx, definition.name, contract);
   }
   if (refusing.length > 0) throw await refuseRun(ctx, run, contract);

@@ -6,7 +6,7 @@
 import { loadDescription } from '../interface/index.js';
 import { installationUsage } from '../pipeline/index.js';
 import { type ContractPin, type StoredChange, readPin, writePin } from '../runs/index.js';
-import { classifyAgainstPin, type ContractContext } from './check-contract.js';
+import { classifyAgainstPin, type ContractContext, pinKeys } from './check-contract.js';
 
 export interface ContractSide {
   sha256: string;
@@ -32,7 +32,7 @@ export async function compareWithPin(
   ctx: ContractContext,
   source: string,
 ): Promise<ContractComparison | undefined> {
-  const pin = await readPin(ctx.redis, ctx.keys);
+  const pin = await readPin(ctx.redis, pinKeys(ctx));
   if (!pin) return undefined;
   const now = await loadDescription(source);
   const changes =
@@ -76,7 +76,7 @@ export async function pinContract(
     pulledBy: options.by,
   };
   const pin: ContractPin = { ...shown, text: description.text };
-  const before = await readPin(ctx.redis, ctx.keys);
+  const before = await readPin(ctx.redis, pinKeys(ctx));
   let previous: ContractComparison | null = null;
   if (before) {
     const changes =
@@ -92,6 +92,6 @@ export async function pinContract(
   }
   const allowed = !before || before.sha256 === pin.sha256 || options.replace;
   const written = allowed && !options.dryRun;
-  if (written) await writePin(ctx.redis, ctx.keys, pin);
+  if (written) await writePin(ctx.redis, pinKeys(ctx), pin);
   return { pin: shown, previous, dryRun: options.dryRun, written };
 }

@@ -6,7 +6,8 @@
  * was enqueued and the pipeline is free again.
  */
 import { type RedisClient, isRedisConnectionError } from '../redis/index.js';
-import type { FerryConfig } from '../config/index.js';
+import { type FerryConfig, platformConfig, splitPipelineName } from '../config/index.js';
+import { UsageError } from '../errors/index.js';
 import { context } from '@opentelemetry/api';
 import { inSpan, type Logger } from '../logging/index.js';
 import {
@@ -22,6 +23,7 @@ import {
   type Plan,
   MassDeleteGuardError,
   ValueGuardError,
+  pipelineTargets,
 } from '../pipeline/index.js';
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
 import { platformUrl } from '../state/index.js';
@@ -121,8 +123,15 @@ export interface StartedRun {
   enqueued: boolean;
 }
 
+/** A pipeline's lane (delivery.pipelineLanes names pipelines without their platform). */
 export function laneOf(config: FerryConfig, pipeline: string, override?: Lane): Lane {
-  return override ?? config.delivery.pipelineLanes[pipeline] ?? config.delivery.lane;
+  const lanes = config.delivery.pipelineLanes;
+  return (
+    override ??
+    lanes[pipeline] ??
+    lanes[splitPipelineName(pipeline).pipeline] ??
+    config.delivery.lane
+  );
 }
 
 /** Unchanged entities (per resource) -> skipped items of the operation that would send them. */
@@ -553,9 +562,18 @@ async function allowedInput(
 export async function startRun(given: StartRunOptions): Promise<StartedRun> {
   const { redis, logger } = given;
   const keys = deliveryKeys(given.config.redis.prefix);
+  // The platform it runs on: its address, credential, description and rate (config/platforms.ts).
+  const [target, ...more] = pipelineTargets(given.pipeline, given.config);
+  if (target === undefined || more.length > 0) {
+    throw new UsageError(
+      `${given.pipeline} delivers to several platforms: start one run per platform (${[target, ...more].join(', ')})`,
+    );
+  }
+  const onPlatform = platformConfig(given.config, splitPipelineName(target).platform);
   // Every run (CLI, console, schedule tick, undo) plans by the contract's bindings and schemas.
-  const config = await contractedConfig(given.config, redis, keys);
-  const options = { ...given, config, ...(await allowedInput(given, keys)) };
+  const config = await contractedConfig(onPlatform, redis, keys);
+  const targeted = { ...given, pipeline: target };
+  const options = { ...targeted, config, ...(await allowedInput(targeted, keys)) };
   const definition = loadPipeline(options.pipeline, config);
   const contract = await gateRun({ config, redis, keys, logger }, definition, {
     pipeline: definition.name,

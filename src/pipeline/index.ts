@@ -23,6 +23,7 @@ export {
   loadPipeline,
   pipelineNames,
   pipelinesDir,
+  pipelineTargets,
 } from './definition/load-pipeline.js';
 export type { NotifyEvent } from './definition/pipeline-schema.js';
 export type { Pickup, Schedule } from './definition/schedule-schema.js';

@@ -150,6 +150,20 @@ export class DeliveryDeferredError extends FerryError<'FERRY_DELIVERY_DEFERRED'>
   }
 }
 
+/**
+ * A request's platform will not take it for a while (its rate window is full, or it asked to
+ * wait): with several platforms, the job goes back to the queue for that long rather than hold a
+ * worker's slot that another platform's jobs could use (docs/PLATFORMS.md).
+ */
+export class RateWaitError extends FerryError<'FERRY_RATE_WAIT'> {
+  readonly code = 'FERRY_RATE_WAIT';
+  readonly waitMs: number;
+  constructor(waitMs: number) {
+    super(`the platform's rate lets the next request go in ${waitMs} ms`, {});
+    this.waitMs = waitMs;
+  }
+}
+
 /** A run or dead letter that does not exist (or no longer does). Exit code 2. */
 export class NotFoundError extends FerryError<'FERRY_NOT_FOUND'> {
   readonly code = 'FERRY_NOT_FOUND';

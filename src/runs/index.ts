@@ -42,6 +42,7 @@ export { type EpochWatcher, watchEpoch } from './epoch/epoch-watcher.js';
 export { type DataLoss, markResent, readDataLoss } from './epoch/installation-epoch.js';
 export {
   DeliveryDeferredError,
+  RateWaitError,
   NotFoundError,
   RedisDataLostError,
   RunActiveError,
@@ -72,6 +73,7 @@ export {
   type DeliveryKeys,
   type Lane,
   LANES,
+  platformKeys,
   queueName,
   SCHEDULE_QUEUE,
 } from './keys.js';

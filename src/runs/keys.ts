@@ -95,6 +95,26 @@ export function queueName(lane: Lane): string {
 /** The queue of schedule ticks: one BullMQ job scheduler per scheduled pipeline. */
 export const SCHEDULE_QUEUE = 'schedules';
 
+/**
+ * The keys of what each platform has its own of (docs/PLATFORMS.md): the rate window and pause
+ * (its rate budget) and the pinned description. `default`'s are the installation's keys as they
+ * always were; another platform's sit beside them under `platform:<name>`, in the same slot.
+ */
+export function platformKeys(keys: DeliveryKeys, platform: string | undefined): DeliveryKeys {
+  if (platform === undefined || platform === 'default') return keys;
+  const own = `${keys.bullPrefix}:platform:${platform}`;
+  return {
+    ...keys,
+    pause: `${own}:pause`,
+    rateBucket: `${own}:rate`,
+    rateSequence: `${own}:rate:seq`,
+    rateLimit: `${own}:rate:limit`,
+    rateInteractive: `${own}:rate:interactive`,
+    contractPin: `${own}:contract:pin`,
+    contractSeen: `${own}:contract:seen`,
+  };
+}
+
 export function deliveryKeys(prefix: string): DeliveryKeys {
   const base = `${prefix}:{q}`;
   return {

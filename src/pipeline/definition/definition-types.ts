@@ -48,7 +48,10 @@ export interface EntityDefinition {
 }
 
 export interface PipelineDefinition {
+  /** The pipeline's name on its platform: `catalog`, or `catalog@north` (config/platforms.ts). */
   name: string;
+  /** The platform it is compiled for and delivers to (`default`: the top-level interface). */
+  platform: string;
   description?: string;
   /** The pipeline file, as shown in messages. */
   file: string;

@@ -14,6 +14,11 @@ import {
   readYamlFile,
   type FerryConfig,
   interpolate,
+  assertPlatform,
+  DEFAULT_PLATFORM,
+  pipelineOnPlatform,
+  platformConfig,
+  splitPipelineName,
 } from '../../config/index.js';
 import { ConfigError, type ConfigIssue } from '../../errors/index.js';
 import { resolveBindings } from '../../interface/index.js';
@@ -120,6 +125,7 @@ export function compilePipeline(
   const entities = compileEntities(judged, config.interface.listing, bindings, ctx);
   const definition: PipelineDefinition = {
     name,
+    platform: config.platform ?? DEFAULT_PLATFORM,
     file,
     mode: parsed.mode,
     ...(parsed.description ? { description: parsed.description } : {}),
@@ -168,38 +174,159 @@ function compileAny(name: string, shown: string, raw: unknown, config: FerryConf
   }
   const parsed = pipelineSchema.safeParse(withSourceSecrets(shown, raw));
   if (!parsed.success) throw new ConfigError(shown, formatIssues(parsed.error));
-  return { direction: 'import', definition: compilePipeline(name, shown, parsed.data, config) };
+  const file = withOverrides(shown, parsed.data, config.platform ?? DEFAULT_PLATFORM);
+  return { direction: 'import', definition: compilePipeline(name, shown, file, config) };
 }
 
-/** Either kind, chosen by the file's `direction`: for what lists or schedules every pipeline. */
-export function loadAnyPipeline(name: string, config: FerryConfig): AnyPipeline {
+/** The file as it is on `platform`: its `overrides.<platform>.fields` in place of the fields named. */
+function withOverrides(shown: string, file: PipelineFile, platform: string): PipelineFile {
+  const fields = file.overrides[platform]?.fields;
+  if (!fields || Object.keys(fields).length === 0) return file;
+  const entities = file.entities.map((e) => ({ ...e, fields: { ...e.fields } }));
+  const issues: ConfigIssue[] = [];
+  for (const [target, spec] of Object.entries(fields)) {
+    const dot = target.indexOf('.');
+    const entityName = target.slice(0, dot);
+    const entity = entities.find((e) => (e.name ?? e.operations.upsert ?? '') === entityName);
+    if (dot <= 0 || !entity) {
+      issues.push({
+        path: `overrides.${platform}.fields.${target}`,
+        message: `expected <entity>.<field> of an entity of this pipeline (${entities.map((e) => e.name).join(', ')})`,
+      });
+      continue;
+    }
+    const field = target.slice(dot + 1);
+    if (!Object.hasOwn(entity.fields, field)) {
+      issues.push({
+        path: `overrides.${platform}.fields.${target}`,
+        message: `entity ${entityName} has no field ${field}${didYouMean(field, Object.keys(entity.fields))} (fields: ${Object.keys(entity.fields).join(', ')})`,
+      });
+      continue;
+    }
+    entity.fields[field] = spec;
+  }
+  if (issues.length > 0) throw new ConfigError(shown, issues);
+  return { ...file, entities };
+}
+
+interface PipelineFileFound {
+  path: string;
+  shown: string;
+  raw: unknown;
+  /** The platforms it delivers to, as the file says (`platform`, `platforms`, else default). */
+  platforms: string[];
+}
+
+/** Reads the file of the pipeline `base` (a name without `@platform`). */
+function readPipelineFile(base: string, config: FerryConfig): PipelineFileFound {
   const dir = pipelinesDir(config);
-  if (!NAME.test(name)) {
+  if (!NAME.test(base)) {
     throw new ConfigError('pipeline name', [
       {
-        path: name,
-        message: `expected the name of a file in ${displayPath(dir)} without .yaml (letters, digits, _ . -); pipelines: ${available(dir)}`,
+        path: base,
+        message: `expected the name of a file in ${displayPath(dir)} without .yaml (letters, digits, _ . -), and @platform to name one of its platforms; pipelines: ${available(dir)}`,
       },
     ]);
   }
-  const path = resolve(dir, `${name}.yaml`);
+  const path = resolve(dir, `${base}.yaml`);
   const shown = displayPath(path);
   if (!existsSync(path)) {
     throw new ConfigError(shown, [
       {
         path: '',
         message:
-          `no such pipeline.${didYouMean(name, namesIn(dir))} Pipelines in ` +
+          `no such pipeline.${didYouMean(base, namesIn(dir))} Pipelines in ` +
           `${displayPath(dir)}: ${available(dir)}`,
       },
     ]);
   }
+  const raw = readOnce(path);
+  const r = (raw ?? {}) as { platform?: unknown; platforms?: unknown };
+  const named = Array.isArray(r.platforms)
+    ? r.platforms.filter((p): p is string => typeof p === 'string')
+    : typeof r.platform === 'string'
+      ? [r.platform]
+      : [DEFAULT_PLATFORM];
+  named.forEach((platform, i) =>
+    assertPlatform(
+      config,
+      platform,
+      `${shown}: ${Array.isArray(r.platforms) ? `platforms.${i}` : 'platform'}`,
+    ),
+  );
+  return { path, shown, raw, platforms: named };
+}
+
+/** The file's data, read again only once it changed (each load of a name reads it). */
+function readOnce(path: string): unknown {
   const { mtimeMs, size } = statSync(path);
-  const known = compiled.get(config)?.get(path);
+  const known = files.get(path);
+  if (known && known.mtimeMs === mtimeMs && known.size === size) return known.raw;
+  const raw = readYamlFile(path);
+  files.set(path, { mtimeMs, size, raw });
+  return raw;
+}
+
+const files = new Map<string, { mtimeMs: number; size: number; raw: unknown }>();
+
+/**
+ * The platform a name runs on: the one after `@`, else the file's only one (or `default` among
+ * several); a pipeline that fans out to several without `default` needs one named.
+ */
+function platformToRun(name: string, found: PipelineFileFound): string {
+  const { pipeline, platform } = splitPipelineName(name);
+  const explicit = name.includes('@');
+  if (explicit && found.platforms.includes(platform)) return platform;
+  if (explicit) {
+    throw new ConfigError(found.shown, [
+      {
+        path: 'platforms',
+        message: `${pipeline} does not deliver to ${platform} (it delivers to ${found.platforms.join(', ')})`,
+      },
+    ]);
+  }
+  if (found.platforms.includes(DEFAULT_PLATFORM)) return DEFAULT_PLATFORM;
+  if (found.platforms.length === 1) return found.platforms[0] as string;
+  throw new ConfigError(found.shown, [
+    {
+      path: 'platforms',
+      message: `${pipeline} delivers to ${found.platforms.join(', ')}: name one (${found.platforms.map((p) => pipelineOnPlatform(pipeline, p)).join(', ')}, or --platform)`,
+    },
+  ]);
+}
+
+/**
+ * The names a pipeline runs under, one per platform it delivers to: `catalog` -> `catalog` (on
+ * default), or `catalog@north`, `catalog@south` for a fan-out; `catalog@north` -> itself, once
+ * the file says it delivers there. `platform` (a command's `--platform`) keeps that one only.
+ */
+export function pipelineTargets(name: string, config: FerryConfig, platform?: string): string[] {
+  const { pipeline } = splitPipelineName(name);
+  const found = readPipelineFile(pipeline, config);
+  if (platform !== undefined) {
+    return [pipelineOnPlatform(pipeline, platformToRun(`${pipeline}@${platform}`, found))];
+  }
+  if (name.includes('@')) return [pipelineOnPlatform(pipeline, platformToRun(name, found))];
+  return found.platforms.map((p) => pipelineOnPlatform(pipeline, p));
+}
+
+/**
+ * Either kind, chosen by the file's `direction`: for what lists or schedules every pipeline.
+ * `name` may name the platform (`catalog@north`); the definition is compiled with that platform's
+ * config (its listing, description and bindings) and its overrides.
+ */
+export function loadAnyPipeline(name: string, config: FerryConfig): AnyPipeline {
+  const base = splitPipelineName(name).pipeline;
+  const found = readPipelineFile(base, config);
+  const platform = platformToRun(name, found);
+  const scoped = platformConfig(config, platform);
+  const { mtimeMs, size } = statSync(found.path);
+  const cacheKey = `${found.path}\0${platform}`;
+  const known = compiled.get(scoped)?.get(cacheKey);
   if (known && known.mtimeMs === mtimeMs && known.size === size) return known.pipeline;
-  const pipeline = compileAny(name, shown, readYamlFile(path), config);
-  if (!compiled.has(config)) compiled.set(config, new Map());
-  compiled.get(config)!.set(path, { mtimeMs, size, pipeline });
+  const pipeline = compileAny(pipelineOnPlatform(base, platform), found.shown, found.raw, scoped);
+  if (!compiled.has(scoped)) compiled.set(scoped, new Map());
+  compiled.get(scoped)!.set(cacheKey, { mtimeMs, size, pipeline });
   return pipeline;
 }
 

@@ -4,6 +4,7 @@
  */
 import { guardsSchema } from '../guards/guard-schema.js';
 import { z } from 'zod';
+import { PLATFORM_NAME } from '../../config/index.js';
 import { s3SourceSchema, sftpSourceSchema } from './remote-source-schema.js';
 import { scheduleSchema } from './schedule-schema.js';
 import { windowSchema } from './window-schema.js';
@@ -157,8 +158,45 @@ export const pipelineSchema = z
     /** Delivery order: each entry is a stage (an operation id or a list of them). */
     stages: z.array(z.union([z.string(), z.array(z.string()).min(1)])).optional(),
     entities: z.array(entitySchema).min(1).max(31),
+    /** The platform it delivers to (docs/PLATFORMS.md; default `default`)... */
+    platform: z.string().regex(PLATFORM_NAME, 'a platform name from the config').optional(),
+    /** ...or the platforms it fans out to: one plan and one state per platform. */
+    platforms: z
+      .array(z.string().regex(PLATFORM_NAME, 'a platform name from the config'))
+      .min(1)
+      .optional(),
+    /**
+     * What differs on a platform: `fields: {"<entity>.<field>": <field spec>}` replaces that
+     * field's spec (a price list or a currency per shop).
+     */
+    overrides: z
+      .record(
+        z.string(),
+        z.strictObject({ fields: z.record(z.string(), fieldSpecSchema).default({}) }),
+      )
+      .default({}),
   })
   .superRefine((p, ctx) => {
+    if (p.platform !== undefined && p.platforms !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['platforms'],
+        message: 'platform names one platform, platforms several: set one of them',
+      });
+    }
+    const on = p.platforms ?? [p.platform ?? 'default'];
+    if (new Set(on).size < on.length) {
+      ctx.addIssue({ code: 'custom', path: ['platforms'], message: 'a platform named twice' });
+    }
+    for (const name of Object.keys(p.overrides)) {
+      if (!on.includes(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['overrides', name],
+          message: `not a platform this pipeline delivers to (${on.join(', ')})`,
+        });
+      }
+    }
     if (p.mode === 'changes' && !p.changeType) {
       ctx.addIssue({
         code: 'custom',

@@ -28,6 +28,11 @@ export interface DeliveryDeps {
   logger: Logger;
   /** Counts each run's requests answered, for its forecast. */
   sent: RunRequestCounter;
+  /**
+   * Several platforms: a request that would wait longer than this at its platform's rate gate
+   * hands its job back for that long, freeing the slot for the other platforms' jobs.
+   */
+  yieldAfterMs?: number;
   /** The pipelines' breaker for platform-wide refusals. */
   breaker: Breaker;
   /** Called in the process whose refusal blocked a run's delivery (notifies `blocked`). */

@@ -13,7 +13,14 @@ import { onWorkerError, createRedis, warnIfEvicting } from '../../redis/index.js
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'bullmq';
-import type { FerryConfig } from '../../config/index.js';
+import {
+  DEFAULT_PLATFORM,
+  type FerryConfig,
+  platformConcurrency,
+  platformConfig,
+  platformNames,
+  splitPipelineName,
+} from '../../config/index.js';
 import {
   resolveBindings,
   createInterfaceClient,
@@ -43,14 +50,15 @@ import {
   notifyRunEnded,
   parseRun,
   contractedConfig,
+  platformKeys,
 } from '../../runs/index.js';
 import { openQueues } from '../queues.js';
 import { createBreaker } from './breaker.js';
 import type { DeliveryDeps } from './delivery-deps.js';
-import { processJob } from './process-job.js';
+import { handBack, processJob } from './process-job.js';
 import { inJobSpan } from './job-span.js';
-import { createRateGate } from './rate-gate.js';
-import { createRunContracts } from './run-contracts.js';
+import { createRateGate, type RateGate } from './rate-gate.js';
+import { createRunContracts, type RunContracts } from './run-contracts.js';
 import { startSupervisor } from './supervisor.js';
 
 const SUPERVISE_MS = 2_000;
@@ -59,6 +67,24 @@ const IDLE_POLL_MS = 20;
 
 /** How soon a worker notices that Redis lost its data (one HGET a tick). */
 const EPOCH_CHECK_MS = 2_000;
+
+/**
+ * Several platforms (docs/PLATFORMS.md): a request whose platform's rate would keep it waiting
+ * longer than this hands its job back, and a job of a platform at its share of this process's
+ * slots goes back for this long, so a slow or limited platform never holds the slots.
+ */
+const YIELD_AFTER_MS = 250;
+const CAP_RECHECK_MS = 250;
+
+/** What a worker process holds per platform, and the jobs of it running now. */
+interface PlatformDelivery {
+  name: string;
+  deps: DeliveryDeps;
+  contracts: RunContracts;
+  /** delivery.concurrency, or the platform's own `delivery.concurrency` when lower. */
+  cap: number;
+  active: number;
+}
 
 export interface DeliveryWorkerOptions {
   config: FerryConfig;
@@ -82,15 +108,13 @@ export interface DeliveryWorker {
 
 export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<DeliveryWorker> {
   const { logger } = options;
-  const delivery = options.config.delivery;
+  const given = options.config;
+  const delivery = given.delivery;
   const concurrency = options.concurrency ?? delivery.concurrency;
   const lanes = options.lanes ?? LANES;
-  const keys = deliveryKeys(options.config.redis.prefix);
-  const redis = createRedis(options.config.redis);
+  const keys = deliveryKeys(given.redis.prefix);
+  const redis = createRedis(given.redis);
   await warnIfEvicting(redis, logger);
-  // Bodies are shaped by the contract's bindings: the worker's own are the pinned description's
-  // (else the live one's) as read now; each run's jobs go by the one it was planned by.
-  const config = await contractedConfig(options.config, redis, keys);
   const clients: InterfaceClient[] = [];
   const clientFor = (c: FerryConfig): InterfaceClient => {
     const client = createInterfaceClient(c.interface, {
@@ -102,56 +126,119 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
     clients.push(client);
     return client;
   };
-  const gate = createRateGate(redis, keys, {
-    ratePerSecond: delivery.ratePerSecond,
-    bulkShare: delivery.bulkShare,
-  });
+  const gates: RateGate[] = [];
   const requestMetrics = startRequestMetrics(redis, keys.metrics);
   const sent = startRunRequestCounter(redis, keys);
   const stopping = new AbortController();
   const draining = new AbortController();
-  const deps: DeliveryDeps = {
+  const names = platformNames(given);
+  const several = names.length > 1;
+  /** Each platform's client, gate, bindings and description (config/platforms.ts). */
+  const onPlatform = async (name: string): Promise<PlatformDelivery> => {
+    const scoped = platformConfig(given, name);
+    // Bodies are shaped by the contract's bindings: the platform's pinned description (else the
+    // live one) as read now; each run's jobs go by the one it was planned by (run-contracts.ts).
+    const config = await contractedConfig(scoped, redis, keys);
+    const gate = createRateGate(redis, platformKeys(keys, name), {
+      ratePerSecond: config.delivery.ratePerSecond,
+      bulkShare: config.delivery.bulkShare,
+    });
+    gates.push(gate);
+    const deps: DeliveryDeps = {
+      ...common,
+      config,
+      platform: platformUrl(config.interface),
+      client: clientFor(config),
+      bindings: resolveBindings(config.interface.bindings),
+      gate,
+      ...(several ? { yieldAfterMs: YIELD_AFTER_MS } : {}),
+    };
+    const contracts = createRunContracts({ deps, given: scoped, clientFor, logger });
+    return {
+      name,
+      deps,
+      contracts,
+      cap: platformConcurrency(given, name),
+      active: 0,
+    };
+  };
+  const common = {
     redis,
     keys,
-    config,
-    platform: platformUrl(config.interface),
-    client: clientFor(config),
-    bindings: resolveBindings(config.interface.bindings),
-    gate,
-    state: createStateStore(redis, config.redis.prefix),
-    history: createPayloadHistory(redis, config.redis.prefix, config.undo.retentionDays),
-    refusals: createRefusalLog(redis, config.redis.prefix),
+    state: createStateStore(redis, given.redis.prefix),
+    history: createPayloadHistory(redis, given.redis.prefix, given.undo.retentionDays),
+    refusals: createRefusalLog(redis, given.redis.prefix),
     dlq: createDeadLetterStore(redis, keys),
     queues: openQueues(redis, keys),
     logger,
     sent,
     breaker: createBreaker(redis, keys, delivery.breaker),
-    onBlocked: async (runId) => {
+    onBlocked: async (runId: string) => {
       const run = parseRun(await redis.hgetall(keys.run(runId)));
-      if (run) await notifyRunBlocked({ config, redis, keys, logger }, run);
+      if (run) await notifyRunBlocked({ config: given, redis, keys, logger }, run);
     },
     stopping: stopping.signal,
     draining: draining.signal,
-    onRunFinished: async (runId) => {
-      const report = await finishRun(redis, keys, deps.dlq, runId, delivery.reportsDir);
+    onRunFinished: async (runId: string) => {
+      const report = await finishRun(redis, keys, common.dlq, runId, delivery.reportsDir);
       logger.info({ runId, status: report.status, report: report.files?.json }, 'run finished');
       const run = parseRun(await redis.hgetall(keys.run(runId)));
-      if (run) await notifyRunEnded({ config, redis, keys, logger }, run);
+      if (run) await notifyRunEnded({ config: given, redis, keys, logger }, run);
     },
   };
-  const contracts = createRunContracts({ deps, given: options.config, clientFor, logger });
+  const platforms = new Map<string, Promise<PlatformDelivery>>();
+  const platformOfJob = (name: string): Promise<PlatformDelivery> => {
+    let found = platforms.get(name);
+    if (!found) {
+      found = onPlatform(name);
+      // A description that could not be read is read again by the job's retry.
+      found.catch(() => platforms.delete(name));
+      platforms.set(name, found);
+    }
+    return found;
+  };
+  // The default platform's at start, as always (a bad description stops the worker here); the
+  // others' too, but a platform whose description cannot be read now only fails its own jobs.
+  const home = await platformOfJob(DEFAULT_PLATFORM);
+  const deps = home.deps;
+  for (const name of names.slice(1)) {
+    platformOfJob(name).catch((error: unknown) =>
+      logger.error(
+        { platform: name, err: error },
+        "this platform's description cannot be read: its jobs wait and retry",
+      ),
+    );
+  }
+  /** A job of a platform this worker's config does not declare: it blocks, naming the platform. */
+  const unknownPlatform = (name: string): PlatformDelivery => ({
+    ...home,
+    name,
+    deps: { ...deps, platform: `no platform "${name}" (this worker's config does not declare it)` },
+    contracts: async () => ({
+      ...deps,
+      platform: `no platform "${name}" (this worker's config does not declare it)`,
+    }),
+    active: 0,
+  });
   let active = 0;
-  const platform = platformUrl(config.interface);
   const workers = lanes.map((lane) => {
     const worker = new Worker<DeliveryJobData>(
       queueName(lane),
       async (job, token) => {
+        const name = splitPipelineName(job.data.pipeline).platform;
+        const mine = names.includes(name) ? await platformOfJob(name) : unknownPlatform(name);
+        // A platform at its own share of this process's slots leaves the rest to the others.
+        if (several && mine.active >= mine.cap) return await handBack(job, token, CAP_RECHECK_MS);
         active += 1;
+        mine.active += 1;
         try {
-          const jobDeps = config.interface.openapi ? await contracts(job.data.runId) : deps;
-          await inJobSpan(job, lane, platform, () => processJob(job, jobDeps, token));
+          const jobDeps = mine.deps.config.interface.openapi
+            ? await mine.contracts(job.data.runId)
+            : mine.deps;
+          await inJobSpan(job, lane, mine.deps.platform, () => processJob(job, jobDeps, token));
         } finally {
           active -= 1;
+          mine.active -= 1;
         }
       },
       {
@@ -196,7 +283,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
         'pipeline stops before resending its catalog and says the ways out; see `ferry status`.',
     ),
   );
-  logger.info({ lanes, concurrency }, 'delivery worker started');
+  logger.info({ lanes, concurrency, platforms: names }, 'delivery worker started');
 
   return {
     active: () => active,
@@ -214,7 +301,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       // Forced either way: the jobs this process holds have ended or are left to others, and a
       // graceful close() of a worker paused while it was still starting can wait for ever.
       await Promise.all(workers.map((w) => w.close(true)));
-      gate.close();
+      for (const gate of gates) gate.close();
       // Past the timeout, requests still in flight are abandoned, and their jobs left to another
       // worker, which sends them again under the same idempotency keys.
       if (!drained) stopping.abort();

@@ -17,6 +17,7 @@ import { buildDeadLetter, type DeadLetterContext } from '../dlq/build-dead-lette
 import {
   type DeadLetter,
   DeliveryDeferredError,
+  RateWaitError,
   WorkerStoppedError,
   addTally,
   addToTally,
@@ -54,8 +55,12 @@ interface Outcomes {
   /** A checkpoint saw the run being cancelled (or gone): `unsent` were not sent. */
   cancelling: boolean;
   unsent: readonly JobRequest[];
-  /** Not sent: the worker is stopping, and hands them back to the queue. */
+  /**
+   * Not sent: the worker is stopping, or (several platforms) the platform's rate makes them wait
+   * `handBackMs`; they go back to the queue.
+   */
   handBack: readonly JobRequest[];
+  handBackMs: number;
 }
 
 interface Sending {
@@ -153,7 +158,17 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
       out.deferred.push({ ...last, request });
       continue;
     }
-    const result = await sendRequest(request, s.ctx);
+    let result: Awaited<ReturnType<typeof sendRequest>>;
+    try {
+      result = await sendRequest(request, s.ctx);
+    } catch (error) {
+      if (!(error instanceof RateWaitError)) throw error;
+      // Its platform will not take it for a while: the slot goes to other platforms' jobs.
+      await s.progress.save();
+      out.handBack = requests.slice(i);
+      out.handBackMs = error.waitMs;
+      return;
+    }
     // A request with a part to send again (a transient failure, a held refusal) is not done yet.
     s.deps.sent.count(s.data.runId, result.deferred.length === 0 && result.held.length === 0);
     for (const item of result.confirmed) {
@@ -272,6 +287,7 @@ export async function processJob(
     cancelling: false,
     unsent: [],
     handBack: [],
+    handBackMs: 0,
   };
   const sendCtx: SendContext = {
     client: deps.client,
@@ -280,6 +296,7 @@ export async function processJob(
     lane,
     budget: config.delivery.retryBudget,
   };
+  if (deps.yieldAfterMs !== undefined) sendCtx.yieldAfterMs = deps.yieldAfterMs;
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   const everyMs = config.delivery.progressEveryMs;
   const progress: Progress = {
@@ -360,7 +377,7 @@ export async function processJob(
     const back: DeliveryJobData = { ...data, requests: rest, tally, deadLetters };
     if (work.replayOf) back.replayOf = work.replayOf;
     await job.updateData(back);
-    return await handBack(job, token);
+    return await handBack(job, token, out.handBackMs);
   }
   if ((out.blocked || !lastAttempt) && waiting.length > 0) {
     const next: DeliveryJobData = {
@@ -397,11 +414,17 @@ async function blockOtherPlatform(
 }
 
 /**
- * A stopping worker's job goes back to the queue at once for another worker, spending no attempt
- * (BullMQ's manual delay, of none): the rest of its requests are in its data.
+ * A job goes back to the queue, spending no attempt (BullMQ's manual delay): a stopping worker's
+ * at once for another worker, one its platform's rate holds back for `ms` (with a jitter, so the
+ * jobs handed back together do not all come back at once); the rest of its requests are in its data.
  */
-async function handBack(job: Job<DeliveryJobData>, token: string | undefined): Promise<never> {
-  await job.moveToDelayed(Date.now(), token);
+export async function handBack(
+  job: Job<DeliveryJobData>,
+  token: string | undefined,
+  ms = 0,
+): Promise<never> {
+  const jitter = ms > 0 ? Math.floor(Math.random() * Math.min(ms, 200)) : 0;
+  await job.moveToDelayed(Date.now() + ms + jitter, token);
   throw new DelayedError();
 }
 

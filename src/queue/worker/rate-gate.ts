@@ -25,7 +25,7 @@ import {
   readRateLimitHeaders,
 } from '../../interface/index.js';
 import { type RedisClient, runScript } from '../../redis/index.js';
-import type { DeliveryKeys, Lane } from '../../runs/index.js';
+import { type DeliveryKeys, type Lane, RateWaitError } from '../../runs/index.js';
 import { RATE_OBSERVED } from '../scripts/rate-observed.js';
 import { RATE_PAUSE } from '../scripts/rate-pause.js';
 import { RATE_REFUSED } from '../scripts/rate-refused.js';
@@ -102,8 +102,10 @@ export interface RateGate {
   /**
    * Undefined when a request may be sent now, else a promise that resolves when it may (rejects
    * when the signal aborts). The open gate costs no promise: it is asked before every request.
+   * With `yieldAfterMs`, a wait longer than that in all rejects with RateWaitError instead, no
+   * grant taken: the caller gives its slot to other work for that long.
    */
-  pass(lane: Lane, signal?: AbortSignal): Promise<void> | undefined;
+  pass(lane: Lane, signal?: AbortSignal, yieldAfterMs?: number): Promise<void> | undefined;
   /** The platform asked to wait: pauses every worker for `ms`. */
   pause(ms: number): Promise<void>;
   /** A 429 came: under `auto`, the discovered rate comes down. */
@@ -155,11 +157,21 @@ export function createRateGate(
   }, POLL_MS);
   poller.unref();
 
-  async function waitToPass(lane: Lane, signal?: AbortSignal): Promise<void> {
+  async function waitToPass(
+    lane: Lane,
+    signal?: AbortSignal,
+    yieldAfterMs?: number,
+  ): Promise<void> {
+    let waited = 0;
+    const wait = async (ms: number): Promise<void> => {
+      if (yieldAfterMs !== undefined && waited + ms > yieldAfterMs) throw new RateWaitError(ms);
+      waited += ms;
+      await sleep(ms, undefined, { signal });
+    };
     for (;;) {
       const local = pausedUntil - Date.now();
       if (local > 0) {
-        await sleep(local, undefined, { signal });
+        await wait(local);
         continue;
       }
       if (unlimited) return;
@@ -175,7 +187,7 @@ export function createRateGate(
         if (granted > 1) takeAhead(lane, granted - 1);
         return;
       }
-      await sleep(waitMs, undefined, { signal });
+      await wait(waitMs);
     }
   }
 
@@ -185,7 +197,7 @@ export function createRateGate(
   }
 
   return {
-    pass(lane, signal) {
+    pass(lane, signal, yieldAfterMs) {
       const now = Date.now();
       if (pausedUntil <= now) {
         if (unlimited) return undefined;
@@ -195,7 +207,7 @@ export function createRateGate(
           return undefined;
         }
       }
-      return waitToPass(lane, signal);
+      return waitToPass(lane, signal, yieldAfterMs);
     },
     pause,
     async refused() {

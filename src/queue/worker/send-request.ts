@@ -46,6 +46,11 @@ export interface SendContext {
   lane: Lane;
   /** Most HTTP calls one request may make in one attempt. */
   budget: number;
+  /**
+   * With several platforms: a request not yet sent that would wait longer than this at its
+   * platform's gate throws RateWaitError instead (the job yields its slot).
+   */
+  yieldAfterMs?: number;
 }
 
 /** One request's delivery: its parts, calls and outcome (methods, not closures: it runs a lot). */
@@ -73,7 +78,9 @@ class RequestSender {
         });
         return this.result;
       }
-      const gate = this.ctx.gate.pass(this.ctx.lane);
+      // Only before its first call may a request yield: after it, its parts' outcomes are its own.
+      const yieldAfter = this.calls === 0 ? this.ctx.yieldAfterMs : undefined;
+      const gate = this.ctx.gate.pass(this.ctx.lane, undefined, yieldAfter);
       if (gate) await gate;
       this.calls += 1;
       let answer: CallResponse;

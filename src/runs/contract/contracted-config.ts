@@ -10,7 +10,7 @@
 import { configFromText, configWithContract } from '../../interface/index.js';
 import type { FerryConfig } from '../../config/index.js';
 import type { RedisClient } from '../../redis/index.js';
-import type { DeliveryKeys } from '../keys.js';
+import { type DeliveryKeys, platformKeys } from '../keys.js';
 import { readPin } from './pin-store.js';
 
 export async function contractedConfig(
@@ -19,7 +19,7 @@ export async function contractedConfig(
   keys: DeliveryKeys,
 ): Promise<FerryConfig> {
   if (!config.interface.openapi) return config;
-  const pin = await readPin(redis, keys);
+  const pin = await readPin(redis, platformKeys(keys, config.platform));
   if (!pin) return configWithContract(config);
   if (config.contract?.from === 'pinned' && config.contract.sha256 === pin.sha256) return config;
   const { source, sha256, text } = pin;
