@@ -8,6 +8,15 @@ import { UsageError } from '../errors/index.js';
 import type { AllowDeletes, SourceSpec } from '../pipeline/index.js';
 import type { OptionSpec } from './command.js';
 
+export const PLATFORM_OPTION: Record<string, OptionSpec> = {
+  platform: {
+    type: 'string',
+    placeholder: 'NAME',
+    description:
+      "One of the platforms the pipeline delivers to (docs/PLATFORMS.md). Default: all of them, or the pipeline's only one.",
+  },
+};
+
 export const FILE_OPTION: Record<string, OptionSpec> = {
   file: {
     type: 'string',

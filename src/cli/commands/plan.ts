@@ -10,8 +10,10 @@ import {
   writeJson,
   type Command,
 } from '../command.js';
+import { UsageError } from '../../errors/index.js';
 import {
   allowDeletes,
+  PLATFORM_OPTION,
   FILE_OPTION,
   LOOKUP_OPTION,
   lookupFiles,
@@ -33,7 +35,7 @@ async function describeSource(spec: SourceSpec): Promise<string> {
 export const planCommand: Command = {
   name: 'plan',
   usage:
-    'plan <pipeline> [--file F] [--lookup NAME=PATH]... [--json] [--show-items] [--allow-deletes N|all]',
+    'plan <pipeline> [--platform NAME] [--file F] [--lookup NAME=PATH]... [--json] [--show-items] [--allow-deletes N|all]',
   description: [
     'Reads the file through the pipeline (config/pipelines/<pipeline>.yaml), maps and checks each',
     'record, compares the entities with the sync state in Redis and prints the plan: per operation',
@@ -59,13 +61,19 @@ export const planCommand: Command = {
     'a missing lookup file or column, or',
     "the platform's description changed since it was pinned in a way that breaks the pipeline",
     "(FERRY_CONTRACT_BREAKING: see `ferry interface diff`), or the pipeline's state belongs to",
-    'another platform than the one configured (FERRY_STATE_OTHER_PLATFORM: see `ferry state rebind`).',
+    'another platform than the one configured (FERRY_STATE_OTHER_PLATFORM: see `ferry state rebind`);',
+    '4 stopped by Ctrl-C or SIGTERM before the end of the input (nothing was planned).',
+    '',
+    'A pipeline that fans out to several platforms (docs/PLATFORMS.md) is planned one platform at',
+    "a time, against that platform's state: --platform NAME (or the name catalog@north).",
     '',
     'Examples:',
     '  ferry plan catalog --file examples/items.csv',
     '  ferry plan users --json --show-items',
+    '  ferry plan catalog --platform north --json',
   ].join('\n'),
   options: {
+    ...PLATFORM_OPTION,
     ...FILE_OPTION,
     ...LOOKUP_OPTION,
     'show-items': {
@@ -89,7 +97,9 @@ export const planCommand: Command = {
       planSummary,
       requestItems,
       sourceSpecOf,
+      pipelineTargets,
     } = await import('../../pipeline/index.js');
+    const { platformConfig, splitPipelineName } = await import('../../config/index.js');
     const { checkStatePlatform, connectState, platformUrl } = await import('../../state/index.js');
     const { checkPlanContract } = await import('../../orchestrate/index.js');
     const { contractedConfig, deliveryKeys, lastSyncRows } = await import('../../runs/index.js');
@@ -99,15 +109,27 @@ export const planCommand: Command = {
     const given = config();
     const lookups = lookupFiles(stringList(args, 'lookup'));
     // A mistyped pipeline is a usage error (2, with a guess) before Redis is needed.
-    loadPipeline(args.positionals[0] as string, given);
+    const targets = pipelineTargets(
+      args.positionals[0] as string,
+      given,
+      stringOption(args, 'platform'),
+    );
+    if (targets.length > 1) {
+      throw new UsageError(
+        `${args.positionals[0] as string} delivers to ${targets.join(', ')}, each against its own state: plan one with --platform NAME.`,
+      );
+    }
+    const target = targets[0] as string;
+    const onPlatform = platformConfig(given, splitPipelineName(target).platform);
+    loadPipeline(target, onPlatform);
     return await withRedis(
       () => connectState(given.redis),
       async (redis) => {
         boundHeapGrowth();
         const keys = deliveryKeys(given.redis.prefix);
         // The plan a run would make: by the pinned description's bindings where there is a pin.
-        const config = await contractedConfig(given, redis, keys);
-        const definition = loadPipeline(args.positionals[0] as string, config);
+        const config = await contractedConfig(onPlatform, redis, keys);
+        const definition = loadPipeline(target, config);
         const sourceOverride = await sourceOf(stringOption(args, 'file'), definition.source);
         await checkPlanContract({ config, redis, keys, logger: logger() }, definition);
         // State of another platform would plan nothing for what that one never received.
@@ -169,7 +191,7 @@ export const planCommand: Command = {
         } catch (error) {
           if (!stopSignal.aborted) throw error;
           stderr.write('ferry plan: stopped before the end of the input; nothing was planned.\n');
-          return 1;
+          return 4;
         } finally {
           spool?.remove();
         }

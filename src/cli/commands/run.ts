@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors/index.js';
-import type { Lane } from '../../runs/index.js';
+import type { Lane, RunReport } from '../../runs/index.js';
+import type { SourceSpec } from '../../pipeline/index.js';
 import {
   flag,
   JSON_OPTION,
@@ -10,6 +11,7 @@ import {
 } from '../command.js';
 import {
   allowDeletes,
+  PLATFORM_OPTION,
   FILE_OPTION,
   LOOKUP_OPTION,
   lookupFiles,
@@ -27,7 +29,7 @@ function laneOption(text: string | undefined, lanes: readonly Lane[]): Lane | un
 export const runCommand: Command = {
   name: 'run',
   usage:
-    'run <pipeline> [--file F] [--lookup NAME=PATH]... [--wait [--no-local-worker]] [--lane bulk|interactive] [--json] [--allow-deletes N|all] [--allow-guard RUN] [--resend-all]',
+    'run <pipeline> [--platform NAME] [--file F] [--lookup NAME=PATH]... [--wait [--no-local-worker]] [--lane bulk|interactive] [--json] [--allow-deletes N|all] [--allow-guard RUN] [--resend-all]',
   description: [
     'Plans the pipeline (as `ferry plan`), puts its requests on the delivery queue of its lane and',
     'releases its stages in order (stage n+1 once stage n has settled). One run per pipeline at a',
@@ -63,6 +65,11 @@ export const runCommand: Command = {
     'address, `ferry state rebuild --from-platform` or --resend-all (the state starts over on the new',
     'platform and everything is sent) when it is another.',
     '',
+    'A pipeline that fans out to several platforms (`platforms: [north, south]`, docs/PLATFORMS.md)',
+    'starts one run per platform, each planned against its own state, and with --wait follows them',
+    'all; --json then prints {pipeline, runs: [report, ...]} and the exit code is the worst of',
+    "the runs'. --platform NAME (or the name catalog@north) runs one platform's only.",
+    '',
     'A run the value guards stopped (status guard_stopped: prices moved too far, fields emptied,',
     'too few rows; its samples show old and new values) sends nothing. If the export is right,',
     '--allow-guard RUN sends exactly the plan run RUN stopped, once: it reads again the input run',
@@ -74,8 +81,10 @@ export const runCommand: Command = {
     'Examples:',
     '  ferry run catalog --file examples/items.csv --wait',
     '  ferry run stores --wait --json',
+    '  ferry run catalog --platform north --wait',
   ].join('\n'),
   options: {
+    ...PLATFORM_OPTION,
     ...FILE_OPTION,
     ...LOOKUP_OPTION,
     wait: { type: 'boolean', description: 'Follow the run to its end and print its report.' },
@@ -110,65 +119,108 @@ export const runCommand: Command = {
   reportsToPeople: (values) => values.wait === true,
   async run({ args, stdout, stderr, config, contractConfig, logger, startTracing, stopSignal }) {
     const { isRemoteAddress } = await import('../../../connectors/index.js');
-    const { loadPipeline, boundHeapGrowth } = await import('../../pipeline/index.js');
+    const { loadPipeline, boundHeapGrowth, pipelineTargets } =
+      await import('../../pipeline/index.js');
     const { LANES, cliActor, reportText, isFinishedStatus } = await import('../../runs/index.js');
     const { executeRun } = await import('../../orchestrate/index.js');
+    const { startDeliveryWorker } = await import('../../queue/index.js');
     boundHeapGrowth(); // planning a large export: as `ferry plan` does
+    const named = args.positionals[0] as string;
+    const targets = pipelineTargets(named, config(), stringOption(args, 'platform'));
     const file = stringOption(args, 'file');
     // A remote address on the pipeline's own server takes its connection settings from it.
     const base =
       file && isRemoteAddress(file)
-        ? loadPipeline(args.positionals[0] as string, config()).source
+        ? loadPipeline(targets[0] as string, config()).source
         : undefined;
-    const source = await sourceOf(file, base);
     const wait = flag(args, 'wait');
     const allowGuard = stringOption(args, 'allow-guard');
     if (flag(args, 'no-local-worker') && !wait) {
       throw new UsageError('--no-local-worker goes with --wait.');
     }
+    if (targets.length > 1 && (allowGuard || file === '-')) {
+      throw new UsageError(
+        `${named} delivers to ${targets.join(', ')}: ${allowGuard ? '--allow-guard' : '--file -'} takes one platform's run (add --platform NAME).`,
+      );
+    }
     const runConfig = await contractConfig();
     await startTracing();
-    const report = await executeRun({
-      config: runConfig,
-      logger: logger(),
-      pipeline: args.positionals[0] as string,
-      ...(source ? { source, sourceName: file } : {}),
-      allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
-      ...(allowGuard
-        ? {
-            allowGuard: {
-              stoppedRunId: allowGuard,
-              by: cliActor(),
-              fourEyes: config().serve.fourEyes,
-            },
-          }
-        : {}),
-      lookupFiles: lookupFiles(stringList(args, 'lookup')),
-      resendAll: flag(args, 'resend-all'),
-      ...(laneOption(stringOption(args, 'lane'), LANES)
-        ? { lane: laneOption(stringOption(args, 'lane'), LANES) }
-        : {}),
-      wait,
-      localWorker: !flag(args, 'no-local-worker'),
-      progress: stderr,
-      signal: stopSignal,
-    });
-    if (flag(args, 'json')) await writeJson(stdout, report);
-    else stdout.write(reportText(report));
-    if (!isFinishedStatus(report.status)) {
-      if (wait) {
-        const local = flag(args, 'no-local-worker')
-          ? ''
-          : " This process's worker stopped: with no `ferry worker` running, start one to finish it.";
-        stderr.write(
-          `Detached from run ${report.runId}: it goes on in the queue. Follow it with ` +
-            `\`ferry runs --pipeline ${report.pipeline}\` or \`ferry status\`; stop it with ` +
-            `\`ferry cancel ${report.runId}\`.${local}\n`,
-        );
-        return 4;
+    const lane = laneOption(stringOption(args, 'lane'), LANES);
+    const fanOut = targets.length > 1;
+    // One worker in this process serves every platform's run of a fan-out.
+    const localWorker = wait && !flag(args, 'no-local-worker');
+    const worker =
+      fanOut && localWorker
+        ? await startDeliveryWorker({ config: runConfig, logger: logger() })
+        : undefined;
+    const runOne = async (pipeline: string) =>
+      executeRun({
+        config: runConfig,
+        logger: logger(),
+        pipeline,
+        // Each run reads its own copy: a fan-out reads the file once per platform.
+        ...(file ? { source: (await sourceOf(file, base)) as SourceSpec, sourceName: file } : {}),
+        allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
+        ...(allowGuard
+          ? {
+              allowGuard: {
+                stoppedRunId: allowGuard,
+                by: cliActor(),
+                fourEyes: config().serve.fourEyes,
+              },
+            }
+          : {}),
+        lookupFiles: lookupFiles(stringList(args, 'lookup')),
+        resendAll: flag(args, 'resend-all'),
+        ...(lane ? { lane } : {}),
+        wait,
+        localWorker: localWorker && !fanOut,
+        // A fan-out's runs go on side by side: one progress bar each would overwrite the others.
+        ...(fanOut ? {} : { progress: stderr }),
+        signal: stopSignal,
+      });
+    const exitOf = (report: RunReport): number => {
+      if (!isFinishedStatus(report.status)) {
+        if (wait) {
+          const local = flag(args, 'no-local-worker')
+            ? ''
+            : " This process's worker stopped: with no `ferry worker` running, start one to finish it.";
+          stderr.write(
+            `Detached from run ${report.runId}: it goes on in the queue. Follow it with ` +
+              `\`ferry runs --pipeline ${report.pipeline}\` or \`ferry status\`; stop it with ` +
+              `\`ferry cancel ${report.runId}\`.${local}\n`,
+          );
+          return 4;
+        }
+        return report.rejected > 0 ? 1 : 0;
       }
-      return report.rejected > 0 ? 1 : 0;
+      return report.status === 'succeeded' ? 0 : 1;
+    };
+    if (!fanOut) {
+      const report = await runOne(targets[0] as string);
+      if (flag(args, 'json')) await writeJson(stdout, report);
+      else stdout.write(reportText(report));
+      return exitOf(report);
     }
-    return report.status === 'succeeded' ? 0 : 1;
+    if (wait) stderr.write(`${named}: one run per platform (${targets.join(', ')})...\n`);
+    const settled = await Promise.allSettled(targets.map(runOne)).finally(() =>
+      worker?.close(stopSignal.aborted ? 500 : undefined),
+    );
+    const reports: RunReport[] = [];
+    let code = 0;
+    settled.forEach((outcome, i) => {
+      if (outcome.status === 'fulfilled') {
+        reports.push(outcome.value);
+        code = Math.max(code, exitOf(outcome.value));
+        return;
+      }
+      // One platform's run that could not start leaves the others' runs going.
+      const error = outcome.reason as { message?: string; exitCode?: number };
+      stderr.write(`${targets[i]}: ${error.message ?? String(outcome.reason)}\n`);
+      code = Math.max(code, typeof error.exitCode === 'number' ? error.exitCode : 1);
+    });
+    if (flag(args, 'json')) await writeJson(stdout, { pipeline: named, runs: reports });
+    else stdout.write(reports.map((r) => reportText(r)).join('\n'));
+    return code;
   },
 };
