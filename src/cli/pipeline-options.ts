@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { S3Spec, SftpSpec } from '../../connectors/index.js';
 import { UsageError } from '../errors/index.js';
+import type { FerryConfig } from '../config/index.js';
 import type { AllowDeletes, SourceSpec } from '../pipeline/index.js';
 import type { OptionSpec } from './command.js';
 
@@ -16,6 +17,26 @@ export const PLATFORM_OPTION: Record<string, OptionSpec> = {
       "One of the platforms the pipeline delivers to (docs/PLATFORMS.md). Default: all of them, or the pipeline's only one.",
   },
 };
+
+/**
+ * The one name a command that works on one platform's state takes: `catalog` on its only (or
+ * default) platform, `catalog@north` or `--platform north`; a fan-out without one is refused,
+ * naming the names to use.
+ */
+export async function onePlatformTarget(
+  name: string,
+  config: FerryConfig,
+  platform: string | undefined,
+): Promise<string> {
+  const { pipelineTargets } = await import('../pipeline/index.js');
+  const targets = pipelineTargets(name, config, platform);
+  if (targets.length > 1) {
+    throw new UsageError(
+      `${name} delivers to ${targets.join(', ')}, each against its own state: name one with --platform NAME (or as ${targets[0] as string}).`,
+    );
+  }
+  return targets[0] as string;
+}
 
 export const FILE_OPTION: Record<string, OptionSpec> = {
   file: {

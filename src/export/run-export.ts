@@ -22,7 +22,7 @@ import type { FerryConfig } from '../config/index.js';
 import { isFerryError, UsageError, type FerryError } from '../errors/index.js';
 import { createInterfaceClient } from '../interface/index.js';
 import type { Logger } from '../logging/index.js';
-import { loadExportPipeline, type ExportDefinition } from '../pipeline/index.js';
+import { loadExportPipeline, pipelineTargets, type ExportDefinition } from '../pipeline/index.js';
 import { type RedisClient, acquireLease } from '../redis/index.js';
 import {
   RunActiveError,
@@ -32,7 +32,7 @@ import {
   newRunId,
   type ExportSummary,
   type Trigger,
-  contractedConfig,
+  pipelineConfig,
 } from '../runs/index.js';
 import { laterCursor, type CursorStart } from './cursor.js';
 import { ExportFileExistsError, ExportInterruptedError, ExportWriteError } from './errors.js';
@@ -331,8 +331,10 @@ export async function runExport(given: ExportOptions): Promise<ExportResult> {
   const { redis } = given;
   const keys = deliveryKeys(given.config.redis.prefix);
   // Read through the contract's bindings (path parameters, listings) like every run.
-  const config = await contractedConfig(given.config, redis, keys);
-  const options = { ...given, config };
+  // On the platform it reads from: `orders` with `platform: north` is `orders@north`.
+  const [pipeline = given.pipeline] = pipelineTargets(given.pipeline, given.config);
+  const config = await pipelineConfig(given.config, pipeline, redis, keys);
+  const options = { ...given, pipeline, config };
   const definition = loadExportPipeline(options.pipeline, config);
   const store = exportStore(redis, keys, config.redis.prefix, definition.name);
   const ctx: RunContext = {

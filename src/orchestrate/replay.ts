@@ -7,7 +7,7 @@
 import type { Writable } from 'node:stream';
 import { groupBy } from '../base/index.js';
 import type { RedisClient } from '../redis/index.js';
-import type { FerryConfig } from '../config/index.js';
+import { type FerryConfig, splitPipelineName } from '../config/index.js';
 import { resolveBindings } from '../interface/index.js';
 import type { Logger } from '../logging/index.js';
 import { operationContracts } from '../pipeline/index.js';
@@ -33,6 +33,7 @@ import {
   type RunReport,
   createDeadLetterStore,
   contractedConfig,
+  pipelineConfig,
 } from '../runs/index.js';
 import { startReplay } from './start-replay.js';
 
@@ -56,6 +57,13 @@ export interface ReplayReport {
   delivered: number;
   stale: number;
   failed: number;
+}
+
+/** What a replay sends by on one platform. */
+interface PlatformReplay {
+  config: FerryConfig;
+  bindings: ReturnType<typeof resolveBindings>;
+  contracts: Awaited<ReturnType<typeof operationContracts>> | undefined;
 }
 
 export interface ReplayOptions {
@@ -140,15 +148,30 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
   let worker: DeliveryWorker | undefined;
   try {
     const config = await contractedConfig(options.config, redis, keys);
-    const bindings = resolveBindings(config.interface.bindings);
+    // Each dead letter goes back by its own platform's bindings (config/platforms.ts).
+    const onPlatform = new Map<string, Promise<PlatformReplay>>();
+    const platformOf = (pipeline: string): Promise<PlatformReplay> => {
+      const platform = splitPipelineName(pipeline).platform;
+      let found = onPlatform.get(platform);
+      if (!found) {
+        found = pipelineConfig(config, pipeline, redis, keys).then(async (scoped) => ({
+          config: scoped,
+          bindings: resolveBindings(scoped.interface.bindings),
+          contracts:
+            scoped.contract && options.payloads ? await operationContracts(scoped) : undefined,
+        }));
+        onPlatform.set(platform, found);
+      }
+      return found;
+    };
     const entries = await selectDeadLetters(dlq, options.selection);
-    const contracts =
-      config.contract && options.payloads ? await operationContracts(config) : undefined;
-    const replays = entries.map((entry) => {
+    const replays: ReplayRequest[] = [];
+    for (const entry of entries) {
+      const { bindings, contracts } = await platformOf(entry.pipeline);
       const binding = bindings.get(entry.operationId);
       if (!binding) throw new Error(`no binding for ${entry.operationId}`);
-      return replayRequest(entry, binding, options.payloads, contracts);
-    });
+      replays.push(replayRequest(entry, binding, options.payloads, contracts));
+    }
     if (options.dryRun) {
       const dry = await dryRun(redis, config, replays);
       return { dryRun: true, entries: dry, runs: [], ...totals(dry) };
@@ -157,7 +180,9 @@ export async function replayDeadLetters(options: ReplayOptions): Promise<ReplayR
     if (options.localWorker !== false) worker = await startDeliveryWorker({ config, logger });
     const runIds: string[] = [];
     for (const [pipeline, list] of groupBy(replays, (r) => r.entry.pipeline)) {
-      runIds.push(await startReplay(redis, keys, config, pipeline, list));
+      runIds.push(
+        await startReplay(redis, keys, (await platformOf(pipeline)).config, pipeline, list),
+      );
     }
     const runs: RunReport[] = [];
     for (const runId of runIds) {

@@ -10,7 +10,7 @@ import type { Logger } from '../logging/index.js';
 import { loadPipeline, planUndo, type Plan, type UndoSkip } from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
 import {
-  contractedConfig,
+  pipelineConfig,
   deliveryKeys,
   isFinished,
   NotFoundError,
@@ -52,10 +52,11 @@ export interface UndoResult {
 export async function undoRun(options: UndoOptions): Promise<UndoResult> {
   const { redis, runId } = options;
   const keys = deliveryKeys(options.config.redis.prefix);
-  // The restoring payloads are planned (and previewed) by the contract's bindings, as a run's.
-  const config = await contractedConfig(options.config, redis, keys);
   const run = parseRun(await redis.hgetall(keys.run(runId)));
   if (!run) throw new NotFoundError('run', runId, '`ferry runs` lists the recent runs.');
+  // The restoring payloads are planned (and previewed) by the contract's bindings of the run's
+  // platform, as a run's.
+  const config = await pipelineConfig(options.config, run.pipeline, redis, keys);
   if (run.kind === 'export') {
     throw new UndoError(`Run ${runId} is an export: it wrote files and changed nothing to undo.`, {
       runId,

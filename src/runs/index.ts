@@ -16,7 +16,7 @@ export {
   deadLetterText,
 } from './dead-letters/dead-letter-views.js';
 export { ContractBreakingError } from './contract/contract-error.js';
-export { contractedConfig } from './contract/contracted-config.js';
+export { contractedConfig, pipelineConfig } from './contract/contracted-config.js';
 export {
   type KeptDescription,
   keepRunDescription,

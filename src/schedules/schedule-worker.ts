@@ -12,7 +12,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { FerryConfig } from '../config/index.js';
 import { isFerryError } from '../errors/index.js';
-import { loadAnyPipeline } from '../pipeline/index.js';
+import { loadAnyPipeline, pipelineTargets } from '../pipeline/index.js';
 import { deliveryKeys, SCHEDULE_QUEUE } from '../runs/index.js';
 import { openScheduleQueue, type TickData } from './schedule-queue.js';
 import { syncSchedules, type SyncResult } from './sync-schedules.js';
@@ -44,9 +44,28 @@ async function tick(
     timing: { scheduledAt, ...(late >= LATE_AFTER_S ? { lateSeconds: Math.round(late) } : {}) },
     logger: logger.child({ pipeline, scheduledAt: new Date(scheduledAt).toISOString() }),
   };
+  let targets: string[];
+  try {
+    targets = pipelineTargets(pipeline, ctx.config);
+  } catch (error) {
+    if (!isFerryError(error)) throw error;
+    await recordSkip(ctx, skipReason(error));
+    return;
+  }
+  // A pipeline that fans out to several platforms ticks once per platform (docs/PLATFORMS.md).
+  for (const target of targets) {
+    const logged = logger.child({
+      pipeline: target,
+      scheduledAt: new Date(scheduledAt).toISOString(),
+    });
+    await tickOne({ ...ctx, pipeline: target, logger: logged });
+  }
+}
+
+async function tickOne(ctx: TickContext): Promise<void> {
   let loaded;
   try {
-    loaded = loadAnyPipeline(pipeline, ctx.config);
+    loaded = loadAnyPipeline(ctx.pipeline, ctx.config);
   } catch (error) {
     if (!isFerryError(error)) throw error;
     await recordSkip(ctx, skipReason(error));

@@ -7,7 +7,12 @@
 import type { Queue } from 'bullmq';
 import type { FerryConfig } from '../config/index.js';
 import { isFerryError } from '../errors/index.js';
-import { loadAnyPipeline, pipelineNames, type Schedule } from '../pipeline/index.js';
+import {
+  loadAnyPipeline,
+  pipelineNames,
+  pipelineTargets,
+  type Schedule,
+} from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
 import { deliveryKeys } from '../runs/index.js';
 import { pipelineOfScheduler, schedulerId, type TickData } from './schedule-queue.js';
@@ -30,7 +35,9 @@ export function scheduledPipelines(config: FerryConfig): {
   const problems: SyncResult['problems'] = [];
   for (const name of pipelineNames(config)) {
     try {
-      const schedule = loadAnyPipeline(name, config).definition.schedule;
+      // A fan-out's platforms share its file's schedule; its tick runs each (schedule-worker.ts).
+      const [first = name] = pipelineTargets(name, config);
+      const schedule = loadAnyPipeline(first, config).definition.schedule;
       if (schedule) schedules.set(name, schedule);
     } catch (error) {
       if (!isFerryError(error)) throw error;

@@ -16,7 +16,10 @@ import { configSchema, type FerryConfig } from '../../src/config/schema.js';
 import { resumeRun } from '../../src/orchestrate/resume-run.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
 import { pipelineTargets } from '../../src/pipeline/index.js';
-import { startDeliveryWorker, type DeliveryWorker } from '../../src/queue/worker/delivery-worker.js';
+import {
+  startDeliveryWorker,
+  type DeliveryWorker,
+} from '../../src/queue/worker/delivery-worker.js';
 import { createDeadLetterStore } from '../../src/runs/dead-letters/dead-letter-store.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';

@@ -15,14 +15,15 @@ export const configCheckCommand: Command = {
   async run({ args, stdout, env }) {
     const { configPath, loadConfig } = await import('../../config/index.js');
     const { ConfigError } = await import('../../errors/index.js');
-    const { displayPath, loadAnyPipeline, pipelineNames, pipelinesDir } =
+    const { displayPath, loadAnyPipeline, pipelineNames, pipelinesDir, pipelineTargets } =
       await import('../../pipeline/index.js');
     const { source, config } = loadConfig(env, configPath(env));
     const names = pipelineNames(config);
     const issues: ConfigIssue[] = [];
     for (const name of names) {
       try {
-        loadAnyPipeline(name, config);
+        // Each platform's: its listing, description and overrides (docs/PLATFORMS.md).
+        for (const target of pipelineTargets(name, config)) loadAnyPipeline(target, config);
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         const file = error.details.source;

@@ -10,13 +10,13 @@ import {
   writeJson,
   type Command,
 } from '../command.js';
-import { UsageError } from '../../errors/index.js';
 import {
   allowDeletes,
   PLATFORM_OPTION,
   FILE_OPTION,
   LOOKUP_OPTION,
   lookupFiles,
+  onePlatformTarget,
   sourceOf,
 } from '../pipeline-options.js';
 import { withRedis } from '../with-redis.js';
@@ -97,7 +97,6 @@ export const planCommand: Command = {
       planSummary,
       requestItems,
       sourceSpecOf,
-      pipelineTargets,
     } = await import('../../pipeline/index.js');
     const { platformConfig, splitPipelineName } = await import('../../config/index.js');
     const { checkStatePlatform, connectState, platformUrl } = await import('../../state/index.js');
@@ -109,17 +108,11 @@ export const planCommand: Command = {
     const given = config();
     const lookups = lookupFiles(stringList(args, 'lookup'));
     // A mistyped pipeline is a usage error (2, with a guess) before Redis is needed.
-    const targets = pipelineTargets(
+    const target = await onePlatformTarget(
       args.positionals[0] as string,
       given,
       stringOption(args, 'platform'),
     );
-    if (targets.length > 1) {
-      throw new UsageError(
-        `${args.positionals[0] as string} delivers to ${targets.join(', ')}, each against its own state: plan one with --platform NAME.`,
-      );
-    }
-    const target = targets[0] as string;
     const onPlatform = platformConfig(given, splitPipelineName(target).platform);
     loadPipeline(target, onPlatform);
     return await withRedis(

@@ -12,6 +12,8 @@ import {
 } from '../command.js';
 import {
   allowDeletes,
+  onePlatformTarget,
+  PLATFORM_OPTION,
   FILE_OPTION,
   LOOKUP_OPTION,
   lookupFiles,
@@ -67,7 +69,7 @@ function reconcileText(doc: ReconcileDocument): string {
 export const reconcileCommand: Command = {
   name: 'reconcile',
   usage:
-    'reconcile <pipeline> [--repair [--dry-run] [--no-wait] [--allow-deletes N|all]] [--file F] [--lookup NAME=PATH]... [--page-size N] [--json]',
+    'reconcile <pipeline> [--platform NAME] [--repair [--dry-run] [--no-wait] [--allow-deletes N|all]] [--file F] [--lookup NAME=PATH]... [--page-size N] [--json]',
   description: [
     "Compares what the platform holds for the pipeline's resources (products.get, stores.get,",
     "page by page) with Ferry's committed state, entity by entity: missing on the platform,",
@@ -93,6 +95,7 @@ export const reconcileCommand: Command = {
     '  ferry reconcile catalog --repair --dry-run --json',
   ].join('\n'),
   options: {
+    ...PLATFORM_OPTION,
     repair: { type: 'boolean', description: "Deliver the changes that restore the ERP's truth." },
     'dry-run': { type: 'boolean', description: 'With --repair: show its plan; change nothing.' },
     'no-wait': {
@@ -114,7 +117,7 @@ export const reconcileCommand: Command = {
     const { loadPipeline } = await import('../../pipeline/index.js');
     const { connectState } = await import('../../state/index.js');
     const { hasDrift, reconcilePipeline } = await import('../../reconcile/index.js');
-    const { contractedConfig, deliveryKeys } = await import('../../runs/index.js');
+    const { pipelineConfig, deliveryKeys } = await import('../../runs/index.js');
     const repair = flag(args, 'repair');
     for (const name of ['dry-run', 'no-wait']) {
       if (flag(args, name) && !repair) throw new UsageError(`--${name} goes with --repair.`);
@@ -123,6 +126,11 @@ export const reconcileCommand: Command = {
       throw new UsageError('--allow-deletes goes with --repair.');
     }
     const given = getConfig();
+    const target = await onePlatformTarget(
+      args.positionals[0] as string,
+      given,
+      stringOption(args, 'platform'),
+    );
     const file = stringOption(args, 'file');
     const lookups = lookupFiles(stringList(args, 'lookup'));
     const pageSize = positiveIntOption(args, 'page-size') ?? DEFAULT_PAGE_SIZE;
@@ -134,8 +142,9 @@ export const reconcileCommand: Command = {
         ),
       async (redis) => {
         // It reads, plans and repairs by the contract's bindings, as a run does.
-        const config = await contractedConfig(given, redis, deliveryKeys(given.redis.prefix));
-        const definition = loadPipeline(args.positionals[0] as string, config);
+        const keys = deliveryKeys(given.redis.prefix);
+        const config = await pipelineConfig(given, target, redis, keys);
+        const definition = loadPipeline(target, config);
         const source = await sourceOf(file, definition.source);
         const doc = await reconcilePipeline({
           config,

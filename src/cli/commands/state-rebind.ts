@@ -1,4 +1,5 @@
-import { flag, JSON_OPTION, writeJson, type Command } from '../command.js';
+import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+import { onePlatformTarget, PLATFORM_OPTION } from '../pipeline-options.js';
 import { withRedis } from '../with-redis.js';
 
 /** What `ferry state rebind` did (or, with --dry-run, would do). */
@@ -22,7 +23,7 @@ function reboundText(r: Rebound): string {
 
 export const stateRebindCommand: Command = {
   name: 'state rebind',
-  usage: 'state rebind <pipeline> [--dry-run] [--json]',
+  usage: 'state rebind <pipeline> [--platform NAME] [--dry-run] [--json]',
   description: [
     "A pipeline's state belongs to the platform that confirmed it: its base URL, normalised",
     '(scheme, host, port, path). A plan or run against another base URL stops before planning',
@@ -43,17 +44,25 @@ export const stateRebindCommand: Command = {
     '  ferry state rebind catalog --json',
   ].join('\n'),
   options: {
+    ...PLATFORM_OPTION,
     'dry-run': { type: 'boolean', description: 'Show what would change; write nothing.' },
     ...JSON_OPTION,
   },
   positionals: [1, 1],
   async run({ args, stdout, env, config: getConfig }) {
     const { loadPipeline } = await import('../../pipeline/index.js');
+    const { platformConfig, splitPipelineName } = await import('../../config/index.js');
     const { bindStatePlatform, connectState, platformUrl, statePlatform } =
       await import('../../state/index.js');
     const { cliActor, deliveryKeys, recordAudit } = await import('../../runs/index.js');
-    const config = getConfig();
-    const pipeline = loadPipeline(args.positionals[0] as string, config).name;
+    const given = getConfig();
+    const pipeline = await onePlatformTarget(
+      args.positionals[0] as string,
+      given,
+      stringOption(args, 'platform'),
+    );
+    const config = platformConfig(given, splitPipelineName(pipeline).platform);
+    loadPipeline(pipeline, config);
     const dryRun = flag(args, 'dry-run');
     const prefix = config.redis.prefix;
     const rebound = await withRedis(

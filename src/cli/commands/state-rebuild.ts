@@ -10,7 +10,13 @@ import {
   writeJson,
   type Command,
 } from '../command.js';
-import { LOOKUP_OPTION, lookupFiles, sourceOf } from '../pipeline-options.js';
+import {
+  LOOKUP_OPTION,
+  lookupFiles,
+  onePlatformTarget,
+  PLATFORM_OPTION,
+  sourceOf,
+} from '../pipeline-options.js';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTION } from './reconcile.js';
 import { withRedis } from '../with-redis.js';
 
@@ -37,7 +43,7 @@ function rebuildText(result: RebuildResult): string {
 export const stateRebuildCommand: Command = {
   name: 'state rebuild',
   usage:
-    'state rebuild <pipeline> --from-platform [--delivered-file F] [--lookup NAME=PATH]... [--page-size N] [--dry-run] [--json]',
+    'state rebuild <pipeline> [--platform NAME] --from-platform [--delivered-file F] [--lookup NAME=PATH]... [--page-size N] [--dry-run] [--json]',
   description: [
     "Rebuilds a pipeline's lost state (Redis lost its data, the state keys were removed) from what",
     'the platform holds, so that the next run sends only what really changed instead of the whole',
@@ -58,6 +64,7 @@ export const stateRebuildCommand: Command = {
     '  ferry state rebuild catalog --from-platform --delivered-file archive/items-0312.csv --json',
   ].join('\n'),
   options: {
+    ...PLATFORM_OPTION,
     'from-platform': {
       type: 'boolean',
       description: 'Rebuild from what the platform holds (the only way there is; required).',
@@ -78,18 +85,24 @@ export const stateRebuildCommand: Command = {
     const { loadPipeline } = await import('../../pipeline/index.js');
     const { connectState } = await import('../../state/index.js');
     const { rebuildState } = await import('../../reconcile/index.js');
-    const { contractedConfig, deliveryKeys } = await import('../../runs/index.js');
+    const { pipelineConfig, deliveryKeys } = await import('../../runs/index.js');
     if (!flag(args, 'from-platform')) {
       throw new UsageError('state rebuild needs --from-platform (what the state is rebuilt from).');
     }
     const given = getConfig();
+    const target = await onePlatformTarget(
+      args.positionals[0] as string,
+      given,
+      stringOption(args, 'platform'),
+    );
     const delivered = await sourceOf(stringOption(args, 'delivered-file'));
     return await withRedis(
       () => connectState(given.redis, 'the sync state is rebuilt there'),
       async (redis) => {
         // It reads the platform by the contract's bindings, as a run sends by them.
-        const config = await contractedConfig(given, redis, deliveryKeys(given.redis.prefix));
-        const definition = loadPipeline(args.positionals[0] as string, config);
+        const keys = deliveryKeys(given.redis.prefix);
+        const config = await pipelineConfig(given, target, redis, keys);
+        const definition = loadPipeline(target, config);
         const client = createInterfaceClient(config.interface, { logger: logger() });
         try {
           const result = await rebuildState({

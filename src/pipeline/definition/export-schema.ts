@@ -5,6 +5,7 @@
  * at load with its dotted path.
  */
 import { z } from 'zod';
+import { PLATFORM_NAME } from '../../config/index.js';
 import { scheduleSchema } from './schedule-schema.js';
 
 /** The listings an export can read: paged collections of the interface. */
@@ -155,6 +156,8 @@ export const exportReadSchema = z.strictObject({
 export const exportPipelineSchema = z.strictObject({
   description: z.string().optional(),
   direction: z.literal('export'),
+  /** The platform it reads from (docs/PLATFORMS.md; default `default`). */
+  platform: z.string().regex(PLATFORM_NAME, 'a platform name from the config').optional(),
   schedule: scheduleSchema.optional(),
   read: exportReadSchema,
   /** One row per element of this array of the item (an order's `lines`), instead of per item. */

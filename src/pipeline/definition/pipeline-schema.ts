@@ -188,6 +188,14 @@ export const pipelineSchema = z
     if (new Set(on).size < on.length) {
       ctx.addIssue({ code: 'custom', path: ['platforms'], message: 'a platform named twice' });
     }
+    if (on.length > 1 && p.schedule?.pickup) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['schedule', 'pickup'],
+        message:
+          'a picked-up file is taken once: a pipeline that fans out to several platforms cannot pick up (give each platform a pipeline of its own, or schedule it with a file or URL source)',
+      });
+    }
     for (const name of Object.keys(p.overrides)) {
       if (!on.includes(name)) {
         ctx.addIssue({

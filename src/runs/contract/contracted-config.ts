@@ -8,7 +8,7 @@
  * reaches them cannot send the assumed bodies to a described platform.
  */
 import { configFromText, configWithContract } from '../../interface/index.js';
-import type { FerryConfig } from '../../config/index.js';
+import { type FerryConfig, platformConfig, splitPipelineName } from '../../config/index.js';
 import type { RedisClient } from '../../redis/index.js';
 import { type DeliveryKeys, platformKeys } from '../keys.js';
 import { readPin } from './pin-store.js';
@@ -24,4 +24,18 @@ export async function contractedConfig(
   if (config.contract?.from === 'pinned' && config.contract.sha256 === pin.sha256) return config;
   const { source, sha256, text } = pin;
   return configFromText(config, { from: 'pinned', source, sha256, text });
+}
+
+/**
+ * The contracted config of the platform a pipeline's qualified name runs on (`catalog@north`:
+ * north's address, credential and description; config/platforms.ts).
+ */
+export async function pipelineConfig(
+  config: FerryConfig,
+  pipeline: string,
+  redis: RedisClient,
+  keys: DeliveryKeys,
+): Promise<FerryConfig> {
+  const platform = splitPipelineName(pipeline).platform;
+  return contractedConfig(platformConfig(config, platform), redis, keys);
 }
