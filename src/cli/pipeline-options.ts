@@ -38,6 +38,17 @@ export async function onePlatformTarget(
   return targets[0] as string;
 }
 
+/** The config as `--platform NAME` is spoken to (the config itself without one). */
+export async function platformScoped(
+  config: FerryConfig,
+  platform: string | undefined,
+): Promise<FerryConfig> {
+  if (platform === undefined) return config;
+  const { assertPlatform, platformConfig } = await import('../config/index.js');
+  assertPlatform(config, platform, '--platform');
+  return platformConfig(config, platform);
+}
+
 export const FILE_OPTION: Record<string, OptionSpec> = {
   file: {
     type: 'string',

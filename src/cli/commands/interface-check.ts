@@ -2,6 +2,7 @@ import type { FerryConfig } from '../../config/index.js';
 import type { InterfaceCheck } from '../../pipeline/index.js';
 import { isFerryError, UsageError } from '../../errors/index.js';
 import { JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+import { platformScoped } from '../pipeline-options.js';
 
 /** Which description runs plan and send by (src/runs/contract/contracted-config.ts). */
 interface RunsUse {
@@ -15,7 +16,7 @@ interface RunsUse {
 /** The pin, if Redis answers; null when it does not (the check itself needs no Redis). */
 async function runsUse(config: FerryConfig): Promise<RunsUse | null> {
   const { connectState } = await import('../../state/index.js');
-  const { deliveryKeys, readPin } = await import('../../runs/index.js');
+  const { deliveryKeys, platformKeys, readPin } = await import('../../runs/index.js');
   let redis;
   try {
     redis = await connectState(config.redis, 'the pinned description is kept there');
@@ -24,7 +25,10 @@ async function runsUse(config: FerryConfig): Promise<RunsUse | null> {
     throw error;
   }
   try {
-    const pin = await readPin(redis, deliveryKeys(config.redis.prefix));
+    const pin = await readPin(
+      redis,
+      platformKeys(deliveryKeys(config.redis.prefix), config.platform),
+    );
     if (!pin) return { from: 'live', sha256: null };
     return {
       from: 'pinned',
@@ -105,7 +109,7 @@ function render(check: InterfaceCheck, use: RunsUse | null, configured: string):
 
 export const interfaceCheckCommand: Command = {
   name: 'interface check',
-  usage: 'interface check [--openapi SRC] [--json]',
+  usage: 'interface check [--openapi SRC] [--platform NAME] [--json]',
   description: [
     "Reads the platform's OpenAPI description (--openapi, else interface.openapi / FERRY_OPENAPI):",
     'a file or an http(s) URL, OpenAPI 3.0 or 3.1, JSON or YAML. Matches its operations to the 31 of',
@@ -123,12 +127,18 @@ export const interfaceCheckCommand: Command = {
   ].join('\n'),
   options: {
     openapi: { type: 'string', placeholder: 'SRC', description: 'The description: a file or URL.' },
+    platform: {
+      type: 'string',
+      placeholder: 'NAME',
+      description: 'The platform whose description this is (docs/PLATFORMS.md). Default: default.',
+    },
+
     ...JSON_OPTION,
   },
   async run({ args, stdout, config: getConfig, stopSignal }) {
     const { loadDescription } = await import('../../interface/index.js');
     const { checkInterface } = await import('../../pipeline/index.js');
-    const config = getConfig();
+    const config = await platformScoped(getConfig(), stringOption(args, 'platform'));
     const source = stringOption(args, 'openapi') ?? config.interface.openapi;
     if (!source) {
       throw new UsageError(

@@ -1,12 +1,13 @@
 import type { ContractComparison } from '../../orchestrate/index.js';
 import { UsageError } from '../../errors/index.js';
 import { JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+import { platformScoped } from '../pipeline-options.js';
 import { withRedis } from '../with-redis.js';
 import { contractSource, comparisonText } from '../contract-text.js';
 
 export const interfaceDiffCommand: Command = {
   name: 'interface diff',
-  usage: 'interface diff [--to SRC] [--json]',
+  usage: 'interface diff [--to SRC] [--platform NAME] [--json]',
   description: [
     'Compares the pinned description of the platform (`ferry interface pull`) with the one it',
     'publishes now (--to, else interface.openapi / FERRY_OPENAPI) and classifies each change for',
@@ -28,13 +29,21 @@ export const interfaceDiffCommand: Command = {
       placeholder: 'SRC',
       description: 'The description to compare: a file or URL.',
     },
+    platform: {
+      type: 'string',
+      placeholder: 'NAME',
+      description: 'The platform whose description this is (docs/PLATFORMS.md). Default: default.',
+    },
+
     ...JSON_OPTION,
   },
-  async run({ args, stdout, contractConfig, logger }) {
+  async run({ args, stdout, config: getConfig, contractConfig, logger }) {
     const { compareWithPin } = await import('../../orchestrate/index.js');
     const { connectDelivery } = await import('../../queue/index.js');
     const { deliveryKeys } = await import('../../runs/index.js');
-    const config = await contractConfig();
+    const platform = stringOption(args, 'platform');
+    const config =
+      platform === undefined ? await contractConfig() : await platformScoped(getConfig(), platform);
     const source = contractSource(config, stringOption(args, 'to'));
     const diff: ContractComparison | undefined = await withRedis(
       () => connectDelivery(config.redis, 'the pinned description is kept there'),

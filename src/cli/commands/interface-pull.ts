@@ -1,4 +1,5 @@
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
+import { platformScoped } from '../pipeline-options.js';
 import { contractSource, pinText } from '../contract-text.js';
 import { withRedis } from '../with-redis.js';
 
@@ -8,8 +9,8 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
   return {
     name: `interface ${name}`,
     usage: accept
-      ? 'interface accept [--openapi SRC] [--dry-run] [--json]'
-      : 'interface pull [--openapi SRC] [--json]',
+      ? 'interface accept [--openapi SRC] [--platform NAME] [--dry-run] [--json]'
+      : 'interface pull [--openapi SRC] [--platform NAME] [--json]',
     description: (accept
       ? [
           "Pins the platform's description as it is now (--openapi, else interface.openapi /",
@@ -43,6 +44,13 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
         placeholder: 'SRC',
         description: 'The description: a file or URL.',
       },
+      platform: {
+        type: 'string',
+        placeholder: 'NAME',
+        description:
+          'The platform whose description this is (docs/PLATFORMS.md). Default: default.',
+      },
+
       ...(accept
         ? {
             'dry-run': {
@@ -53,11 +61,15 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
         : {}),
       ...JSON_OPTION,
     },
-    async run({ args, stdout, env, contractConfig, logger }) {
+    async run({ args, stdout, env, config: getConfig, contractConfig, logger }) {
       const { pinContract } = await import('../../orchestrate/index.js');
       const { connectDelivery } = await import('../../queue/index.js');
       const { cliActor, deliveryKeys, recordAudit } = await import('../../runs/index.js');
-      const config = await contractConfig();
+      const platform = stringOption(args, 'platform');
+      const config =
+        platform === undefined
+          ? await contractConfig()
+          : await platformScoped(getConfig(), platform);
       const source = contractSource(config, stringOption(args, 'openapi'));
       const by = cliActor(env);
       const dryRun = flag(args, 'dry-run');

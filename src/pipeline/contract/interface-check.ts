@@ -4,7 +4,13 @@
  * schemas, and `interface.auth` against the security scheme (docs/INTERFACE.md, The platform's
  * OpenAPI description).
  */
-import type { DeleteStyle, FerryConfig, Listing } from '../../config/index.js';
+import {
+  type DeleteStyle,
+  type FerryConfig,
+  type Listing,
+  platformOf,
+  splitPipelineName,
+} from '../../config/index.js';
 import { isFerryError } from '../../errors/index.js';
 import {
   bindingOrigins,
@@ -20,7 +26,7 @@ import {
   type Description,
   matchCatalog,
 } from '../../interface/index.js';
-import { loadAnyPipeline, pipelineNames } from '../definition/load-pipeline.js';
+import { loadAnyPipeline, pipelineNames, pipelineTargets } from '../definition/load-pipeline.js';
 import { fitPipeline, type ContractProblem } from './fit-pipeline.js';
 
 export interface BindingInUse {
@@ -71,10 +77,18 @@ export function checkInterface(description: Description, config: FerryConfig): I
   const problems: ContractProblem[] = [];
   const used = new Map<string, DescribedOperation>();
   const pipelines: string[] = [];
-  for (const name of pipelineNames(config)) {
+  // The pipelines that run on the config's platform (docs/PLATFORMS.md), under their names there.
+  const platform = platformOf(config);
+  for (const file of pipelineNames(config)) {
     let loaded;
+    let name = file;
     try {
-      loaded = loadAnyPipeline(name, running);
+      const target = pipelineTargets(file, config).find(
+        (t) => splitPipelineName(t).platform === platform,
+      );
+      if (target === undefined) continue;
+      name = target;
+      loaded = loadAnyPipeline(target, running);
     } catch (error) {
       if (!isFerryError(error)) throw error;
       problems.push({ code: 'PIPELINE_INVALID', message: error.message, pipeline: name });

@@ -199,7 +199,7 @@ function withOverrides(shown: string, file: PipelineFile, platform: string): Pip
     if (!Object.hasOwn(entity.fields, field)) {
       issues.push({
         path: `overrides.${platform}.fields.${target}`,
-        message: `entity ${entityName} has no field ${field}${didYouMean(field, Object.keys(entity.fields))} (fields: ${Object.keys(entity.fields).join(', ')})`,
+        message: `entity ${entityName} has no field ${field}.${didYouMean(field, Object.keys(entity.fields))} Its fields: ${Object.keys(entity.fields).join(', ')}.`,
       });
       continue;
     }

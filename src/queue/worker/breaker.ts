@@ -14,6 +14,7 @@
  * A process resets the streak only after it saw a refusal itself, so a healthy delivery costs no
  * Redis round trip here.
  */
+import { DEFAULT_PLATFORM, platformVariable, splitPipelineName } from '../../config/index.js';
 import { type InterfaceError, AuthError, PermanentHttpError } from '../../interface/index.js';
 import { type RedisClient, runScript } from '../../redis/index.js';
 import type { DeliveryKeys } from '../../runs/index.js';
@@ -52,11 +53,16 @@ export function otherPlatformText(
   workerPlatform: string,
   runPlatform: string,
   runId: string,
+  pipeline: string,
 ): string {
+  // The variable that sets the address of the run's platform (config/platform-env.ts).
+  const platform = splitPipelineName(pipeline).platform;
+  const variable =
+    platform === DEFAULT_PLATFORM ? 'FERRY_BASE_URL' : platformVariable(platform, 'BASE_URL');
   return (
     `Delivery blocked: a worker configured for ${workerPlatform} took a job of this run, which ` +
     `was planned for ${runPlatform}; it sent nothing. Start the workers with ` +
-    `FERRY_BASE_URL=${runPlatform} (and stop those for ${workerPlatform}), then ` +
+    `${variable}=${runPlatform} (and stop those for ${workerPlatform}), then ` +
     `\`ferry resume ${runId}\`.`
   );
 }
@@ -140,7 +146,7 @@ export function createBreaker(
       return await count(pipeline, runId, Math.min(threshold, settings.threshold), reason, text);
     },
     async otherPlatform(pipeline, runId, workerPlatform, runPlatform) {
-      const text = otherPlatformText(workerPlatform, runPlatform, runId);
+      const text = otherPlatformText(workerPlatform, runPlatform, runId, pipeline);
       return await count(pipeline, runId, 1, 'other_platform', text);
     },
     async passed(pipeline, runId, probe) {
