@@ -127,7 +127,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'dlq list',
-    summary: 'List dead letters (by run, operation or item key).',
+    summary: 'List dead letters (by pipeline, platform, run, operation or item key).',
     load: async () => (await import('./dlq-list.js')).dlqListCommand,
   },
   {
