@@ -1,6 +1,7 @@
 import type { FerryConfig } from '../config/index.js';
 import type { DeadLetter, DeadLetterFilter } from '../runs/index.js';
 import { stringOption, type OptionSpec, type ParsedArgs } from './command.js';
+import { platformOption, pipelineOnPlatformFilter } from './platform-option.js';
 import { withRedis } from './with-redis.js';
 
 /** The filter options of the `dlq` commands that select dead letters. */
@@ -13,16 +14,19 @@ export const DEAD_LETTER_FILTER_OPTIONS = {
   run: { type: 'string', placeholder: 'R', description: 'Only the dead letters of this run.' },
   operation: { type: 'string', placeholder: 'O', description: 'Only this operation id.' },
   key: { type: 'string', placeholder: 'K', description: 'Only those with an item of this key.' },
+  ...platformOption('the dead letters'),
 } satisfies Record<string, OptionSpec>;
 
 /**
- * `--pipeline`, `--run`, `--operation` and `--key` (those the command declares) -> a dead-letter
- * filter; given together, an entry must match each.
+ * `--pipeline`, `--platform`, `--run`, `--operation` and `--key` (those the command declares) ->
+ * a dead-letter filter; given together, an entry must match each (`--pipeline catalog --platform
+ * north`: catalog@north's).
  */
-export function deadLetterFilter(args: ParsedArgs): DeadLetterFilter {
-  const filter: DeadLetterFilter = {};
-  const pipeline = stringOption(args, 'pipeline');
-  if (pipeline !== undefined) filter.pipeline = pipeline;
+export async function deadLetterFilter(
+  args: ParsedArgs,
+  config: FerryConfig,
+): Promise<DeadLetterFilter> {
+  const filter: DeadLetterFilter = { ...(await pipelineOnPlatformFilter(args, config)) };
   const run = stringOption(args, 'run');
   const operation = stringOption(args, 'operation');
   const key = stringOption(args, 'key');
@@ -37,11 +41,11 @@ export async function selectedDeadLetters(
   args: ParsedArgs,
   config: FerryConfig,
 ): Promise<DeadLetter[]> {
+  const filter = await deadLetterFilter(args, config);
   const { connectDelivery } = await import('../queue/index.js');
   const { createDeadLetterStore, deliveryKeys } = await import('../runs/index.js');
   return await withRedis(
     () => connectDelivery(config.redis, 'the dead letters are kept there'),
-    (redis) =>
-      createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(deadLetterFilter(args)),
+    (redis) => createDeadLetterStore(redis, deliveryKeys(config.redis.prefix)).list(filter),
   );
 }

@@ -18,6 +18,7 @@ export type {
 export type { ExportDefinition } from './definition/export-types.js';
 export type { FilePart } from './definition/file-pattern.js';
 export {
+  allPipelineTargets,
   loadAnyPipeline,
   loadExportPipeline,
   loadPipeline,

@@ -14,6 +14,7 @@ export {
   selectDeadLetters,
 } from './dlq/select-dead-letters.js';
 export { openQueues } from './queues.js';
+export { type PlatformView, readPlatforms } from './platforms-status.js';
 export { releaseStage } from './release-stage.js';
 export { readStatus } from './status.js';
 export { resumeDelivery } from './worker/breaker.js';

@@ -6,6 +6,7 @@
  * installation from before gets them filled from the whole index on its first read by pipeline.
  */
 import type { ChainableCommander } from 'ioredis';
+import { splitPipelineName } from '../config/index.js';
 import type { RedisClient } from '../redis/index.js';
 import type { DeliveryKeys } from './keys.js';
 import { RETENTION_S } from './finish-run.js';
@@ -27,6 +28,8 @@ export function indexRun(
 }
 
 const PAGE = 100;
+
+const platformOfRun = (run: RunRecord): string => splitPipelineName(run.pipeline).platform;
 
 /** Fills the per-pipeline indexes from the whole one, once per installation. */
 async function ensurePipelineIndexes(redis: RedisClient, keys: DeliveryKeys): Promise<void> {
@@ -85,13 +88,14 @@ export async function readRunRecords(
 }
 
 /**
- * The most recent runs, newest first (of one pipeline when given), at most `limit`; with
- * `standing`, only the runs that stand for their pipeline (no replays: run-record.ts).
+ * The most recent runs, newest first (of one pipeline when given; of the pipelines on one
+ * platform when given), at most `limit`; with `standing`, only the runs that stand for their
+ * pipeline (no replays: run-record.ts).
  */
 export async function recentRuns(
   redis: RedisClient,
   keys: DeliveryKeys,
-  options: { pipeline?: string; limit: number; standing?: boolean },
+  options: { pipeline?: string; platform?: string; limit: number; standing?: boolean },
 ): Promise<RunRecord[]> {
   const runs: RunRecord[] = [];
   for (let start = 0; runs.length < options.limit; start += PAGE) {
@@ -100,6 +104,7 @@ export async function recentRuns(
     // A record past retention is gone before its index entry: skip it.
     for (const run of await readRunRecords(redis, keys, ids)) {
       if (!run || (options.standing && !standsForPipeline(run))) continue;
+      if (options.platform !== undefined && platformOfRun(run) !== options.platform) continue;
       runs.push(run);
       if (runs.length === options.limit) break;
     }

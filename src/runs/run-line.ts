@@ -1,4 +1,5 @@
 /** A run as one line of a list: `ferry runs --json` and the console's `GET /api/runs` alike. */
+import { splitPipelineName } from '../config/index.js';
 import { forecastRun, type RunForecast } from './forecast.js';
 import { itemCounts, type ItemCounts } from './run-report.js';
 import type { RunRecord } from './run-record.js';
@@ -6,7 +7,10 @@ import { requestsInFlight, runStatusText } from './run-status-text.js';
 
 export interface RunLine {
   runId: string;
+  /** The name it runs under: `catalog`, or `catalog@north` on another platform than default. */
   pipeline: string;
+  /** The platform it delivers to (`default`: the top-level interface). */
+  platform: string;
   kind: string;
   trigger: string;
   /** Who started it, when a console token did. */
@@ -42,6 +46,7 @@ export function lineOf(run: RunRecord, now: number): RunLine {
   const line: RunLine = {
     runId: run.id,
     pipeline: run.pipeline,
+    platform: splitPipelineName(run.pipeline).platform,
     kind: run.kind,
     trigger: run.trigger,
     status: run.status,

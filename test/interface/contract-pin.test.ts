@@ -294,14 +294,14 @@ describe('ferry interface pull, diff, accept and the check before a run', () => 
       ).json()) as { contract?: unknown };
       expect(document.contract).toEqual(contract);
       const metrics = await (await fetch(`${url}/metrics`, { headers: auth })).text();
-      expect(metrics).toContain('ferry_contract_changes{kind="breaking"} 0');
-      expect(metrics).toContain('ferry_contract_changes{kind="non_breaking"} 1');
+      expect(metrics).toContain('ferry_contract_changes{platform="default",kind="breaking"} 0');
+      expect(metrics).toContain('ferry_contract_changes{platform="default",kind="non_breaking"} 1');
       const page = await (await fetch(`${url}/`, { headers: auth })).text();
       expect(page).toContain('id="contract-notice"');
       expect(page).toContain('<code>ferry interface diff</code>');
       await run(['interface', 'accept']);
       const after = await (await fetch(`${url}/metrics`, { headers: auth })).text();
-      expect(after).toContain('ferry_contract_changes{kind="non_breaking"} 0');
+      expect(after).toContain('ferry_contract_changes{platform="default",kind="non_breaking"} 0');
       expect(await (await fetch(`${url}/`, { headers: auth })).text()).not.toContain(
         'contract-notice',
       );

@@ -189,6 +189,7 @@ describe('one-shot commands', () => {
     delete env.FERRY_PREFIX;
     const cases: [string[], string][] = [
       [['status'], 'the queues, runs and dead letters are kept there'],
+      [['platforms'], 'the pins, blocks and runs of each platform are kept there'],
       [['runs'], 'the runs are recorded there'],
       [['dlq', 'list'], 'the dead letters are kept there'],
       [['plan', 'catalog', '--file', 'examples/items.csv'], 'planning needs the sync state'],

@@ -116,8 +116,12 @@ describe('ferry reconcile', () => {
       const url = await app.listen({ host: '127.0.0.1', port: 0 });
       const auth = { authorization: `Bearer ${VIEWER}` };
       const metrics = await (await fetch(`${url}/metrics`, { headers: auth })).text();
-      expect(metrics).toContain('ferry_drift_entities{pipeline="catalog",kind="different"} 1');
-      expect(metrics).toContain('ferry_drift_entities{pipeline="catalog",kind="missing"} 0');
+      expect(metrics).toContain(
+        'ferry_drift_entities{pipeline="catalog",platform="default",kind="different"} 1',
+      );
+      expect(metrics).toContain(
+        'ferry_drift_entities{pipeline="catalog",platform="default",kind="missing"} 0',
+      );
       const page = await (await fetch(`${url}/pipelines/catalog`, { headers: auth })).text();
       expect(page).toContain('1 different');
     } finally {

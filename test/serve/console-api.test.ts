@@ -305,16 +305,20 @@ describe('/metrics', () => {
       }
     }
     expect(text).toContain(
-      'ferry_items_total{pipeline="catalog",operation="products.put",outcome="delivered"} 56',
+      'ferry_items_total{pipeline="catalog",platform="default",operation="products.put",outcome="delivered"} 56',
     );
-    expect(text).toContain('ferry_runs_total{pipeline="catalog",status="partial",kind="sync"} 1');
-    expect(text).toContain('ferry_run_active{pipeline="catalog"} 0');
+    expect(text).toContain(
+      'ferry_runs_total{pipeline="catalog",platform="default",status="partial",kind="sync"} 1',
+    );
+    expect(text).toContain('ferry_run_active{pipeline="catalog",platform="default"} 0');
     expect(text).toContain('ferry_queue_jobs{queue="delivery-bulk",state="waiting"} 0');
-    expect(text).toContain('ferry_dead_letters{pipeline="catalog"} 0');
+    expect(text).toContain('ferry_dead_letters{pipeline="catalog",platform="default"} 0');
     expect(text).toMatch(
-      /ferry_requests_total\{operation="products\.prices\.patch",status="200"\} \d+/,
+      /ferry_requests_total\{platform="default",operation="products\.prices\.patch",status="200"\} \d+/,
     );
-    expect(text).toMatch(/ferry_request_duration_seconds_count\{operation="products\.put"\} [1-9]/);
+    expect(text).toMatch(
+      /ferry_request_duration_seconds_count\{platform="default",operation="products\.put"\} [1-9]/,
+    );
     expect(text).not.toContain(OPERATOR);
   });
 

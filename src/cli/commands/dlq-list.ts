@@ -3,13 +3,16 @@ import { DEAD_LETTER_FILTER_OPTIONS, selectedDeadLetters } from '../dead-letter-
 
 export const dlqListCommand: Command = {
   name: 'dlq list',
-  usage: 'dlq list [--pipeline P] [--run R] [--operation O] [--key K] [--json]',
+  usage: 'dlq list [--pipeline P] [--platform NAME] [--run R] [--operation O] [--key K] [--json]',
   description: [
     'Oldest first. With --json: an array of {id, at, runId, pipeline, operationId, keys, source',
     "(file:line of each item), status, errorCode, message, error (the platform's words, with",
     "each item error's pointer), attempts, failures}. One open entry per",
     'item: a later failure of the same item updates its entry (failures counts up; run, error and',
-    'source are the newest). Filters combine (--pipeline catalog --key 0042). Exit 0.',
+    'source are the newest). Filters combine (--pipeline catalog --key 0042). A pipeline on',
+    'another platform than default is named NAME@PLATFORM (`--pipeline catalog@north`, or',
+    '`--pipeline catalog --platform north`); --platform alone keeps the dead letters of every',
+    'pipeline on that platform. Exit 0; 2 a platform the config does not declare.',
   ].join('\n'),
   options: {
     ...DEAD_LETTER_FILTER_OPTIONS,

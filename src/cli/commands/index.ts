@@ -93,6 +93,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./status.js')).statusCommand,
   },
   {
+    name: 'platforms',
+    summary:
+      'List the platforms (shops) Ferry delivers to: address, listing, pin, rate, blocks, last runs.',
+    load: async () => (await import('./platforms.js')).platformsCommand,
+  },
+  {
     name: 'serve',
     summary: 'Serve the operating console: JSON API, Prometheus metrics, health and readiness.',
     load: async () => (await import('./serve.js')).serveCommand,
@@ -121,7 +127,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'dlq list',
-    summary: 'List dead letters (by run, operation or item key).',
+    summary: 'List dead letters (by pipeline, platform, run, operation or item key).',
     load: async () => (await import('./dlq-list.js')).dlqListCommand,
   },
   {

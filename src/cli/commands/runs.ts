@@ -1,12 +1,7 @@
 import type { RunForecast, RunLine } from '../../runs/index.js';
-import {
-  flag,
-  JSON_OPTION,
-  positiveIntOption,
-  stringOption,
-  writeJson,
-  type Command,
-} from '../command.js';
+import { flag, JSON_OPTION, positiveIntOption, writeJson, type Command } from '../command.js';
+import { platformOption, pipelineOnPlatformFilter } from '../platform-option.js';
+import { textTable } from '../text-table.js';
 import { withRedis } from '../with-redis.js';
 
 const DEFAULT_LIMIT = 20;
@@ -21,6 +16,7 @@ function table(lines: RunLine[], forecastText: (forecast: RunForecast) => string
   const rows = [
     [
       'RUN',
+      'PLATFORM',
       'KIND',
       'STATUS',
       'TRIGGER',
@@ -34,6 +30,7 @@ function table(lines: RunLine[], forecastText: (forecast: RunForecast) => string
     ],
     ...lines.map((l) => [
       l.runId,
+      l.platform,
       l.kind,
       l.statusText,
       l.trigger,
@@ -57,20 +54,12 @@ function table(lines: RunLine[], forecastText: (forecast: RunForecast) => string
         .join('; '),
     ]),
   ];
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return textTable(rows);
 }
 
 export const runsCommand: Command = {
   name: 'runs',
-  usage: 'runs [--pipeline P] [--limit N] [--json]',
+  usage: 'runs [--pipeline P] [--platform NAME] [--limit N] [--json]',
   description: [
     "Runs are kept for 30 days after they end (each run's full report is `ferry run --wait`'s, also",
     'written to delivery.reportsDir). `ferry status` shows the ones in progress.',
@@ -78,6 +67,10 @@ export const runsCommand: Command = {
     'TRIGGER is what started the run: cli, schedule, http or replay. A tick of a schedule that',
     'started nothing (the previous run still going, a source that could not be read) shows as',
     'skipped, with the reason under NOTE.',
+    '',
+    'PLATFORM is the platform (shop) the run delivers to; a pipeline on another platform than',
+    'default runs under NAME@PLATFORM (`--pipeline catalog@north`, or `--pipeline catalog',
+    '--platform north`). --platform alone lists the runs of every pipeline on that platform.',
     '',
     "KIND is sync (a run of the pipeline's input), replay (dead letters sent again, NOTE names the",
     'runs they came from), undo (NOTE names the run it undoes), repair (what `ferry reconcile',
@@ -90,17 +83,19 @@ export const runsCommand: Command = {
     'A running run forecasts its end under NOTE: the requests it has left, the rate it achieved over',
     'the last minute and when that rate ends it ("measuring…" for its first seconds; docs/DELIVERY.md).',
     '',
-    'With --json: [{runId, pipeline, kind, trigger, startedBy?, status, statusText, blockedReason?,',
+    'With --json: [{runId, pipeline, platform, kind, trigger, startedBy?, status, statusText, blockedReason?,',
     'reason?, undoOf?, replayOf?, lateSeconds?, startedAt, finishedAt?, seconds?, plannedItems,',
     'deliveredItems, failedItems, items: {planned, settled, delivered, failed, stale, cancelled, unchanged},',
-    'rejected, forecast?: {remainingRequests, requestsPerSecond?, finishAt?}}]. Exit 0; 1 when',
-    'Redis does not answer; 2 bad usage.',
+    'rejected, forecast?: {remainingRequests, requestsPerSecond?, finishAt?}}]. Exit 0; 2 bad',
+    'usage (a platform the config does not declare); 5 when Redis does not answer.',
     '',
     'Examples:',
     '  ferry runs --pipeline catalog --limit 7',
+    '  ferry runs --platform north',
   ].join('\n'),
   options: {
     pipeline: { type: 'string', placeholder: 'P', description: "Only this pipeline's runs." },
+    ...platformOption('the runs'),
     limit: {
       type: 'string',
       placeholder: 'N',
@@ -112,14 +107,14 @@ export const runsCommand: Command = {
     const { connectDelivery } = await import('../../queue/index.js');
     const { deliveryKeys, forecastText, recentRuns, lineOf } = await import('../../runs/index.js');
     const limit = positiveIntOption(args, 'limit') ?? DEFAULT_LIMIT;
-    const pipeline = stringOption(args, 'pipeline');
     const config = getConfig();
+    const only = await pipelineOnPlatformFilter(args, config);
     return await withRedis(
       () => connectDelivery(config.redis, 'the runs are recorded there'),
       async (redis) => {
         const runs = await recentRuns(redis, deliveryKeys(config.redis.prefix), {
           limit,
-          ...(pipeline !== undefined ? { pipeline } : {}),
+          ...only,
         });
         const now = Date.now();
         const lines = runs.map((run) => lineOf(run, now));

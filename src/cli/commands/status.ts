@@ -16,13 +16,29 @@ function dataLossLines(loss: DataLoss): string[] {
   ];
 }
 
-/** Which platform each pipeline's state belongs to, where it is not the one configured. */
-function platformLines(
-  pipelines: { pipeline: string; platform: string | null }[],
-  configured: string,
-): string[] {
-  const lines = [`Platform: ${configured}`];
-  for (const p of pipelines.filter((x) => x.platform !== null && x.platform !== configured)) {
+interface PipelinePlatform {
+  pipeline: string;
+  platformName: string;
+  platform: string | null;
+  configuredPlatform: string;
+}
+
+/**
+ * Each pipeline's platform (its name beside the URL it is configured for), and where its state
+ * belongs to another platform than the configured one, what that means.
+ */
+function platformLines(pipelines: PipelinePlatform[]): string[] {
+  const lines = ['Pipelines (platform, URL):'];
+  const width = Math.max(0, ...pipelines.map((p) => p.pipeline.length));
+  const named = Math.max(0, ...pipelines.map((p) => p.platformName.length));
+  for (const p of pipelines) {
+    lines.push(
+      `  ${p.pipeline.padEnd(width)}  ${p.platformName.padEnd(named)}  ${p.configuredPlatform}`,
+    );
+  }
+  for (const p of pipelines.filter(
+    (x) => x.platform !== null && x.platform !== x.configuredPlatform,
+  )) {
     lines.push(
       `  the state of ${p.pipeline} belongs to ${p.platform}: its runs stop until ` +
         `\`ferry state rebind ${p.pipeline}\` (same platform, new address), a rebuild or --resend-all.`,
@@ -40,28 +56,34 @@ export const statusCommand: Command = {
     'plannedItems, failedItems}], deadLetters, dataLoss?: {detectedAt, detectedBy, previousEpoch,',
     'previousCreatedAt, count, resent}}. dataLoss is there once a Ferry process noticed that Redis',
     'lost its data (restarted empty, failed over to an empty replica, flushed): what it means and',
-    'the ways out are printed with it. pipelines: [{pipeline, platform, configuredPlatform}]: the',
-    "platform each pipeline's state belongs to (its normalised base URL; null before a run adopted",
-    'one) and the one configured now; a run stops while they differ (see `ferry state rebind`).',
-    'Exit 0; 1 when Redis does not answer; 2 bad config.',
+    'the ways out are printed with it. pipelines: [{pipeline, platformName, platform,',
+    'configuredPlatform}], one per pipeline and platform it delivers to (`catalog@north` on',
+    "platform north, `ferry platforms`): platformName the platform's name, platform the one its",
+    'state belongs to (its normalised base URL; null before a run adopted one) and',
+    'configuredPlatform the URL configured now for platformName; a run stops while they differ',
+    '(see `ferry state rebind`). Exit 0; 2 bad config; 5 when Redis does not answer.',
   ].join('\n'),
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
     const { connectDelivery, readStatus } = await import('../../queue/index.js');
     const { deliveryKeys, LANES } = await import('../../runs/index.js');
-    const { pipelineNames } = await import('../../pipeline/index.js');
+    const { allPipelineTargets } = await import('../../pipeline/index.js');
+    const { platformConfig, splitPipelineName } = await import('../../config/index.js');
     const { platformUrl, statePlatform } = await import('../../state/index.js');
     const config = getConfig();
     return await withRedis(
       () => connectDelivery(config.redis, 'the queues, runs and dead letters are kept there'),
       async (redis) => {
-        const configuredPlatform = platformUrl(config.interface);
-        const pipelines = await Promise.all(
-          pipelineNames(config).map(async (pipeline) => ({
-            pipeline,
-            platform: (await statePlatform(redis, config.redis.prefix, pipeline)) ?? null,
-            configuredPlatform,
-          })),
+        const pipelines: PipelinePlatform[] = await Promise.all(
+          allPipelineTargets(config).map(async (pipeline) => {
+            const platformName = splitPipelineName(pipeline).platform;
+            return {
+              pipeline,
+              platformName,
+              platform: (await statePlatform(redis, config.redis.prefix, pipeline)) ?? null,
+              configuredPlatform: platformUrl(platformConfig(config, platformName).interface),
+            };
+          }),
         );
         const status = await readStatus(redis, deliveryKeys(config.redis.prefix));
         if (flag(args, 'json')) {
@@ -92,7 +114,7 @@ export const statusCommand: Command = {
           `Dead letters: ${status.deadLetters}${status.deadLetters > 0 ? ' (`ferry dlq list`)' : ''}`,
         );
         if (status.dataLoss) lines.push(...dataLossLines(status.dataLoss));
-        lines.push(...platformLines(pipelines, configuredPlatform));
+        lines.push(...platformLines(pipelines));
         stdout.write(`${lines.join('\n')}\n`);
         return 0;
       },

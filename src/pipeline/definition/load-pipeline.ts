@@ -20,7 +20,7 @@ import {
   platformConfig,
   splitPipelineName,
 } from '../../config/index.js';
-import { ConfigError, type ConfigIssue } from '../../errors/index.js';
+import { ConfigError, type ConfigIssue, FerryError } from '../../errors/index.js';
 import { resolveBindings } from '../../interface/index.js';
 import { displayPath } from '../display-path.js';
 import { inlineTable, type LookupTable } from '../lookups/lookup-table.js';
@@ -308,6 +308,21 @@ export function pipelineTargets(name: string, config: FerryConfig, platform?: st
   }
   if (name.includes('@')) return [pipelineOnPlatform(pipeline, platformToRun(name, found))];
   return found.platforms.map((p) => pipelineOnPlatform(pipeline, p));
+}
+
+/**
+ * Every name the pipelines run under, file by file (`catalog`, `catalog@north`...): what lists a
+ * platform's pipelines. A file whose platforms cannot be read counts once, on `default`.
+ */
+export function allPipelineTargets(config: FerryConfig): string[] {
+  return pipelineNames(config).flatMap((name) => {
+    try {
+      return pipelineTargets(name, config);
+    } catch (error) {
+      if (error instanceof FerryError) return [name];
+      throw error;
+    }
+  });
 }
 
 /**

@@ -6,8 +6,8 @@
  * never dead-lettered: the request waits for the job's next attempt, and the pipeline's breaker
  * (`<prefix>:{q}:breaker:<pipeline>`) counts it. `delivery.breaker.threshold` such answers in a
  * row block the pipeline's delivery: its run turns `blocked` with a reason, its jobs wait (moved
- * to delayed, no attempt spent), `ferry_delivery_blocked{pipeline,reason}` is 1 and the pipeline's
- * `notify` gets `blocked`. Every `delivery.breaker.probeSeconds` the supervisor grants one probe:
+ * to delayed, no attempt spent), `ferry_delivery_blocked{pipeline,platform,reason}` is 1 and the
+ * pipeline's `notify` gets `blocked`. Every `delivery.breaker.probeSeconds` the supervisor grants one probe:
  * the next job of the run sends one request; if it passes the pipeline resumes by itself, as it
  * does on `ferry resume RUN` or the console's button. Any other answer ends the streak.
  *

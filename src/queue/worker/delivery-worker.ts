@@ -19,6 +19,7 @@ import {
   platformConcurrency,
   platformConfig,
   platformNames,
+  platformOf,
   splitPipelineName,
 } from '../../config/index.js';
 import {
@@ -121,7 +122,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       logger,
       connections: concurrency * lanes.length,
       onAnswer: (operationId, status, seconds) =>
-        requestMetrics.record(operationId, status, seconds),
+        requestMetrics.record(operationId, status, seconds, platformOf(c)),
     });
     clients.push(client);
     return client;

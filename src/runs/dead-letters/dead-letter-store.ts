@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { type RedisClient, runScript } from '../../redis/index.js';
 import { hashParts, parseExact, stringifyExact } from '../../base/index.js';
+import { splitPipelineName } from '../../config/index.js';
 import type { DeliveryKeys } from '../keys.js';
 import { ADD_DEAD_LETTER } from '../scripts/add-dead-letter.js';
 import { CLOSE_DEAD_LETTER } from '../scripts/close-dead-letter.js';
@@ -29,6 +30,8 @@ export interface DeadLetterFilter {
   operationId?: string;
   /** Entries with an item of this key. */
   key?: string;
+  /** Entries of the pipelines on this platform (`catalog@north` is north's; `catalog` default's). */
+  platform?: string;
 }
 
 /** A fresh entry's id: random, so never one an entry had before. */
@@ -54,7 +57,9 @@ export function matches(entry: DeadLetter, filter: DeadLetterFilter): boolean {
     (filter.pipeline === undefined || entry.pipeline === filter.pipeline) &&
     (filter.runId === undefined || entry.runId === filter.runId) &&
     (filter.operationId === undefined || entry.operationId === filter.operationId) &&
-    (filter.key === undefined || entry.items.some((i) => i.key === filter.key))
+    (filter.key === undefined || entry.items.some((i) => i.key === filter.key)) &&
+    (filter.platform === undefined ||
+      splitPipelineName(entry.pipeline).platform === filter.platform)
   );
 }
 
@@ -105,7 +110,8 @@ function narrowest(
       return { index: keys.dlqBy(dim, value), rest };
     }
   }
-  return { index: keys.dlqIndex, rest: {} };
+  // Only a platform (or nothing): every entry, then kept by it.
+  return { index: keys.dlqIndex, rest: filter };
 }
 
 const unfiltered = (filter: DeadLetterFilter): boolean =>

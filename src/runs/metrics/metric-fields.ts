@@ -3,7 +3,8 @@
  * adds to, so `ferry serve` reports all of them and a restart of it loses nothing. A field is its
  * metric and its label values joined by `|` (pipeline names and operation ids hold no `|`). The
  * settle and cancel scripts write the `items`, `runs` and `lastSuccess` fields themselves, in
- * this same form.
+ * this same form. A pipeline's fields name it as it runs (`catalog@north` on platform north):
+ * /metrics splits that into its `pipeline` and `platform` labels.
  */
 import type { ChainableCommander } from 'ioredis';
 import type { RunKind, RunStatus } from '../run-record.js';
@@ -19,14 +20,21 @@ export const runsField = (pipeline: string, status: RunStatus, kind: RunKind): s
 export const blockedField = (pipeline: string, reason: string): string =>
   ['blocked', pipeline, reason].join(SEP);
 export const lastSuccessField = (pipeline: string): string => ['lastSuccess', pipeline].join(SEP);
-export const requestsField = (operation: string, status: string): string =>
-  ['requests', operation, status].join(SEP);
-export const durationCountField = (operation: string): string =>
-  ['durationCount', operation].join(SEP);
-export const durationSumField = (operation: string): string => ['durationSum', operation].join(SEP);
-export const durationBucketField = (operation: string, le: number): string =>
-  ['durationBucket', operation, String(le)].join(SEP);
+/*
+ * A request's figures are per platform (its name, `default` for the top-level interface) as the
+ * last part of the field; fields written before platforms had none: the default platform's.
+ */
+export const requestsField = (operation: string, status: string, platform: string): string =>
+  ['requests', operation, status, platform].join(SEP);
+export const durationCountField = (operation: string, platform: string): string =>
+  ['durationCount', operation, platform].join(SEP);
+export const durationSumField = (operation: string, platform: string): string =>
+  ['durationSum', operation, platform].join(SEP);
+export const durationBucketField = (operation: string, le: number, platform: string): string =>
+  ['durationBucket', operation, String(le), platform].join(SEP);
 export const RATE_LIMITED_FIELD = 'rateLimited';
+export const rateLimitedField = (platform: string): string =>
+  [RATE_LIMITED_FIELD, platform].join(SEP);
 
 /** Seconds: the buckets of ferry_request_duration_seconds. */
 export const DURATION_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
