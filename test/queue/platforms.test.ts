@@ -4,6 +4,7 @@
  * with south's overrides (its currency), each against its own state; an unchanged rerun sends
  * nothing to either; north's credential refused blocks north's run only, without dead letters,
  * while south's finishes, and north's delivers after its credential is back and a resume. A
+ * refusal by south is replayed to south only, and an undo of north's run restores north only. A
  * north limited to 2 requests a second, with more jobs than the workers have slots, does not keep
  * south's run waiting: its jobs give their slots back while its rate holds them.
  */
@@ -13,7 +14,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
 import { configSchema, type FerryConfig } from '../../src/config/schema.js';
+import { replayDeadLetters } from '../../src/orchestrate/replay.js';
 import { resumeRun } from '../../src/orchestrate/resume-run.js';
+import { undoRun } from '../../src/orchestrate/undo-run.js';
 import { startRun } from '../../src/orchestrate/start-run.js';
 import { pipelineTargets } from '../../src/pipeline/index.js';
 import {
@@ -162,11 +165,7 @@ describe('one catalog, two shops', () => {
 
   it("north's credential refused blocks north only, without dead letters; south's run finishes", async () => {
     // Every price moved a little: both shops have work.
-    const changed = join(dir.path, 'changed.csv');
-    const text = readFileSync(file, 'latin1').replace(/;(\d+),(\d\d);/g, (_m, whole, cents) => {
-      return `;${Number(whole) + 1},${cents};`;
-    });
-    writeFileSync(changed, text, 'latin1');
+    const changed = pricesMoved('changed.csv', 1);
     north.setToken('rotated-by-the-shop');
     const [toNorth, toSouth] = await startBoth(changed);
     expect(toNorth?.enqueued && toSouth?.enqueued).toBe(true);
@@ -188,6 +187,66 @@ describe('one catalog, two shops', () => {
     const resumed = await followRun(redis, keys(), toNorth!.runId, () => undefined);
     expect(resumed.status).toBe('succeeded');
     expect(await dlq.count()).toBe(0);
+    expect(north.stats().duplicates).toBe(0);
+  });
+});
+
+/** The export with every price moved by `by` units. */
+function pricesMoved(name: string, by: number): string {
+  const moved = join(dir.path, name);
+  const text = readFileSync(file, 'latin1').replace(/;(\d+),(\d\d);/g, (_m, whole, cents) => {
+    return `;${Number(whole) + by},${cents};`;
+  });
+  writeFileSync(moved, text, 'latin1');
+  return moved;
+}
+
+describe("each platform's dead letters, replays and undo", () => {
+  it("a refusal by south is replayed to south; an undo of north's run restores north only", async () => {
+    const refused = (south.state('products') as { externalId: string }[])[0]?.externalId;
+    expect(refused).toBeDefined();
+    south.setFaults({ rejectKeys: [refused as string] });
+    const started = await startBoth(pricesMoved('moved-again.csv', 3));
+    const [toNorth, toSouth] = await Promise.all(
+      started.map((s) => followRun(redis, keys(), s.runId, () => undefined)),
+    );
+    expect(toNorth?.status).toBe('succeeded');
+    expect(toSouth?.status).toBe('partial');
+    const dlq = createDeadLetterStore(redis, keys());
+    const letters = await dlq.list();
+    expect(letters.map((l) => l.pipeline)).toEqual(['catalog@south']);
+
+    // The shop lifts its rule: the replay goes to south, by south's config, and nothing to north.
+    south.setFaults({ rejectKeys: [] });
+    const before = { north: north.stats().requests, south: south.stats().requests };
+    const replay = await replayDeadLetters({
+      config,
+      logger: quietLogger(),
+      selection: { all: true },
+      dryRun: false,
+      localWorker: false,
+    });
+    expect(replay.runs.map((r) => [r.pipeline, r.status])).toEqual([
+      ['catalog@south', 'succeeded'],
+    ]);
+    expect(await dlq.count()).toBe(0);
+    expect(north.stats().requests).toBe(before.north);
+    expect(south.stats().requests).toBeGreaterThan(before.south);
+
+    // North's last run undone: north's prices back as they were, south's untouched.
+    const southPrices = JSON.stringify(south.state('prices'));
+    const northBefore = north.stats().requests;
+    const undone = await undoRun({
+      config,
+      redis,
+      logger: quietLogger(),
+      runId: toNorth!.id,
+    });
+    expect(undone.undoRunId).toBeDefined();
+    const undo = await followRun(redis, keys(), undone.undoRunId as string, () => undefined);
+    expect(undo).toMatchObject({ pipeline: 'catalog@north', kind: 'undo', status: 'succeeded' });
+    expect(north.stats().requests).toBeGreaterThan(northBefore);
+    expect(JSON.stringify(south.state('prices'))).toBe(southPrices);
     expect(north.stats().duplicates).toBe(0);
   });
 });
