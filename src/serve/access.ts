@@ -47,9 +47,13 @@ export function installAccessChecks(
     const cookie = request.cookies[SESSION_COOKIE];
     if (!principal && !bearer && cookie) {
       const session = await sessions.read(cookie);
-      // A token removed from the config ends the sessions it opened.
+      // A token removed from the config (or given another role or scope) ends its sessions.
       if (session && stillConfigured(session)) {
-        principal = { name: session.name, role: session.role };
+        principal = {
+          name: session.name,
+          role: session.role,
+          ...(session.platforms ? { platforms: session.platforms } : {}),
+        };
         request.session = session;
       }
     }
