@@ -6,7 +6,12 @@
  */
 import { type FerryConfig } from '../config/index.js';
 import { isFerryError } from '../errors/index.js';
-import { pipelineNames, pipelineTargets } from '../pipeline/index.js';
+import {
+  loadPipeline,
+  pipelineNames,
+  pipelineTargets,
+  type PipelineDefinition,
+} from '../pipeline/index.js';
 import { NotFoundError } from '../runs/index.js';
 import { passes, sees, type PlatformFilter } from './platform-scope.js';
 import type { Principal } from './tokens.js';
@@ -52,10 +57,32 @@ export function resolveTarget(
     all.find((t) => t.name === name) ??
     single(all.filter((t) => t.file === name && !name.includes('@')));
   if (found && sees(principal, found.name)) return found;
-  const visible = all.filter((t) => sees(principal, t.name)).map((t) => t.name);
-  throw new NotFoundError('pipeline', name, `Pipelines: ${visible.join(', ') || 'none'}.`);
+  throw pipelineNotFound(config, principal, name);
+}
+
+/** What a pipeline that does not exist answers, naming only the pipelines the principal sees. */
+export function pipelineNotFound(
+  config: FerryConfig,
+  principal: Principal,
+  name: string,
+): NotFoundError {
+  const visible = listTargets(config, undefined).filter((t) => sees(principal, t.name));
+  return new NotFoundError(
+    'pipeline',
+    name,
+    `Pipelines: ${visible.map((t) => t.name).join(', ') || 'none'}.`,
+  );
 }
 
 function single<T>(items: T[]): T | undefined {
   return items.length === 1 ? items[0] : undefined;
+}
+
+/** The import pipeline an entity trace is of (404 as resolveTarget). */
+export function tracedTarget(
+  ctx: { config: FerryConfig },
+  principal: Principal,
+  name: string,
+): PipelineDefinition {
+  return loadPipeline(resolveTarget(ctx.config, principal, name).name, ctx.config);
 }

@@ -57,16 +57,18 @@ export function sees(principal: Principal, pipeline: string): boolean {
 }
 
 /**
- * A run of a platform the principal does not see answers as an unknown run (`hint`: the words
- * the route's own lookup gives an unknown id). One read, for a scoped principal only.
+ * The platform of a run, read from its record; a run of a platform the principal does not see
+ * answers as an unknown run (`hint`: the words the route's own lookup gives an unknown id).
+ * Undefined for a run that has no record (the route's lookup then answers 404 itself).
  */
-export async function assertRunVisible(
+export async function runPlatform(
   ctx: ServeContext,
   principal: Principal,
   runId: string,
   hint = RUN_HINT,
-): Promise<void> {
-  if (!principal.platforms) return;
+): Promise<string | undefined> {
   const pipeline = await ctx.redis.hget(ctx.keys.run(runId), 'pipeline');
-  if (pipeline !== null && !sees(principal, pipeline)) throw new NotFoundError('run', runId, hint);
+  if (pipeline === null) return undefined;
+  if (!sees(principal, pipeline)) throw new NotFoundError('run', runId, hint);
+  return platformOfPipeline(pipeline);
 }

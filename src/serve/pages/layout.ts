@@ -42,7 +42,10 @@ export function page(frame: PageFrame, body: SafeHtml): string {
           ${
             who
               ? html`<nav>
-                    ${NAV.map(
+                    ${NAV.filter(
+                      // The queue board is every platform's: not for a token scoped to some.
+                      ([key]) => key !== 'queues' || !who.platforms,
+                    ).map(
                       ([key, href, label]) =>
                         html`<a href="${href}" class="${key === frame.section ? 'here' : ''}"
                           >${label}</a
@@ -50,7 +53,8 @@ export function page(frame: PageFrame, body: SafeHtml): string {
                     )}
                   </nav>
                   <span class="who"
-                    >${who.name} (${who.role})
+                    >${who.name}
+                    (${who.role}${who.platforms ? `, ${who.platforms.join(', ')}` : ''})
                     ${
                       frame.csrf
                         ? html`<button data-post="/logout" data-then="/login">Log out</button>`
