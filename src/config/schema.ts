@@ -162,7 +162,7 @@ const platformSchema = z.strictObject({
 });
 export type PlatformSettings = z.infer<typeof platformSchema>;
 
-export const configSchema = z.strictObject({
+const configObject = z.strictObject({
   redis: z
     .strictObject({
       url: z
@@ -321,6 +321,11 @@ export const configSchema = z.strictObject({
             name: z.string().min(1),
             role: z.enum(['viewer', 'operator']),
             token: z.string().min(16, 'expected a token of at least 16 characters'),
+            /** The platforms it sees and acts on (absent: every one); each a name in platforms. */
+            platforms: z
+              .array(z.string().regex(PLATFORM_NAME, 'a platform name from the config'))
+              .min(1)
+              .optional(),
           }),
         )
         .default([]),
@@ -383,6 +388,21 @@ export const configSchema = z.strictObject({
       format: z.enum(['auto', 'json', 'pretty']).default('auto'),
     })
     .prefault({}),
+});
+
+/** The configuration, with the checks across keys: a console token's platforms must exist. */
+export const configSchema = configObject.superRefine((config, ctx) => {
+  const known = ['default', ...Object.keys(config.platforms)];
+  config.serve.tokens.forEach((token, i) => {
+    token.platforms?.forEach((name, j) => {
+      if (known.includes(name)) return;
+      ctx.addIssue({
+        code: 'custom',
+        path: ['serve', 'tokens', i, 'platforms', j],
+        message: `no such platform; platforms: ${known.join(', ')} (config key platforms)`,
+      });
+    });
+  });
 });
 
 /**

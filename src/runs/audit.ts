@@ -28,6 +28,8 @@ export interface AuditEntry {
   action: string;
   /** What it was done to: a run id, a pipeline. */
   target: string;
+  /** The platform of the pipeline it concerns (its qualified name's), for a pipeline or run action. */
+  platform?: string;
   /** For a refusal: the error's code (FERRY_FOUR_EYES...). */
   reason?: string;
 }

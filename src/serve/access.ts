@@ -4,7 +4,8 @@
  * 401, or for a page a redirect to /login; a viewer on a route that changes anything: 403. A
  * write made with the cookie must also carry the session's CSRF token (header `x-csrf-token` or
  * form field `_csrf`); the queue board's own writes, which cannot send it, must come from the
- * console's own origin instead. The cookie is SameSite=Strict besides.
+ * console's own origin instead. The cookie is SameSite=Strict besides. A token scoped to platforms
+ * gets 404 on what all platforms share (the queues, the metrics): platform-scope.ts scopes the rest.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './http-errors.js';
@@ -20,6 +21,11 @@ declare module 'fastify' {
     page?: boolean;
     /** Cookie writes are checked by origin, not by CSRF token (the queue board's API). */
     originChecked?: boolean;
+    /**
+     * The installation's, shared by every platform (the queues, /metrics): a token scoped to
+     * platforms gets 404, as for an address that does not exist.
+     */
+    shared?: boolean;
   }
   interface FastifyRequest {
     principal?: Principal;
@@ -47,9 +53,13 @@ export function installAccessChecks(
     const cookie = request.cookies[SESSION_COOKIE];
     if (!principal && !bearer && cookie) {
       const session = await sessions.read(cookie);
-      // A token removed from the config ends the sessions it opened.
+      // A token removed from the config (or given another role or scope) ends its sessions.
       if (session && stillConfigured(session)) {
-        principal = { name: session.name, role: session.role };
+        principal = {
+          name: session.name,
+          role: session.role,
+          ...(session.platforms ? { platforms: session.platforms } : {}),
+        };
         request.session = session;
       }
     }
@@ -67,6 +77,10 @@ export function installAccessChecks(
         );
     }
     request.principal = principal;
+    if (request.routeOptions.config.shared && principal.platforms) {
+      reply.callNotFound();
+      return reply;
+    }
     if (!allows(principal.role, access)) return deny(request, reply, principal);
   });
 

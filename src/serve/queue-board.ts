@@ -40,6 +40,8 @@ export async function mountQueueBoard(
       route.config = {
         ...route.config,
         access: reads ? 'viewer' : 'operator',
+        // Every platform's jobs: a token scoped to platforms gets 404.
+        shared: true,
         originChecked: true,
         page: reads && !String(route.url).includes('/api/'),
       };

@@ -14,9 +14,11 @@ import {
   readRunRecords,
   pendingContract,
   type PendingContract,
-  readAudit,
   type AuditEntry,
 } from '../runs/index.js';
+import { DEFAULT_PLATFORM } from '../config/index.js';
+import type { PlatformFilter } from './platform-scope.js';
+import { readAuditOf } from './read-audit.js';
 import { readPipelines, type PipelineView } from './routes/api-pipelines.js';
 import { readQueues, type QueueView } from './routes/api-queues.js';
 import type { ServeContext } from './serve-context.js';
@@ -36,22 +38,32 @@ export interface PipelineCard {
 export interface Overview {
   now: number;
   pipelines: PipelineCard[];
-  queues: QueueView[];
-  throughput: ThroughputPoint[];
+  /** The installation's lanes and throughput, shared by every platform: absent for a filter. */
+  queues?: QueueView[];
+  throughput?: ThroughputPoint[];
   audit: AuditEntry[];
   /** The platform's description differs from the pinned one (`ferry interface diff`). */
   contract?: PendingContract;
 }
 
-export async function readOverview(ctx: ServeContext): Promise<Overview> {
+/**
+ * The overview of the platforms the filter keeps (all without one). The lanes and the throughput
+ * are every platform's together: read only without a filter; so is the default platform's pending
+ * description change, unless the filter keeps `default`.
+ */
+export async function readOverview(
+  ctx: ServeContext,
+  platforms: PlatformFilter,
+): Promise<Overview> {
   const now = Date.now();
+  const shared = platforms === undefined;
   const [views, queues, throughput, audit, activeIds, contract] = await Promise.all([
-    readPipelines(ctx),
-    readQueues(ctx),
-    readThroughput(ctx.redis, ctx.keys, now),
-    readAudit(ctx.redis, ctx.keys, 5),
+    readPipelines(ctx, platforms),
+    shared ? readQueues(ctx) : undefined,
+    shared ? readThroughput(ctx.redis, ctx.keys, now) : undefined,
+    readAuditOf(ctx, platforms, 5),
     ctx.redis.smembers(ctx.keys.activeRuns),
-    pendingContract(ctx.redis, ctx.keys),
+    platforms?.has(DEFAULT_PLATFORM) !== false ? pendingContract(ctx.redis, ctx.keys) : undefined,
   ]);
   // The last run that ended: the one in progress is shown beside it.
   const recent = await Promise.all(
@@ -79,5 +91,12 @@ export async function readOverview(ctx: ServeContext): Promise<Overview> {
     if (active) card.active = active;
     return card;
   });
-  return { now, pipelines, queues, throughput, audit, ...(contract ? { contract } : {}) };
+  return {
+    now,
+    pipelines,
+    audit,
+    ...(queues ? { queues } : {}),
+    ...(throughput ? { throughput } : {}),
+    ...(contract ? { contract } : {}),
+  };
 }

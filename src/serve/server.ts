@@ -46,7 +46,7 @@ import { entityRoutes } from './routes/api-entities.js';
 import { activeRunIdOf, importRoutes, stoppedRunIdOf } from './routes/api-imports.js';
 import { loginRoutes, safeNext } from './routes/login.js';
 import { pageRoutes } from './routes/pages.js';
-import { tokenMatcher } from './tokens.js';
+import { principalOf, samePrincipal, tokenMatcher } from './tokens.js';
 
 /** Connection states in which Redis is known not to answer. */
 const DOWN = new Set(['reconnecting', 'close', 'end']);
@@ -126,7 +126,7 @@ export async function buildServer(options: {
     app,
     who,
     sessions,
-    (p) => config.serve.tokens.some((t) => t.name === p.name && t.role === p.role),
+    (p) => config.serve.tokens.some((t) => samePrincipal(principalOf(t), p)),
     // Known down: answer at once. Still opening: the read waits, bounded by its deadline.
     () => !DOWN.has(redis.status),
   );

@@ -8,7 +8,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RedisClient } from '../redis/index.js';
 import { sessionKey } from './keys.js';
-import type { Principal, Role } from './tokens.js';
+import type { Principal } from './tokens.js';
 
 export const SESSION_COOKIE = 'ferry_session';
 
@@ -43,8 +43,14 @@ export function createSessionStore(
       const key = sessionKey(prefix, id);
       const text = await redis.getex(key, 'EX', ttl);
       if (!text) return undefined;
-      const parsed = JSON.parse(text) as { name: string; role: Role; csrf: string };
-      return { name: parsed.name, role: parsed.role, csrf: parsed.csrf };
+      const parsed = JSON.parse(text) as Session;
+      return {
+        name: parsed.name,
+        role: parsed.role,
+        csrf: parsed.csrf,
+        // A session keeps the scope of the token it was opened with.
+        ...(parsed.platforms ? { platforms: parsed.platforms } : {}),
+      };
     },
     async remove(id) {
       await redis.del(sessionKey(prefix, id));

@@ -1,16 +1,29 @@
-/** `/audit`: every operator action taken through the console, newest first. */
+/**
+ * `/audit`: every operator action taken through the console, newest first, with the platform it
+ * concerns; `?platform=` one platform's (a token scoped to platforms sees theirs only).
+ */
 import type { FastifyInstance } from 'fastify';
-import { readAudit, type AuditEntry } from '../../runs/index.js';
+import type { AuditEntry } from '../../runs/index.js';
+import { platformFilter, visiblePlatforms } from '../platform-scope.js';
+import { readAuditOf } from '../read-audit.js';
 import type { ServeContext } from '../serve-context.js';
 import { when } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { pageRoute, sendPage } from './page-route.js';
+import { pageRoute, sendPage, strings } from './page-route.js';
+import { platformPicker } from './platform-filter.js';
 
 /** The newest actions the page lists. */
 const AUDIT_SHOWN = 500;
 
-export function auditBody(entries: AuditEntry[], now: number): SafeHtml {
+export function auditBody(
+  entries: AuditEntry[],
+  now: number,
+  picker: SafeHtml | '' = '',
+  /** The installation has several platforms: a column names each entry's. */
+  platforms = false,
+): SafeHtml {
   return html`<h1>Audit trail</h1>
+    ${picker}
     <p class="muted">
       Who did what through the console, newest first (the last ${entries.length}).
     </p>
@@ -24,6 +37,7 @@ export function auditBody(entries: AuditEntry[], now: number): SafeHtml {
                 <th>Who</th>
                 <th>Action</th>
                 <th>On</th>
+                ${platforms ? html`<th>Platform</th>` : ''}
               </tr>
             </thead>
             <tbody>
@@ -34,6 +48,7 @@ export function auditBody(entries: AuditEntry[], now: number): SafeHtml {
                     <td>${a.actor}</td>
                     <td><code>${a.action}</code></td>
                     <td class="mono">${a.target}</td>
+                    ${platforms ? html`<td>${a.platform ?? html`<span class="muted">—</span>`}</td>` : ''}
                   </tr>`,
               )}
             </tbody>
@@ -42,11 +57,24 @@ export function auditBody(entries: AuditEntry[], now: number): SafeHtml {
 }
 
 export function registerAuditPage(app: FastifyInstance, ctx: ServeContext): void {
-  app.get('/audit', pageRoute(), async (_request, reply) =>
-    sendPage(
-      reply,
-      { title: 'Audit trail', section: 'audit' },
-      auditBody(await readAudit(ctx.redis, ctx.keys, AUDIT_SHOWN), Date.now()),
-    ),
+  app.get<{ Querystring: { platform?: string } }>(
+    '/audit',
+    pageRoute({ querystring: strings(['platform']) }),
+    async (request, reply) => {
+      const principal = request.principal!;
+      const asked = request.query.platform || undefined;
+      const filter = platformFilter(ctx.config, principal, asked);
+      const visible = visiblePlatforms(ctx.config, principal);
+      return sendPage(
+        reply,
+        { title: 'Audit trail', section: 'audit' },
+        auditBody(
+          await readAuditOf(ctx, filter, AUDIT_SHOWN),
+          Date.now(),
+          platformPicker('/audit', visible, asked),
+          Object.keys(ctx.config.platforms).length > 0,
+        ),
+      );
+    },
   );
 }

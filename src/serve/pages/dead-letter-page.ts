@@ -5,13 +5,22 @@
 import type { FastifyInstance } from 'fastify';
 import { stringifyExact } from '../../base/index.js';
 import { NotFoundError, type DeadLetter, lastAuditOf, type AuditEntry } from '../../runs/index.js';
+import { visibleDeadLetter } from '../find-dead-letters.js';
+import { platformOfPipeline } from '../platform-scope.js';
 import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
 import { badge, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { pageRoute, sendPage, strings } from './page-route.js';
+import { platformLabel } from './platform-filter.js';
 
-export function deadLetterBody(entry: DeadLetter, principal: Principal, now: number): SafeHtml {
+export function deadLetterBody(
+  entry: DeadLetter,
+  principal: Principal,
+  now: number,
+  /** Its platform, named with its base URL, where the installation has several. */
+  platform?: SafeHtml,
+): SafeHtml {
   const operator = principal.role === 'operator';
   const single = entry.items.length === 1;
   const payload = single ? stringifyExact(entry.items[0]!.payload, 2) : undefined;
@@ -22,6 +31,12 @@ export function deadLetterBody(entry: DeadLetter, principal: Principal, now: num
       <dl class="kv">
         <dt>Pipeline, run</dt>
         <dd>${entry.pipeline}, <a href="/runs/${entry.runId}">${entry.runId}</a></dd>
+        ${
+          platform
+            ? html`<dt>Platform</dt>
+                <dd>${platform}</dd>`
+            : ''
+        }
         <dt>When</dt>
         <dd>${when(new Date(entry.at).toISOString(), now)} after ${entry.attempts} attempt(s)</dd>
         <dt>Operation</dt>
@@ -162,11 +177,14 @@ export function registerDeadLetterPage(app: FastifyInstance, ctx: ServeContext):
     '/dead-letters/:id',
     pageRoute({ params: strings(['id'], ['id']) }),
     async (request, reply) => {
-      const entry = await ctx.dlq.get(request.params.id);
+      const principal = request.principal!;
+      const entry = await visibleDeadLetter(ctx, principal, request.params.id);
       if (!entry) {
-        // A replayed (or purged) dead letter is gone from the list: say what became of it.
+        // A replayed (or purged) dead letter is gone from the list: say what became of it (to a
+        // token scoped to platforms, only when the audit entry names one of them).
         const done = await lastAuditOf(ctx.redis, ctx.keys, request.params.id);
-        if (!done) {
+        const scope = principal.platforms;
+        if (!done || (scope && !scope.includes(done.platform ?? ''))) {
           throw new NotFoundError(
             'dead letter',
             request.params.id,
@@ -183,7 +201,14 @@ export function registerDeadLetterPage(app: FastifyInstance, ctx: ServeContext):
       return sendPage(
         reply,
         { title: entry.id, section: 'dead-letters' },
-        deadLetterBody(entry, request.principal!, Date.now()),
+        deadLetterBody(
+          entry,
+          principal,
+          Date.now(),
+          Object.keys(ctx.config.platforms).length > 0
+            ? platformLabel(ctx.config, platformOfPipeline(entry.pipeline))
+            : undefined,
+        ),
       );
     },
   );

@@ -1,5 +1,6 @@
 /**
- * `/dead-letters`: search the dead letters by pipeline, run, operation or key; replay or purge a
+ * `/dead-letters`: search the dead letters by pipeline, run, operation, key or platform (a token
+ * scoped to platforms finds theirs only); replay or purge a
  * selection, or purge all the search found (operator); export what it found as CSV
  * (`/dead-letters/export.csv`).
  */
@@ -10,11 +11,13 @@ import {
   findDeadLetters,
   type DeadLetterSearch,
 } from '../find-dead-letters.js';
+import { platformFilter, platformOfPipeline, visiblePlatforms } from '../platform-scope.js';
 import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
 import { count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { fileRoute, PAGE_SIZE, pageRoute, sendPage, strings } from './page-route.js';
+import { platformSelect } from './platform-filter.js';
 
 function query(search: DeadLetterSearch, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
@@ -28,6 +31,8 @@ export function deadLettersBody(
   search: DeadLetterSearch,
   principal: Principal,
   now: number,
+  /** The platforms the filter offers (none: no selector). */
+  platforms: readonly string[] = [],
 ): SafeHtml {
   const operator = principal.role === 'operator';
   const searched = Object.entries(search).filter(([, v]) => v) as Array<[string, string]>;
@@ -48,15 +53,15 @@ export function deadLettersBody(
       />
       <!-- Kept when the search is sent again (a run page links here with ?run=); empty it to drop. -->
       <input type="text" name="run" placeholder="Run id" value="${search.run ?? ''}" />
+      ${platformSelect(platforms, search.platform)}
       <button type="submit">Search</button>
       <a class="button" href="/dead-letters/export.csv${query(search)}">Export CSV</a>
     </form>
     ${
       page.entries.length === 0
         ? html`<p class="muted">
-            No dead
-            letter${search.key || search.pipeline || search.operation || search.run ? ' matches' : ''}:
-            nothing is waiting for an operator.
+            No dead letter${searched.length > 0 ? ' matches' : ''}: nothing is waiting for an
+            operator.
           </p>`
         : html`<div data-action-scope data-keep>
             ${operator ? actionBar(page.total, searched) : ''}
@@ -68,6 +73,7 @@ export function deadLettersBody(
                   <th>Dead letter</th>
                   <th>When</th>
                   <th>Pipeline</th>
+                  ${platforms.length > 1 ? html`<th>Platform</th>` : ''}
                   <th>Operation</th>
                   <th>Keys</th>
                   <th>Answer</th>
@@ -83,6 +89,7 @@ export function deadLettersBody(
                       <td><a href="/dead-letters/${e.id}">${e.id}</a></td>
                       <td>${when(e.at, now)}</td>
                       <td><a href="/runs/${e.runId}">${e.pipeline}</a></td>
+                      ${platforms.length > 1 ? html`<td>${platformOfPipeline(e.pipeline)}</td>` : ''}
                       <td><code>${e.operationId}</code></td>
                       <td class="mono">${e.keys.join(', ')}</td>
                       <td>${e.status ?? html`<span class="muted">none</span>`}</td>
@@ -148,7 +155,7 @@ function actionBar(total: number, searched: Array<[string, string]>): SafeHtml {
     </p>`;
 }
 
-const SEARCH = ['pipeline', 'run', 'operation', 'key'];
+const SEARCH = ['pipeline', 'run', 'operation', 'key', 'platform'];
 
 export function registerDeadLettersPage(app: FastifyInstance, ctx: ServeContext): void {
   app.get<{ Querystring: DeadLetterSearch & { cursor?: string } }>(
@@ -156,8 +163,10 @@ export function registerDeadLettersPage(app: FastifyInstance, ctx: ServeContext)
     pageRoute({ querystring: strings([...SEARCH, 'cursor']) }),
     async (request, reply) => {
       const search = searchOf(request.query);
+      const principal = request.principal!;
+      const platforms = platformFilter(ctx.config, principal, search.platform);
       const at = Number(/^[0-9]+$/.test(request.query.cursor ?? '') ? request.query.cursor : 0);
-      const found = await findDeadLetterPage(ctx, search, at, PAGE_SIZE);
+      const found = await findDeadLetterPage(ctx, search, platforms, at, PAGE_SIZE);
       const entries = found.entries.map(deadLetterRow);
       const next = at + entries.length < found.total ? String(at + entries.length) : undefined;
       return sendPage(
@@ -166,8 +175,9 @@ export function registerDeadLettersPage(app: FastifyInstance, ctx: ServeContext)
         deadLettersBody(
           { entries, total: found.total, ...(next ? { nextCursor: next } : {}) },
           search,
-          request.principal!,
+          principal,
           Date.now(),
+          visiblePlatforms(ctx.config, principal),
         ),
       );
     },
@@ -176,11 +186,14 @@ export function registerDeadLettersPage(app: FastifyInstance, ctx: ServeContext)
   app.get<{ Querystring: DeadLetterSearch }>(
     '/dead-letters/export.csv',
     fileRoute({ querystring: strings(SEARCH) }),
-    async (request, reply) =>
-      reply
+    async (request, reply) => {
+      const search = searchOf(request.query);
+      const platforms = platformFilter(ctx.config, request.principal!, search.platform);
+      return reply
         .header('content-disposition', 'attachment; filename="dead-letters.csv"')
         .type('text/csv; charset=utf-8')
-        .send(deadLettersCsv(await findDeadLetters(ctx, searchOf(request.query)))),
+        .send(deadLettersCsv(await findDeadLetters(ctx, search, platforms)));
+    },
   );
 }
 
@@ -190,5 +203,6 @@ function searchOf(query: DeadLetterSearch): DeadLetterSearch {
     run: query.run?.trim() || undefined,
     operation: query.operation?.trim() || undefined,
     key: query.key?.trim() || undefined,
+    platform: query.platform?.trim() || undefined,
   };
 }

@@ -5,24 +5,24 @@
  * letters.
  */
 import type { FastifyInstance } from 'fastify';
-import { pipelineNames } from '../../pipeline/index.js';
-import {
-  type EntityTrace,
-  traceEntity,
-  tracedPipeline,
-  TRACED_RUNS,
-  traceVerdict,
-} from '../../runs/index.js';
+import { type EntityTrace, traceEntity, TRACED_RUNS, traceVerdict } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
 import { badge, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { pageRoute, sendPage, strings } from './page-route.js';
+import { platformLabel, platformSelect } from './platform-filter.js';
+import { platformFilter, platformOfPipeline, visiblePlatforms } from '../platform-scope.js';
+import { listTargets, tracedTarget } from '../pipeline-targets.js';
 
 export function entitiesBody(
   pipelines: string[],
-  asked: { pipeline?: string | undefined; key?: string | undefined },
+  asked: { pipeline?: string | undefined; key?: string | undefined; platform?: string | undefined },
   trace: EntityTrace | undefined,
   now: number,
+  /** The platforms the selector offers (none: no selector). */
+  platforms: readonly string[] = [],
+  /** The traced pipeline's platform, named with its base URL, where there are several. */
+  platform?: SafeHtml,
 ): SafeHtml {
   return html`<h1>Entity trace</h1>
     <p class="muted">
@@ -35,6 +35,7 @@ export function entitiesBody(
           (p) => html`<option value="${p}" ${p === asked.pipeline ? 'selected' : ''}>${p}</option>`,
         )}
       </select>
+      ${platformSelect(platforms, asked.platform)}
       <input
         type="search"
         name="key"
@@ -44,12 +45,13 @@ export function entitiesBody(
       />
       <button class="primary" type="submit">Trace</button>
     </form>
-    ${trace ? traceSection(trace, now) : ''}`;
+    ${trace ? traceSection(trace, now, platform) : ''}`;
 }
 
-function traceSection(trace: EntityTrace, now: number): SafeHtml {
+function traceSection(trace: EntityTrace, now: number, platform?: SafeHtml): SafeHtml {
   return html`<div class="card">
       <h3>${trace.pipeline} · <span class="mono">${trace.key}</span></h3>
+      ${platform ? html`<p>Platform ${platform}</p>` : ''}
       ${traceVerdict(trace).map((line) => html`<p>${line}</p>`)}
     </div>
     <h2>Committed state</h2>
@@ -201,21 +203,36 @@ function outcomeClass(outcome: EntityTrace['changes'][number]['outcome']): strin
 }
 
 export function registerEntitiesPage(app: FastifyInstance, ctx: ServeContext): void {
-  app.get<{ Querystring: { pipeline?: string; key?: string } }>(
+  app.get<{ Querystring: { pipeline?: string; key?: string; platform?: string } }>(
     '/entities',
-    pageRoute({ querystring: strings(['pipeline', 'key']) }),
+    pageRoute({ querystring: strings(['pipeline', 'key', 'platform']) }),
     async (request, reply) => {
-      const pipelines = pipelineNames(ctx.config);
-      const pipeline = request.query.pipeline || pipelines[0];
+      const principal = request.principal!;
+      const platform = request.query.platform || undefined;
+      const filter = platformFilter(ctx.config, principal, platform);
+      const pipelines = listTargets(ctx.config, filter).map((t) => t.name);
+      // A pipeline of another platform than the one just picked gives way to the platform's first.
+      const named = request.query.pipeline || undefined;
+      const pipeline = named && (!platform || pipelines.includes(named)) ? named : pipelines[0];
       const key = request.query.key?.trim() || undefined;
       const trace =
         pipeline && key
-          ? await traceEntity(ctx, tracedPipeline(ctx.config, pipeline), key, TRACED_RUNS)
+          ? await traceEntity(ctx, tracedTarget(ctx, principal, pipeline), key, TRACED_RUNS)
           : undefined;
+      const several = Object.keys(ctx.config.platforms).length > 0;
       return sendPage(
         reply,
         { title: key ? `Trace ${key}` : 'Entity trace', section: 'entities' },
-        entitiesBody(pipelines, { pipeline, key }, trace, Date.now()),
+        entitiesBody(
+          pipelines,
+          { pipeline, key, platform },
+          trace,
+          Date.now(),
+          visiblePlatforms(ctx.config, principal),
+          trace && several
+            ? platformLabel(ctx.config, platformOfPipeline(trace.pipeline))
+            : undefined,
+        ),
       );
     },
   );

@@ -24,6 +24,11 @@ const NAV: Array<[NonNullable<PageFrame['section']>, string, string]> = [
   ['audit', '/audit', 'Audit'],
 ];
 
+/** `alice (operator)`; a token scoped to platforms names them: `nora (operator, north)`. */
+function signedIn(who: Principal): string {
+  return `${who.name} (${[who.role, ...(who.platforms ?? [])].join(', ')})`;
+}
+
 export function page(frame: PageFrame, body: SafeHtml): string {
   const who = frame.principal;
   return html`<!doctype html>
@@ -42,7 +47,10 @@ export function page(frame: PageFrame, body: SafeHtml): string {
           ${
             who
               ? html`<nav>
-                    ${NAV.map(
+                    ${NAV.filter(
+                      // The queue board is every platform's: not for a token scoped to some.
+                      ([key]) => key !== 'queues' || !who.platforms,
+                    ).map(
                       ([key, href, label]) =>
                         html`<a href="${href}" class="${key === frame.section ? 'here' : ''}"
                           >${label}</a
@@ -50,7 +58,7 @@ export function page(frame: PageFrame, body: SafeHtml): string {
                     )}
                   </nav>
                   <span class="who"
-                    >${who.name} (${who.role})
+                    >${signedIn(who)}
                     ${
                       frame.csrf
                         ? html`<button data-post="/logout" data-then="/login">Log out</button>`

@@ -1,8 +1,9 @@
 /**
  * `/`: the state of the installation at a glance. Each pipeline with its last run (status, age,
- * items) and its run in progress, the queues by lane, the items delivered per minute over the
- * last hour, the latest operator actions, and a change of the platform's description to the
- * pinned one not accepted yet.
+ * items) and its run in progress, a section per platform with its base URL when there are several
+ * (`?platform=` one), the queues by lane, the items delivered per minute over the last hour (the
+ * installation's: not for a token scoped to platforms), the latest operator actions, and a change
+ * of the platform's description to the pinned one not accepted yet.
  */
 import {
   itemTotals,
@@ -13,11 +14,13 @@ import {
 } from '../../runs/index.js';
 import type { FastifyInstance } from 'fastify';
 import { readOverview, type Overview, type PipelineCard } from '../read-overview.js';
+import { platformFilter, visiblePlatforms } from '../platform-scope.js';
 import type { ServeContext } from '../serve-context.js';
 import { chart } from './chart.js';
 import { ago, badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
-import { LIVE_MS, pageRoute, sendPage } from './page-route.js';
+import { LIVE_MS, pageRoute, sendPage, strings } from './page-route.js';
+import { platformLabel, platformPicker } from './platform-filter.js';
 
 function lastRunCell(card: PipelineCard, now: number): SafeHtml {
   const run = card.lastRun;
@@ -87,72 +90,79 @@ function scheduleCell(card: PipelineCard, now: number): SafeHtml {
     <div class="muted">${nextRunAt && !paused ? html`next ${when(nextRunAt, now)}` : ''}</div>`;
 }
 
-export function overviewBody(o: Overview): SafeHtml {
-  // From sync runs only (a replay never stands for its pipeline); dead letters and a blocked
-  // delivery keep their own place in the notice whatever the last run says.
-  const failing = o.pipelines.filter(
-    (c) =>
-      ['partial', 'failed', 'guard_stopped'].includes(c.lastRun?.status ?? '') ||
-      c.deadLetters > 0 ||
-      c.active?.status === 'blocked',
-  );
-  const lanes = o.queues.filter((q) => q.queue.startsWith('delivery-'));
-  const thisHour = o.throughput.reduce((n, p) => n + p.delivered, 0);
-  return html`<h1>Overview</h1>
-    <p class="muted">
-      As of ${new Date(o.now).toISOString().replace('T', ' ').slice(0, 19)} UTC · refreshes every
-      few seconds.
-    </p>
-    ${contractNotice(o)}
-    ${
-      failing.length > 0
-        ? html`<div class="notice warn">
-            ${failing.length} pipeline(s) need a look:
-            ${failing.map(
-              (c, i) =>
-                html`${i ? ', ' : ''}<a href="/pipelines/${c.view.name}">${c.view.name}</a>
-                  (${needsLook(c).join(', ')})`,
-            )}
-          </div>`
-        : ''
-    }
-    <h2>Pipelines</h2>
-    <table>
-      <thead>
-        <tr>
-          <th>Pipeline</th>
-          <th>Schedule</th>
-          <th>Last run</th>
-          <th>Now</th>
-          <th class="num">Dead letters</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${o.pipelines.map(
-          (c) =>
-            html`<tr>
-              <td>
-                <a href="/pipelines/${c.view.name}"><b>${c.view.name}</b></a>
-                <div class="muted">${c.view.description ?? ''}</div>
-                ${c.view.problem ? html`<div class="notice bad">${c.view.problem}</div>` : ''}
-              </td>
-              <td>${scheduleCell(c, o.now)}</td>
-              <td>${lastRunCell(c, o.now)}</td>
-              <td>${activeCell(c.active, o.now)}</td>
-              <td class="num">
-                ${
-                  c.deadLetters > 0
-                    ? html`<a href="/dead-letters?pipeline=${c.view.name}"
-                        >${badge('dead', count(c.deadLetters))}</a
-                      >`
-                    : '0'
-                }
-              </td>
-            </tr>`,
+/** A platform's section of the overview: its name and base URL, with the picker's choices. */
+export interface PlatformSection {
+  name: string;
+  label: SafeHtml;
+}
+
+/** The pipelines' table: one, or one per platform under its name and base URL. */
+function pipelineSections(
+  cards: PipelineCard[],
+  now: number,
+  platforms: readonly PlatformSection[],
+): SafeHtml {
+  if (platforms.length === 0)
+    return html`<h2>Pipelines</h2>
+      ${pipelineTable(cards, now)}`;
+  return html`${platforms.map(
+    (p) =>
+      html`<section class="platform" data-platform="${p.name}">
+        <h2>Platform ${p.label}</h2>
+        ${pipelineTable(
+          cards.filter((c) => c.view.platform === p.name),
+          now,
         )}
-      </tbody>
-    </table>
-    <h2>Queues</h2>
+      </section>`,
+  )}`;
+}
+
+function pipelineTable(cards: PipelineCard[], now: number): SafeHtml {
+  if (cards.length === 0) return html`<p class="muted">No pipeline delivers to it.</p>`;
+  return html`<table>
+    <thead>
+      <tr>
+        <th>Pipeline</th>
+        <th>Schedule</th>
+        <th>Last run</th>
+        <th>Now</th>
+        <th class="num">Dead letters</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${cards.map(
+        (c) =>
+          html`<tr>
+            <td>
+              <a href="/pipelines/${c.view.name}"><b>${c.view.name}</b></a>
+              <div class="muted">${c.view.description ?? ''}</div>
+              ${c.view.problem ? html`<div class="notice bad">${c.view.problem}</div>` : ''}
+            </td>
+            <td>${scheduleCell(c, now)}</td>
+            <td>${lastRunCell(c, now)}</td>
+            <td>${activeCell(c.active, now)}</td>
+            <td class="num">
+              ${
+                c.deadLetters > 0
+                  ? html`<a href="/dead-letters?pipeline=${c.view.name}"
+                      >${badge('dead', count(c.deadLetters))}</a
+                    >`
+                  : '0'
+              }
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** The installation's lanes and throughput, every platform's together (absent for a filter). */
+function sharedSections(o: Overview): SafeHtml | '' {
+  if (!o.queues || !o.throughput) return '';
+  const { throughput } = o;
+  const lanes = o.queues.filter((q) => q.queue.startsWith('delivery-'));
+  const thisHour = throughput.reduce((n, p) => n + p.delivered, 0);
+  return html` <h2>Queues</h2>
     <table>
       <thead>
         <tr>
@@ -187,12 +197,47 @@ export function overviewBody(o: Overview): SafeHtml {
     </h2>
     <div class="card">
       ${chart('throughput', {
-        x: o.throughput.map((p) => p.at),
-        ys: [o.throughput.map((p) => p.delivered)],
+        x: throughput.map((p) => p.at),
+        ys: [throughput.map((p) => p.delivered)],
         series: [{ label: 'delivered', color: '#1d5fd1', fill: 'rgba(29,95,209,.12)' }],
         yLabel: 'items / min',
       })}
-    </div>
+    </div>`;
+}
+
+export function overviewBody(
+  o: Overview,
+  platforms: readonly PlatformSection[] = [],
+  picker: SafeHtml | '' = '',
+): SafeHtml {
+  // From sync runs only (a replay never stands for its pipeline); dead letters and a blocked
+  // delivery keep their own place in the notice whatever the last run says.
+  const failing = o.pipelines.filter(
+    (c) =>
+      ['partial', 'failed', 'guard_stopped'].includes(c.lastRun?.status ?? '') ||
+      c.deadLetters > 0 ||
+      c.active?.status === 'blocked',
+  );
+  return html`<h1>Overview</h1>
+    ${picker}
+    <p class="muted">
+      As of ${new Date(o.now).toISOString().replace('T', ' ').slice(0, 19)} UTC · refreshes every
+      few seconds.
+    </p>
+    ${contractNotice(o)}
+    ${
+      failing.length > 0
+        ? html`<div class="notice warn">
+            ${failing.length} pipeline(s) need a look:
+            ${failing.map(
+              (c, i) =>
+                html`${i ? ', ' : ''}<a href="/pipelines/${c.view.name}">${c.view.name}</a>
+                  (${needsLook(c).join(', ')})`,
+            )}
+          </div>`
+        : ''
+    }
+    ${pipelineSections(o.pipelines, o.now, platforms)} ${sharedSections(o)}
     <h2>Latest operator actions</h2>
     ${
       o.audit.length === 0
@@ -215,11 +260,29 @@ export function overviewBody(o: Overview): SafeHtml {
 }
 
 export function registerOverviewPage(app: FastifyInstance, ctx: ServeContext): void {
-  app.get('/', pageRoute(), async (_request, reply) =>
-    sendPage(
-      reply,
-      { title: 'Overview', section: 'overview', liveMs: LIVE_MS, charts: true },
-      overviewBody(await readOverview(ctx)),
-    ),
+  app.get<{ Querystring: { platform?: string } }>(
+    '/',
+    pageRoute({ querystring: strings(['platform']) }),
+    async (request, reply) => {
+      const principal = request.principal!;
+      const asked = request.query.platform || undefined;
+      const filter = platformFilter(ctx.config, principal, asked);
+      const visible = visiblePlatforms(ctx.config, principal);
+      const shown = filter ? visible.filter((p) => filter.has(p)) : visible;
+      // A section per platform once the installation has several (one for a filter of one).
+      const sections =
+        visible.length > 1 || ctx.config.platforms[visible[0] ?? ''] !== undefined
+          ? shown.map((name) => ({ name, label: platformLabel(ctx.config, name) }))
+          : [];
+      return sendPage(
+        reply,
+        { title: 'Overview', section: 'overview', liveMs: LIVE_MS, charts: !filter },
+        overviewBody(
+          await readOverview(ctx, filter),
+          sections,
+          platformPicker('/', visible, asked),
+        ),
+      );
+    },
   );
 }

@@ -4,16 +4,18 @@
  * that imports a file now (as `POST /api/pipelines/{name}/runs`), and its latest runs.
  */
 import type { FastifyInstance } from 'fastify';
-import { pipelineNames } from '../../pipeline/index.js';
-import { NotFoundError, type RunLine } from '../../runs/index.js';
+import type { RunLine } from '../../runs/index.js';
 import { readLastReconciliations, type LastReconciliation } from '../../reconcile/index.js';
 import { readRunPage } from '../read-runs.js';
 import { readPipelines, type PipelineView } from '../routes/api-pipelines.js';
+import { platformOfPipeline } from '../platform-scope.js';
+import { pipelineNotFound, resolveTarget } from '../pipeline-targets.js';
 import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
 import { badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { LIVE_MS, pageRoute, sendPage, strings } from './page-route.js';
+import { platformLabel } from './platform-filter.js';
 
 /** The pipeline's latest runs on its page; /runs has them all. */
 const RUNS_SHOWN = 20;
@@ -25,10 +27,13 @@ export function pipelineBody(
   uploadMaxBytes: number,
   drift: LastReconciliation | undefined,
   now: number,
+  /** Its platform, named with its base URL, where the installation has several. */
+  platform?: SafeHtml,
 ): SafeHtml {
   const operator = principal.role === 'operator';
   const name = encodeURIComponent(view.name);
   return html`<h1>${view.name}</h1>
+    ${platform ? html`<p data-platform>Delivers to platform ${platform}</p>` : ''}
     ${view.description ? html`<p>${view.description}</p>` : ''}
     ${view.problem ? html`<div class="notice bad">${view.problem}</div>` : ''}
     <div class="card" data-action-scope>
@@ -178,14 +183,11 @@ export function registerPipelinePage(app: FastifyInstance, ctx: ServeContext): v
     '/pipelines/:name',
     pageRoute({ params: strings(['name'], ['name']) }),
     async (request, reply) => {
-      const view = (await readPipelines(ctx)).find((p) => p.name === request.params.name);
-      if (!view) {
-        throw new NotFoundError(
-          'pipeline',
-          request.params.name,
-          `Pipelines: ${pipelineNames(ctx.config).join(', ')}.`,
-        );
-      }
+      const principal = request.principal!;
+      const { name } = resolveTarget(ctx.config, principal, request.params.name);
+      const views = await readPipelines(ctx, new Set([platformOfPipeline(name)]));
+      const view = views.find((p) => p.name === name);
+      if (!view) throw pipelineNotFound(ctx.config, principal, request.params.name);
       const { runs } = await readRunPage(ctx, { pipeline: view.name, limit: RUNS_SHOWN });
       const drift = (await readLastReconciliations(ctx.redis, ctx.config.redis.prefix)).find(
         (r) => r.pipeline === view.name,
@@ -196,10 +198,13 @@ export function registerPipelinePage(app: FastifyInstance, ctx: ServeContext): v
         pipelineBody(
           view,
           runs,
-          request.principal!,
+          principal,
           ctx.config.serve.uploadMaxBytes,
           drift,
           Date.now(),
+          Object.keys(ctx.config.platforms).length > 0
+            ? platformLabel(ctx.config, view.platform)
+            : undefined,
         ),
       );
     },

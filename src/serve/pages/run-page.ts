@@ -18,6 +18,7 @@ import {
   traceLink,
 } from '../../runs/index.js';
 import { durationText } from '../../base/index.js';
+import { runPlatform } from '../platform-scope.js';
 import type { ServeContext } from '../serve-context.js';
 import type { UndoResult } from '../../orchestrate/index.js';
 import { undoPreview } from '../undo-preview.js';
@@ -95,6 +96,8 @@ export function runBody(
   refusals: readonly AuditEntry[] = [],
   /** telemetry.traceUrl: the run's trace links to its page in the tracing backend. */
   traceUrl?: string,
+  /** The platform's name, where the installation has several (its URL: the report's). */
+  platformName?: string,
 ): SafeHtml {
   const t = report.items;
   const running =
@@ -128,9 +131,12 @@ export function runBody(
           ${report.finishedAt ? html`${when(report.finishedAt, now)} after ${report.seconds === undefined ? '' : durationText(report.seconds)}` : html`<span class="muted">not yet</span>`}
         </dd>
         ${
-          report.platform
+          report.platform || platformName
             ? html`<dt>Platform</dt>
-                <dd class="mono">${report.platform}</dd>`
+                <dd>
+                  ${platformName ? html`<b data-platform>${platformName}</b>` : ''}
+                  <span class="mono">${report.platform ?? ''}</span>
+                </dd>`
             : ''
         }
         ${sourceRow(report)}
@@ -419,6 +425,7 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
     pageRoute(byRun),
     async (request, reply) => {
       const { runId } = request.params;
+      const platform = await runPlatform(ctx, request.principal!, runId);
       const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, runId, {
         deadLetterLimit: DEAD_LETTERS_SHOWN,
       });
@@ -443,6 +450,7 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
           undo,
           refusals,
           ctx.config.telemetry.traceUrl,
+          Object.keys(ctx.config.platforms).length > 0 ? platform : undefined,
         ),
       );
     },
@@ -452,6 +460,7 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
     '/runs/:runId/report.json',
     fileRoute(byRun),
     async (request, reply) => {
+      await runPlatform(ctx, request.principal!, request.params.runId);
       const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
       return reply
         .header('content-disposition', `attachment; filename="${report.runId}.json"`)
@@ -464,6 +473,7 @@ export function registerRunPage(app: FastifyInstance, ctx: ServeContext): void {
     '/runs/:runId/failures.csv',
     fileRoute(byRun),
     async (request, reply) => {
+      await runPlatform(ctx, request.principal!, request.params.runId);
       const report = await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
       return reply
         .header('content-disposition', `attachment; filename="${report.runId}-failures.csv"`)

@@ -1,11 +1,16 @@
-/** `/runs`: the latest runs, newest first, a page at a time, filtered by pipeline and status. */
+/**
+ * `/runs`: the latest runs, newest first, a page at a time, filtered by pipeline, status and
+ * platform (a token scoped to platforms sees theirs only).
+ */
 import type { FastifyInstance } from 'fastify';
-import { pipelineNames } from '../../pipeline/index.js';
+import { platformFilter, platformOfPipeline, visiblePlatforms } from '../platform-scope.js';
+import { listTargets } from '../pipeline-targets.js';
 import { readRunPage, type RunPage } from '../read-runs.js';
 import type { ServeContext } from '../serve-context.js';
 import { badge, brief, count, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { LIVE_MS, PAGE_SIZE, pageRoute, sendPage, strings } from './page-route.js';
+import { platformSelect } from './platform-filter.js';
 
 /** The statuses the filter offers, in the order a person looks for them. */
 export const RUN_STATUSES = [
@@ -22,15 +27,26 @@ export const RUN_STATUSES = [
 
 export function runsBody(
   page: RunPage,
-  filter: { pipeline?: string | undefined; status?: string | undefined; pipelines: string[] },
+  filter: {
+    pipeline?: string | undefined;
+    status?: string | undefined;
+    platform?: string | undefined;
+    pipelines: string[];
+    /** The platforms the selector offers (none: no selector). */
+    platforms?: readonly string[];
+  },
   now: number,
 ): SafeHtml {
+  const platforms = filter.platforms ?? [];
   const params = new URLSearchParams();
   if (filter.pipeline) params.set('pipeline', filter.pipeline);
   if (filter.status) params.set('status', filter.status);
+  if (filter.platform) params.set('platform', filter.platform);
   if (page.nextCursor) params.set('cursor', page.nextCursor);
   const next = page.nextCursor ? `/runs?${params.toString()}` : undefined;
-  const which = [filter.pipeline, filter.status?.replace('_', ' ')].filter(Boolean).join(', ');
+  const which = [filter.pipeline, filter.status?.replace('_', ' '), filter.platform]
+    .filter(Boolean)
+    .join(', ');
   return html`<h1>Runs</h1>
     <form class="inline" method="get" action="/runs">
       <label for="pipeline">Pipeline</label>
@@ -51,6 +67,7 @@ export function runsBody(
             </option>`,
         )}
       </select>
+      ${platformSelect(platforms, filter.platform)}
       <button type="submit">Show</button>
     </form>
     ${
@@ -79,7 +96,9 @@ export function runsBody(
                   html`<tr>
                     <td>
                       <a href="/runs/${r.runId}">${r.runId}</a>
-                      <div class="muted">${r.pipeline}</div>
+                      <div class="muted">
+                        ${r.pipeline}${platforms.length > 1 ? html` · <span data-platform>${platformOfPipeline(r.pipeline)}</span>` : ''}
+                      </div>
                     </td>
                     <td data-kind="${r.kind}">
                       ${r.kind}${r.undoOf ? html`<div class="muted">of <a href="/runs/${r.undoOf}">${r.undoOf}</a></div>` : ''}
@@ -108,20 +127,38 @@ export function runsBody(
 }
 
 export function registerRunsPage(app: FastifyInstance, ctx: ServeContext): void {
-  app.get<{ Querystring: { pipeline?: string; status?: string; cursor?: string } }>(
+  app.get<{
+    Querystring: { pipeline?: string; status?: string; platform?: string; cursor?: string };
+  }>(
     '/runs',
-    pageRoute({ querystring: strings(['pipeline', 'status', 'cursor']) }),
+    pageRoute({ querystring: strings(['pipeline', 'status', 'platform', 'cursor']) }),
     async (request, reply) => {
+      const principal = request.principal!;
       const pipeline = request.query.pipeline || undefined;
+      const platform = request.query.platform || undefined;
+      const platforms = platformFilter(ctx.config, principal, platform);
       const status = (RUN_STATUSES as readonly string[]).includes(request.query.status ?? '')
         ? request.query.status
         : undefined;
       const cursor = /^[0-9]+$/.test(request.query.cursor ?? '') ? request.query.cursor : undefined;
-      const runs = await readRunPage(ctx, { pipeline, status, limit: PAGE_SIZE, cursor });
+      const runs = await readRunPage(ctx, {
+        pipeline,
+        status,
+        platforms,
+        limit: PAGE_SIZE,
+        cursor,
+      });
+      const filter = {
+        pipeline,
+        status,
+        platform,
+        pipelines: listTargets(ctx.config, platforms).map((t) => t.name),
+        platforms: visiblePlatforms(ctx.config, principal),
+      };
       return sendPage(
         reply,
         { title: 'Runs', section: 'runs', liveMs: LIVE_MS },
-        runsBody(runs, { pipeline, status, pipelines: pipelineNames(ctx.config) }, Date.now()),
+        runsBody(runs, filter, Date.now()),
       );
     },
   );

@@ -21,11 +21,15 @@ import {
 import { EditedPayloads } from '../../queue/index.js';
 import { replayDeadLetters, type ReplayReport } from '../../orchestrate/index.js';
 import {
+  byPlatform,
   findDeadLetterPage,
   findDeadLetters,
+  visibleDeadLetter,
   type DeadLetterSearch,
 } from '../find-dead-letters.js';
+import { platformFilter, type PlatformFilter } from '../platform-scope.js';
 import type { ServeContext } from '../serve-context.js';
+import type { Principal } from '../tokens.js';
 
 interface ReplayBody {
   /** The new payload of the entry's one item. */
@@ -40,6 +44,7 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
       pipeline?: string;
       operation?: string;
       key?: string;
+      platform?: string;
       cursor?: string;
       limit?: number;
     };
@@ -53,6 +58,7 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
             pipeline: { type: 'string' },
             operation: { type: 'string' },
             key: { type: 'string' },
+            platform: { type: 'string' },
             cursor: { type: 'string', pattern: '^[0-9]+$' },
             limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
           },
@@ -60,9 +66,11 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
       },
     },
     async (request) => {
-      const { pipeline, operation, key, limit = 100 } = request.query;
+      const { pipeline, operation, key, platform, limit = 100 } = request.query;
+      const platforms = platformFilter(ctx.config, request.principal!, platform);
       const at = Number(request.query.cursor ?? 0);
-      const page = await findDeadLetterPage(ctx, { pipeline, operation, key }, at, limit);
+      const search = { pipeline, operation, key };
+      const page = await findDeadLetterPage(ctx, search, platforms, at, limit);
       const next = at + page.entries.length;
       return {
         entries: page.entries.map(deadLetterRow),
@@ -72,7 +80,7 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
   );
 
   app.get<{ Params: { id: string } }>('/api/dead-letters/:id', async (request, reply) => {
-    const entry = await ctx.dlq.get(request.params.id);
+    const entry = await visibleDeadLetter(ctx, request.principal!, request.params.id);
     if (!entry) {
       throw new NotFoundError('dead letter', request.params.id, 'See GET /api/dead-letters.');
     }
@@ -117,13 +125,8 @@ export function deadLetterRoutes(app: FastifyInstance, ctx: ServeContext): void 
       },
     },
     async (request) => {
-      const { ids } = request.body;
-      const missing = [];
-      for (const id of ids) if (!(await ctx.dlq.get(id))) missing.push(id);
-      if (missing.length > 0) {
-        throw new NotFoundError('dead letter', missing.join(', '), 'See GET /api/dead-letters.');
-      }
-      return await replayAudited(ctx, request.principal!.name, ids, []);
+      const entries = await entriesNamed(ctx, request.principal!, request.body.ids);
+      return await replayAudited(ctx, request.principal!.name, entries, []);
     },
   );
 
@@ -146,6 +149,7 @@ const purgeSchema = {
         minProperties: 1,
         properties: {
           pipeline: searchField,
+          platform: searchField,
           run: searchField,
           operation: searchField,
           key: searchField,
@@ -185,7 +189,7 @@ export function purgeRoutes(app: FastifyInstance, ctx: ServeContext): void {
       },
     },
     async (request) =>
-      await purgeAudited(ctx, request.principal!.name, [request.params.id], !!request.body?.dryRun),
+      await purgeAudited(ctx, request.principal!, [request.params.id], !!request.body?.dryRun),
   );
 
   app.post<{ Body: PurgeBody }>(
@@ -193,38 +197,62 @@ export function purgeRoutes(app: FastifyInstance, ctx: ServeContext): void {
     { config: { access: 'operator' }, schema: purgeSchema },
     async (request) => {
       const { ids, filter, expected, dryRun = false } = request.body;
-      const actor = request.principal!.name;
-      if (ids) return await purgeAudited(ctx, actor, ids, dryRun);
-      return await purgeFound(ctx, actor, filter!, expected, dryRun);
+      const principal = request.principal!;
+      if (ids) return await purgeAudited(ctx, principal, ids, dryRun);
+      const platforms = platformFilter(ctx.config, principal, filter!.platform);
+      return await purgeFound(ctx, principal.name, filter!, platforms, expected, dryRun);
     },
   );
 }
 
-/** Purges (as `ferry dlq purge`) every entry named, or none when one is missing; audited. */
-async function purgeAudited(
+/**
+ * The entries of these ids; 404 naming those missing, when one is unknown or of a platform the
+ * principal does not see.
+ */
+async function entriesNamed(
   ctx: ServeContext,
-  actor: string,
-  ids: string[],
-  dryRun: boolean,
-): Promise<PurgeAnswer> {
+  principal: Principal,
+  ids: readonly string[],
+): Promise<DeadLetter[]> {
   const entries = [];
   const missing = [];
   for (const id of new Set(ids)) {
-    const entry = await ctx.dlq.get(id);
+    const entry = await visibleDeadLetter(ctx, principal, id);
     if (entry) entries.push(entry);
     else missing.push(id);
   }
   if (missing.length > 0) {
     throw new NotFoundError('dead letter', missing.join(', '), 'See GET /api/dead-letters.');
   }
+  return entries;
+}
+
+/** One audit entry per platform of the entries, naming that platform's ids. */
+async function auditEach(
+  ctx: ServeContext,
+  actor: string,
+  action: string,
+  entries: readonly DeadLetter[],
+  target: (ids: string[]) => string = (ids) => ids.join(','),
+): Promise<void> {
+  for (const [platform, group] of byPlatform(entries)) {
+    const ids = group.map((e) => e.id);
+    await recordAudit(ctx.redis, ctx.keys, { actor, action, target: target(ids), platform });
+  }
+}
+
+/** Purges (as `ferry dlq purge`) every entry named, or none when one is missing; audited. */
+async function purgeAudited(
+  ctx: ServeContext,
+  principal: Principal,
+  ids: string[],
+  dryRun: boolean,
+): Promise<PurgeAnswer> {
+  const entries = await entriesNamed(ctx, principal, ids);
   const answer = { dryRun, purged: entries.map(purgedOf) };
   if (dryRun) return answer;
   await ctx.dlq.remove(entries.map((e) => e.id));
-  await recordAudit(ctx.redis, ctx.keys, {
-    actor,
-    action: 'dead-letter.purge',
-    target: answer.purged.map((p) => p.id).join(','),
-  });
+  await auditEach(ctx, principal.name, 'dead-letter.purge', entries);
   return answer;
 }
 
@@ -236,6 +264,7 @@ async function purgeFound(
   ctx: ServeContext,
   actor: string,
   search: DeadLetterSearch,
+  platforms: PlatformFilter,
   expected: number | undefined,
   dryRun: boolean,
 ): Promise<PurgeAnswer> {
@@ -245,7 +274,7 @@ async function purgeFound(
         'purge (a {dryRun: true} answers it).',
     );
   }
-  const entries = await findDeadLetters(ctx, search);
+  const entries = await findDeadLetters(ctx, search, platforms);
   if (expected !== undefined && entries.length !== expected) {
     throw new DeadLettersChangedError(expected, entries.length);
   }
@@ -253,11 +282,13 @@ async function purgeFound(
   if (dryRun) return answer;
   await ctx.dlq.remove(entries.map((e) => e.id));
   const where = Object.entries(search).map(([field, value]) => `${field}=${value}`);
-  await recordAudit(ctx.redis, ctx.keys, {
+  await auditEach(
+    ctx,
     actor,
-    action: 'dead-letter.purge-search',
-    target: `${where.join(' ')} (${entries.length})`,
-  });
+    'dead-letter.purge-search',
+    entries,
+    (ids) => `${where.join(' ')} (${ids.length})`,
+  );
   return answer;
 }
 
@@ -278,7 +309,7 @@ function replayRoute(app: FastifyInstance, ctx: ServeContext): void {
     { config: { access: 'operator' } },
     async (request) => {
       const { id } = request.params;
-      const entry = await ctx.dlq.get(id);
+      const entry = await visibleDeadLetter(ctx, request.principal!, id);
       if (!entry) throw new NotFoundError('dead letter', id, 'See GET /api/dead-letters.');
       const body = request.body ?? {};
       let edits: Array<{ key: string; payload: unknown }> = [];
@@ -292,7 +323,7 @@ function replayRoute(app: FastifyInstance, ctx: ServeContext): void {
       } else if (body.payloads) {
         edits = Object.entries(body.payloads).map(([key, payload]) => ({ key, payload }));
       }
-      return await replayAudited(ctx, request.principal!.name, [id], edits);
+      return await replayAudited(ctx, request.principal!.name, [entry], edits);
     },
   );
 }
@@ -300,21 +331,18 @@ function replayRoute(app: FastifyInstance, ctx: ServeContext): void {
 async function replayAudited(
   ctx: ServeContext,
   actor: string,
-  ids: string[],
+  entries: readonly DeadLetter[],
   edits: Array<{ key: string; payload: unknown }>,
 ): Promise<ReplayReport> {
   const report = await replayDeadLetters({
     config: ctx.config,
     logger: ctx.logger,
-    selection: { ids },
+    selection: { ids: entries.map((e) => e.id) },
     ...(edits.length > 0 ? { payloads: new EditedPayloads(edits) } : {}),
     dryRun: false,
     localWorker: false,
   });
-  await recordAudit(ctx.redis, ctx.keys, {
-    actor,
-    action: edits.length > 0 ? 'dead-letter.replay-edited' : 'dead-letter.replay',
-    target: ids.join(','),
-  });
+  const action = edits.length > 0 ? 'dead-letter.replay-edited' : 'dead-letter.replay';
+  await auditEach(ctx, actor, action, entries);
   return report;
 }

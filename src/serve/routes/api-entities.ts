@@ -1,10 +1,12 @@
 /**
  * The entity trace: `GET /api/entities/{pipeline}/{key}` (viewer) answers the document
  * `ferry trace --json` prints: the key's state, the changes recent runs planned for it, its dead
- * letters. 404 for a pipeline that has no file.
+ * letters. The pipeline is named as its runs name it (`catalog@north` on platform north); 404 for
+ * one that has no file, or of a platform the token does not see.
  */
 import type { FastifyInstance } from 'fastify';
-import { MAX_TRACED_RUNS, traceEntity, tracedPipeline, TRACED_RUNS } from '../../runs/index.js';
+import { MAX_TRACED_RUNS, traceEntity, TRACED_RUNS } from '../../runs/index.js';
+import { tracedTarget } from '../pipeline-targets.js';
 import type { ServeContext } from '../serve-context.js';
 
 export function entityRoutes(app: FastifyInstance, ctx: ServeContext): void {
@@ -30,7 +32,7 @@ export function entityRoutes(app: FastifyInstance, ctx: ServeContext): void {
     },
     async (request) => {
       const { pipeline, key } = request.params;
-      const definition = tracedPipeline(ctx.config, pipeline);
+      const definition = tracedTarget(ctx, request.principal!, pipeline);
       return await traceEntity(ctx, definition, key, request.query.runs ?? TRACED_RUNS);
     },
   );

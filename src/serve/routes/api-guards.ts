@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadStoppedRun, type AllowGuard } from '../../runs/index.js';
 import { startRun } from '../../orchestrate/index.js';
+import { runPlatform } from '../platform-scope.js';
 import type { ServeContext } from '../serve-context.js';
 
 export function guardRoutes(app: FastifyInstance, ctx: ServeContext): void {
@@ -21,6 +22,12 @@ export function guardRoutes(app: FastifyInstance, ctx: ServeContext): void {
         by: actor,
         fourEyes: ctx.config.serve.fourEyes,
       };
+      await runPlatform(
+        ctx,
+        request.principal!,
+        allow.stoppedRunId,
+        '`ferry runs` lists the recent runs.',
+      );
       // Refused before planning when it cannot be allowed (four eyes, used, not a guard stop).
       const stopped = await loadStoppedRun(ctx.redis, ctx.keys, allow);
       const started = await startRun({

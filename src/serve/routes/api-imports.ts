@@ -19,19 +19,15 @@ import { isFerryError } from '../../errors/index.js';
 import {
   loadPipeline,
   MassDeleteGuardError,
-  pipelineNames,
   ValueGuardError,
   type PipelineDefinition,
 } from '../../pipeline/index.js';
-import {
-  NotFoundError,
-  RunActiveError,
-  followRun,
-  buildRunReport,
-  recordAudit,
-} from '../../runs/index.js';
+import { RunActiveError, followRun, buildRunReport, recordAudit } from '../../runs/index.js';
 import { startRun } from '../../orchestrate/index.js';
+import { platformOfPipeline } from '../platform-scope.js';
+import { resolveTarget } from '../pipeline-targets.js';
 import type { ServeContext } from '../serve-context.js';
+import type { Principal } from '../tokens.js';
 import {
   removeOldUploads,
   saveUpload,
@@ -40,15 +36,13 @@ import {
   uploadsDir,
 } from '../uploads.js';
 
-function loadImportable(ctx: ServeContext, name: string): PipelineDefinition {
-  if (!pipelineNames(ctx.config).includes(name)) {
-    throw new NotFoundError(
-      'pipeline',
-      name,
-      `Pipelines: ${pipelineNames(ctx.config).join(', ')}.`,
-    );
-  }
-  return loadPipeline(name, ctx.config);
+/** The pipeline an import names (qualified on a platform); 404 for one the token does not see. */
+function loadImportable(
+  ctx: ServeContext,
+  principal: Principal,
+  named: string,
+): PipelineDefinition {
+  return loadPipeline(resolveTarget(ctx.config, principal, named).name, ctx.config);
 }
 
 /** Types that say nothing of the content (curl -T sends none; browsers fall back to these). */
@@ -115,8 +109,8 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
       },
     },
     handler: async (request, reply) => {
-      const { name } = request.params;
-      const definition = loadImportable(ctx, name);
+      const definition = loadImportable(ctx, request.principal!, request.params.name);
+      const name = definition.name;
       await refuseWhileActive(ctx, name);
       let body: Readable;
       let mediaType: string | undefined;
@@ -144,6 +138,7 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
       const file = await saveUpload(body, dir, extension, maxBytes);
       const actor = request.principal!.name;
       const action = request.query.resendAll ? 'run.import-resend-all' : 'run.import';
+      const audit = { actor, action, platform: platformOfPipeline(name) };
       const started = await startRun({
         config: ctx.config,
         redis: ctx.planner,
@@ -158,10 +153,10 @@ export async function importRoutes(app: FastifyInstance, ctx: ServeContext): Pro
       }).catch(async (error: unknown) => {
         // An import a guard stopped is an import too: audited, naming the stopped run.
         const stopped = stoppedRunIdOf(error);
-        if (stopped) await recordAudit(ctx.redis, ctx.keys, { actor, action, target: stopped });
+        if (stopped) await recordAudit(ctx.redis, ctx.keys, { ...audit, target: stopped });
         throw error;
       });
-      await recordAudit(ctx.redis, ctx.keys, { actor, action, target: started.runId });
+      await recordAudit(ctx.redis, ctx.keys, { ...audit, target: started.runId });
       if (!request.query.wait) {
         const status = (await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, started.runId)).status;
         return reply

@@ -1,18 +1,16 @@
 /**
- * Pipelines: `GET /api/pipelines` (each pipeline file with its schedule and last run), an
- * operator's `POST /api/pipelines/{name}/schedule/pause|resume` (as `ferry schedules pause`), and
- * an operator's `POST /api/pipelines/{name}/run`: a run now from the pipeline's own source (as
- * `ferry run NAME`), 202 {runId, status}; 409 with activeRunId while the pipeline runs.
+ * Pipelines: `GET /api/pipelines` (each pipeline file on each platform it delivers to, by its
+ * qualified name, with its schedule and last run; `?platform=` one platform's), an operator's
+ * `POST /api/pipelines/{name}/schedule/pause|resume` (as `ferry schedules pause`: the schedule is
+ * the file's, so a token must see every platform the file delivers to), and an operator's
+ * `POST /api/pipelines/{name}/run`: a run now from the pipeline's own source (as `ferry run
+ * NAME`), 202 {runId, status}; 409 with activeRunId while the pipeline runs. A pipeline of a
+ * platform the token does not see answers 404.
  */
 import type { FastifyInstance } from 'fastify';
 import { isFerryError, UsageError } from '../../errors/index.js';
-import {
-  loadAnyPipeline,
-  loadPipeline,
-  pipelineNames,
-  type PipelineDefinition,
-} from '../../pipeline/index.js';
-import { NotFoundError, buildRunReport, recentRuns, recordAudit } from '../../runs/index.js';
+import { loadAnyPipeline, loadPipeline, type PipelineDefinition } from '../../pipeline/index.js';
+import { buildRunReport, recentRuns, recordAudit } from '../../runs/index.js';
 import { laneOf, startRun } from '../../orchestrate/index.js';
 import {
   listSchedules,
@@ -20,10 +18,21 @@ import {
   resumeSchedule,
   openScheduleQueue,
 } from '../../schedules/index.js';
+import {
+  platformFilter,
+  platformOfPipeline,
+  sees,
+  type PlatformFilter,
+} from '../platform-scope.js';
+import { listTargets, pipelineNotFound, resolveTarget, targetsOf } from '../pipeline-targets.js';
 import type { ServeContext } from '../serve-context.js';
+import type { Principal } from '../tokens.js';
 
 export interface PipelineView {
+  /** Its qualified name: `catalog` on the default platform, `catalog@north` on north. */
   name: string;
+  /** The platform it delivers to. */
+  platform: string;
   description?: string;
   direction: 'import' | 'export';
   lane: string;
@@ -44,15 +53,24 @@ export function ownSourceOf(definition: PipelineDefinition): string | undefined 
   return file ?? folder ?? url;
 }
 
-export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> {
+/** Each pipeline file on each platform it delivers to, of the platforms the filter keeps. */
+export async function readPipelines(
+  ctx: ServeContext,
+  platforms: PlatformFilter = undefined,
+): Promise<PipelineView[]> {
   const queue = openScheduleQueue(ctx.redis, ctx.keys);
   try {
     const schedules = new Map(
       (await listSchedules(ctx.config, ctx.redis, queue)).map((s) => [s.pipeline, s]),
     );
     const views: PipelineView[] = [];
-    for (const name of pipelineNames(ctx.config)) {
-      const view: PipelineView = { name, direction: 'import', lane: laneOf(ctx.config, name) };
+    for (const { name, file } of listTargets(ctx.config, platforms)) {
+      const view: PipelineView = {
+        name,
+        platform: platformOfPipeline(name),
+        direction: 'import',
+        lane: laneOf(ctx.config, name),
+      };
       try {
         const { direction, definition } = loadAnyPipeline(name, ctx.config);
         view.direction = direction;
@@ -64,7 +82,8 @@ export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> 
         if (!isFerryError(error)) throw error;
         view.problem = error.message;
       }
-      const schedule = schedules.get(name);
+      // The schedule is the file's: its tick runs the file on each of its platforms.
+      const schedule = schedules.get(file);
       if (schedule) {
         view.schedule = { cron: schedule.cron, tz: schedule.tz };
         view.nextRunAt = schedule.nextRunAt;
@@ -91,20 +110,21 @@ export async function readPipelines(ctx: ServeContext): Promise<PipelineView[]> 
 }
 
 export function pipelineRoutes(app: FastifyInstance, ctx: ServeContext): void {
-  app.get('/api/pipelines', async () => await readPipelines(ctx));
+  app.get<{ Querystring: { platform?: string } }>(
+    '/api/pipelines',
+    { schema: { querystring: { type: 'object', properties: { platform: { type: 'string' } } } } },
+    async (request) =>
+      await readPipelines(
+        ctx,
+        platformFilter(ctx.config, request.principal!, request.query.platform),
+      ),
+  );
 
   app.post<{ Params: { name: string } }>(
     '/api/pipelines/:name/run',
     { config: { access: 'operator' } },
     async (request, reply) => {
-      const { name } = request.params;
-      if (!pipelineNames(ctx.config).includes(name)) {
-        throw new NotFoundError(
-          'pipeline',
-          name,
-          `Pipelines: ${pipelineNames(ctx.config).join(', ')}.`,
-        );
-      }
+      const { name } = resolveTarget(ctx.config, request.principal!, request.params.name);
       const definition = loadPipeline(name, ctx.config);
       if (!ownSourceOf(definition)) {
         throw new UsageError(
@@ -124,6 +144,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: ServeContext): void {
         actor: request.principal!.name,
         action: 'run.start',
         target: started.runId,
+        platform: platformOfPipeline(name),
       });
       const status = (await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, started.runId)).status;
       return reply
@@ -138,7 +159,7 @@ export function pipelineRoutes(app: FastifyInstance, ctx: ServeContext): void {
       `/api/pipelines/:name/schedule/${action}`,
       { config: { access: 'operator' } },
       async (request) => {
-        const { name } = request.params;
+        const { name, platforms } = scheduleOf(ctx, request.principal!, request.params.name);
         const queue = openScheduleQueue(ctx.redis, ctx.keys);
         try {
           const change = action === 'pause' ? pauseSchedule : resumeSchedule;
@@ -146,13 +167,32 @@ export function pipelineRoutes(app: FastifyInstance, ctx: ServeContext): void {
         } finally {
           await queue.close();
         }
-        await recordAudit(ctx.redis, ctx.keys, {
-          actor: request.principal!.name,
-          action: `schedule.${action}`,
-          target: name,
-        });
+        for (const platform of platforms) {
+          await recordAudit(ctx.redis, ctx.keys, {
+            actor: request.principal!.name,
+            action: `schedule.${action}`,
+            target: name,
+            platform,
+          });
+        }
         return { pipeline: name, paused: action === 'pause' };
       },
     );
   }
+}
+
+/**
+ * The pipeline file whose schedule a route names (by the file's name or a qualified one), and the
+ * platforms its tick runs on: 404 unless the principal sees every one of them.
+ */
+function scheduleOf(
+  ctx: ServeContext,
+  principal: Principal,
+  named: string,
+): { name: string; platforms: string[] } {
+  const { file } = resolveTarget(ctx.config, principal, named);
+  const targets = targetsOf(ctx.config, file);
+  if (!targets.every((t) => sees(principal, t)))
+    throw pipelineNotFound(ctx.config, principal, named);
+  return { name: file, platforms: targets.map(platformOfPipeline) };
 }

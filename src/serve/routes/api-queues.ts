@@ -40,5 +40,6 @@ export async function readQueues(ctx: ServeContext): Promise<QueueView[]> {
 }
 
 export function queueRoutes(app: FastifyInstance, ctx: ServeContext): void {
-  app.get('/api/queues', async () => await readQueues(ctx));
+  // Shared by every platform: a token scoped to platforms gets 404.
+  app.get('/api/queues', { config: { shared: true } }, async () => await readQueues(ctx));
 }

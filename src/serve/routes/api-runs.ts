@@ -11,6 +11,7 @@ import { UsageError } from '../../errors/index.js';
 import { cancelRun } from '../../queue/index.js';
 import { resumeRun, startRun } from '../../orchestrate/index.js';
 import { buildRunReport, keptInputSource, loadRun, recordAudit } from '../../runs/index.js';
+import { platformFilter, platformOfPipeline, runPlatform } from '../platform-scope.js';
 import { readRunPage } from '../read-runs.js';
 import type { ServeContext } from '../serve-context.js';
 
@@ -47,7 +48,9 @@ const runDocumentSchema = {
 } as const;
 
 export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
-  app.get<{ Querystring: { pipeline?: string; limit?: number; cursor?: string } }>(
+  app.get<{
+    Querystring: { pipeline?: string; platform?: string; limit?: number; cursor?: string };
+  }>(
     '/api/runs',
     {
       schema: {
@@ -55,6 +58,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
           type: 'object',
           properties: {
             pipeline: { type: 'string' },
+            platform: { type: 'string' },
             limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
             cursor: { type: 'string', pattern: '^[0-9]+$' },
           },
@@ -71,6 +75,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
     async (request) =>
       await readRunPage(ctx, {
         pipeline: request.query.pipeline,
+        platforms: platformFilter(ctx.config, request.principal!, request.query.platform),
         limit: request.query.limit ?? 50,
         cursor: request.query.cursor,
       }),
@@ -79,7 +84,10 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
   app.get<{ Params: { runId: string } }>(
     '/api/runs/:runId',
     { schema: { response: { 200: runDocumentSchema } } },
-    async (request) => await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId),
+    async (request) => {
+      await runPlatform(ctx, request.principal!, request.params.runId);
+      return await buildRunReport(ctx.redis, ctx.keys, ctx.dlq, request.params.runId);
+    },
   );
 
   app.post<{ Params: { runId: string } }>(
@@ -87,6 +95,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
     { config: { access: 'operator' } },
     async (request, reply) => {
       const { runId } = request.params;
+      const platform = await runPlatform(ctx, request.principal!, runId);
       const outcome = await cancelRun({
         redis: ctx.redis,
         keys: ctx.keys,
@@ -99,6 +108,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         actor: request.principal!.name,
         action: 'run.cancel',
         target: runId,
+        ...(platform ? { platform } : {}),
       });
       return reply.code(outcome.status === 'cancelled' ? 200 : 202).send(outcome);
     },
@@ -109,11 +119,13 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
     { config: { access: 'operator' } },
     async (request) => {
       const { runId } = request.params;
+      const platform = await runPlatform(ctx, request.principal!, runId);
       const resumed = await resumeRun(ctx.redis, ctx.keys, runId);
       await recordAudit(ctx.redis, ctx.keys, {
         actor: request.principal!.name,
         action: 'run.resume',
         target: runId,
+        ...(platform ? { platform } : {}),
       });
       // The page's flash says what was done, not a status the run soon leaves.
       return {
@@ -127,6 +139,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
     '/api/runs/:runId/allow-deletes',
     { config: { access: 'operator' } },
     async (request, reply) => {
+      await runPlatform(ctx, request.principal!, request.params.runId);
       const stopped = await loadRun(ctx.redis, ctx.keys, request.params.runId);
       if (stopped.status !== 'guard_stopped' || !stopped.wantedDeletes) {
         throw new UsageError(
@@ -161,6 +174,7 @@ export function runRoutes(app: FastifyInstance, ctx: ServeContext): void {
         actor,
         action: 'run.allow-deletes',
         target: `${stopped.id} -> ${started.runId}`,
+        platform: platformOfPipeline(stopped.pipeline),
       });
       const status = await ctx.redis.hget(ctx.keys.run(started.runId), 'status');
       return reply

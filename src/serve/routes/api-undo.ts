@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { undoRun } from '../../orchestrate/index.js';
 import { recordAudit } from '../../runs/index.js';
+import { runPlatform } from '../platform-scope.js';
 import type { ServeContext } from '../serve-context.js';
 
 export function undoRoutes(app: FastifyInstance, ctx: ServeContext): void {
@@ -14,6 +15,12 @@ export function undoRoutes(app: FastifyInstance, ctx: ServeContext): void {
     async (request, reply) => {
       const actor = request.principal!.name;
       const dryRun = request.query.dryRun === 'true';
+      const platform = await runPlatform(
+        ctx,
+        request.principal!,
+        request.params.runId,
+        '`ferry runs` lists the recent runs.',
+      );
       const result = await undoRun({
         config: ctx.config,
         redis: ctx.redis,
@@ -29,6 +36,7 @@ export function undoRoutes(app: FastifyInstance, ctx: ServeContext): void {
         actor,
         action: 'run.undo',
         target: `${result.runId} -> ${result.undoRunId}`,
+        ...(platform ? { platform } : {}),
       });
       return reply.code(202).header('location', `/api/runs/${result.undoRunId}`).send(result);
     },

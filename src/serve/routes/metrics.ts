@@ -1,4 +1,7 @@
-/** `GET /metrics`: Prometheus text; a viewer token needed unless serve.metricsPublic. */
+/**
+ * `GET /metrics`: Prometheus text, the whole installation's; a viewer token needed unless
+ * serve.metricsPublic (a token scoped to platforms gets 404).
+ */
 import type { FastifyInstance } from 'fastify';
 import { installationMetrics } from '../installation-metrics.js';
 import type { ServeContext } from '../serve-context.js';
@@ -9,7 +12,7 @@ export function metricsRoutes(app: FastifyInstance, ctx: ServeContext): void {
     '/metrics',
     {
       schema: { hide: true },
-      config: { access: ctx.config.serve.metricsPublic ? 'public' : 'viewer' },
+      config: { access: ctx.config.serve.metricsPublic ? 'public' : 'viewer', shared: true },
     },
     async (_request, reply) => reply.type(metrics.contentType).send(await metrics.text()),
   );
