@@ -4,7 +4,9 @@
  */
 import { userInfo } from 'node:os';
 import type { RedisClient } from '../redis/index.js';
+import { splitPipelineName } from '../config/index.js';
 import type { DeliveryKeys } from './keys.js';
+import { pipelineOfRunId } from './run-id.js';
 
 const AUDIT_KEPT = 10_000;
 
@@ -40,6 +42,11 @@ export async function recordAudit(
   entry: Omit<AuditEntry, 'at'>,
 ): Promise<void> {
   const line: AuditEntry = { at: new Date().toISOString(), ...entry };
+  // An action on a run (cancel, resume, undo, allow: `RUN` or `RUN -> RUN`) is on its platform.
+  const run = pipelineOfRunId(entry.target.split(' ')[0] ?? '');
+  if (line.platform === undefined && run !== undefined) {
+    line.platform = splitPipelineName(run).platform;
+  }
   await redis
     .multi()
     .lpush(keys.audit, JSON.stringify(line))

@@ -9,6 +9,11 @@ export function newRunId(pipeline: string, now = new Date()): string {
   return `${pipeline}-${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
+/** The pipeline (qualified name) a run id was made for; undefined for what is not a run id. */
+export function pipelineOfRunId(runId: string): string | undefined {
+  return /^(.+)-\d{8}T\d{6}-[0-9a-f]{4}$/.exec(runId)?.[1];
+}
+
 /** The version a run's items carry (scripts/next-version.ts). */
 export async function nextVersion(
   redis: RedisClient,

@@ -1,7 +1,7 @@
 /**
  * What an operator does from the command line is audited as from the console: `ferry undo` and
  * `ferry dlq purge` write `{at, actor: cli:<user>, action, target}` (before, only the console's
- * actions were in the audit trail).
+ * actions were in the audit trail), each naming the platform of the run or dead letters it acted on.
  */
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import {
   startDeliveryWorker,
   type DeliveryWorker,
 } from '../../src/queue/worker/delivery-worker.js';
-import { readAudit } from '../../src/runs/audit.js';
+import { readAudit, recordAudit } from '../../src/runs/audit.js';
 import { followRun } from '../../src/runs/follow-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { ferryHere } from '../helpers/ferry-here.js';
@@ -64,7 +64,8 @@ it('audits ferry dlq purge with the dead letters it purged', async () => {
   const purge = await ferry(['dlq', 'purge', '--all']);
   expect(purge.code).toBe(0);
   const [entry] = await readAudit(h.redis, keys(), 1);
-  expect(entry).toMatchObject({ actor, action: 'dead-letter.purge' });
+  // The pipeline runs on the top-level interface: the entry names the platform `default`.
+  expect(entry).toMatchObject({ actor, action: 'dead-letter.purge', platform: 'default' });
   expect(entry!.target.split(',').length).toBeGreaterThan(0);
 });
 
@@ -74,5 +75,22 @@ it('audits ferry undo with the run and its undo', async () => {
   const { undoRunId } = JSON.parse(undo.stdout) as { undoRunId: string };
   await followRun(h.redis, keys(), undoRunId, () => undefined);
   const [entry] = await readAudit(h.redis, keys(), 1);
-  expect(entry).toMatchObject({ actor, action: 'run.undo', target: `${runId} -> ${undoRunId}` });
+  expect(entry).toMatchObject({
+    actor,
+    action: 'run.undo',
+    target: `${runId} -> ${undoRunId}`,
+    platform: 'default',
+  });
+});
+
+it("names a run's platform from its id, and none for what is not a run's", async () => {
+  await recordAudit(h.redis, keys(), {
+    actor,
+    action: 'run.resume',
+    target: 'catalog@north-20261207T175420-eb6d',
+  });
+  await recordAudit(h.redis, keys(), { actor, action: 'contract.pull', target: 'ab12cd' });
+  const [pull, resume] = await readAudit(h.redis, keys(), 2);
+  expect(resume).toMatchObject({ action: 'run.resume', platform: 'north' });
+  expect(pull).not.toHaveProperty('platform');
 });

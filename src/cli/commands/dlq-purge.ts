@@ -1,3 +1,4 @@
+import { groupBy } from '../../base/index.js';
 import type { DeadLetterSelection } from '../../queue/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
 import { withRedis } from '../with-redis.js';
@@ -22,6 +23,7 @@ export const dlqPurgeCommand: Command = {
       await import('../../queue/index.js');
     const { cliActor, createDeadLetterStore, deliveryKeys, recordAudit } =
       await import('../../runs/index.js');
+    const { splitPipelineName } = await import('../../config/index.js');
     const selection: DeadLetterSelection = {};
     if (args.positionals.length > 0) selection.ids = args.positionals;
     const run = stringOption(args, 'run');
@@ -35,14 +37,20 @@ export const dlqPurgeCommand: Command = {
       async (redis) => {
         const keys = deliveryKeys(config.redis.prefix);
         const dlq = createDeadLetterStore(redis, keys);
-        const ids = (await selectDeadLetters(dlq, selection)).map((e) => e.id);
+        const selected = await selectDeadLetters(dlq, selection);
+        const ids = selected.map((e) => e.id);
         const purged = dryRun ? ids.length : await dlq.remove(ids);
         if (!dryRun && purged > 0) {
-          await recordAudit(redis, keys, {
-            actor: cliActor(),
-            action: 'dead-letter.purge',
-            target: ids.join(','),
-          });
+          // One entry per platform, as the console writes them (each platform's audit its own).
+          const byPlatform = groupBy(selected, (e) => splitPipelineName(e.pipeline).platform);
+          for (const [platform, entries] of byPlatform) {
+            await recordAudit(redis, keys, {
+              actor: cliActor(),
+              action: 'dead-letter.purge',
+              target: entries.map((e) => e.id).join(','),
+              platform,
+            });
+          }
         }
         if (flag(args, 'json')) await writeJson(stdout, { dryRun, purged, ids });
         else

@@ -84,6 +84,7 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
               actor: by,
               action: `contract.${name}`,
               target: done.pin.sha256,
+              platform: config.platform ?? 'default',
             });
           }
           return done;

@@ -77,6 +77,7 @@ export const stateRebindCommand: Command = {
             actor: cliActor(env),
             action: 'state.rebind',
             target: pipeline,
+            platform: splitPipelineName(pipeline).platform,
           });
         }
         return { pipeline, from, to, changed, dryRun };
