@@ -155,7 +155,7 @@ const platformSchema = z.strictObject({
     .strictObject({
       ratePerSecond: z.union([z.literal('auto'), z.number().int().min(0)]).optional(),
       bulkShare: z.number().gt(0).max(1).optional(),
-      /** Jobs of this platform one worker process runs at once, within delivery.concurrency. */
+      /** Jobs of this platform one worker process runs at once per lane, within delivery.concurrency. */
       concurrency: positiveInt.optional(),
     })
     .optional(),

@@ -76,15 +76,18 @@ const EPOCH_CHECK_MS = 2_000;
  */
 const YIELD_AFTER_MS = 250;
 const CAP_RECHECK_MS = 250;
+/** A platform whose job this process took this recently counts as one with work. */
+const OTHERS_SEEN_MS = 2_000;
 
 /** What a worker process holds per platform, and the jobs of it running now. */
 interface PlatformDelivery {
   name: string;
   deps: DeliveryDeps;
   contracts: RunContracts;
-  /** delivery.concurrency, or the platform's own `delivery.concurrency` when lower. */
+  /** delivery.concurrency, or the platform's own `delivery.concurrency` when lower (per lane). */
   cap: number;
-  active: number;
+  /** Its jobs running now in this process, per lane. */
+  active: Record<Lane, number>;
 }
 
 export interface DeliveryWorkerOptions {
@@ -160,7 +163,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       deps,
       contracts,
       cap: platformConcurrency(given, name),
-      active: 0,
+      active: { bulk: 0, interactive: 0 },
     };
   };
   const common = {
@@ -219,8 +222,10 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       ...deps,
       platform: `no platform "${name}" (this worker's config does not declare it)`,
     }),
-    active: 0,
+    active: { bulk: 0, interactive: 0 },
   });
+  /** When this process last took a job of each platform (a slot is kept for those with work). */
+  const seen = new Map<string, number>();
   let active = 0;
   const workers = lanes.map((lane) => {
     const worker = new Worker<DeliveryJobData>(
@@ -228,10 +233,18 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       async (job, token) => {
         const name = splitPipelineName(job.data.pipeline).platform;
         const mine = names.includes(name) ? await platformOfJob(name) : unknownPlatform(name);
-        // A platform at its own share of this process's slots leaves the rest to the others.
-        if (several && mine.active >= mine.cap) return await handBack(job, token, CAP_RECHECK_MS);
+        // A platform at its own share of this process's slots leaves the rest to the others:
+        // its `delivery.concurrency`, less a slot for each other platform with work lately.
+        if (several) {
+          const now = Date.now();
+          const others = [...platforms.keys()].filter((n) => n !== name);
+          const waiting = others.filter((n) => now - (seen.get(n) ?? 0) < OTHERS_SEEN_MS).length;
+          seen.set(name, now);
+          const share = Math.max(1, Math.min(mine.cap, concurrency - waiting));
+          if (mine.active[lane] >= share) return await handBack(job, token, CAP_RECHECK_MS);
+        }
         active += 1;
-        mine.active += 1;
+        mine.active[lane] += 1;
         try {
           const jobDeps = mine.deps.config.interface.openapi
             ? await mine.contracts(job.data.runId)
@@ -239,7 +252,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
           await inJobSpan(job, lane, mine.deps.platform, () => processJob(job, jobDeps, token));
         } finally {
           active -= 1;
-          mine.active -= 1;
+          mine.active[lane] -= 1;
         }
       },
       {
