@@ -67,6 +67,15 @@ export function pipelineNotFound(
   name: string,
 ): NotFoundError {
   const visible = listTargets(config, undefined).filter((t) => sees(principal, t.name));
+  // A file that fans out is one pipeline per platform: say which names there are to use.
+  const fanOut = visible.filter((t) => t.file === name).map((t) => t.name);
+  if (fanOut.length > 1) {
+    return new NotFoundError(
+      'pipeline',
+      name,
+      `It delivers to several platforms, a pipeline on each: name one (${fanOut.join(', ')}).`,
+    );
+  }
   return new NotFoundError(
     'pipeline',
     name,

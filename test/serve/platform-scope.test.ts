@@ -300,6 +300,22 @@ describe('entities and pipelines', () => {
     }
   });
 
+  it("answers an import to a fan-out's own name 404 naming each platform's pipeline", async () => {
+    const all = await call('/api/pipelines/catalog/runs', OPERATOR, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(all.status).toBe(404);
+    expect(all.text).toContain('name one (catalog@north, catalog@south)');
+    // A token that sees north only is not told of south.
+    const north = await call('/api/pipelines/catalog/runs', NORTH_OPERATOR, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(north.status).toBe(404);
+    expect(north.text).not.toContain('south');
+  });
+
   it('imports a file into its own platform, audited with the platform', async () => {
     const file = writeItems(join(h.dir, 'import.csv'), [
       itemRow('A100', '100,00'),
