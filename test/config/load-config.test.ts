@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { ConfigError } from '../../src/errors/index.js';
+import { issuesOf } from '../helpers/config-issues.js';
 
 // One folder for the whole file's configs, removed at the end.
 const dir = mkdtempSync(join(tmpdir(), 'ferry-config-'));
@@ -14,16 +14,6 @@ function configFile(yaml: string): string {
   const file = join(dir, `config-${++files}.yaml`);
   writeFileSync(file, yaml);
   return file;
-}
-
-function issuesOf(fn: () => unknown): { path: string; message: string }[] {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return [...(error as ConfigError).issues];
-  }
-  throw new Error('expected a ConfigError');
 }
 
 describe('loadConfig', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { platformConfig, splitPipelineName } from '../../src/config/platforms.js';
-import { ConfigError } from '../../src/errors/index.js';
+import { issuesOf } from '../helpers/config-issues.js';
 import { loadPipeline, pipelineTargets } from '../../src/pipeline/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ferry-platforms-'));
@@ -33,16 +33,6 @@ function configFile(yaml: string): string {
   const file = join(dir, `config-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, `pipelines: { dir: ${JSON.stringify(pipelines)} }\n${yaml}\n`);
   return file;
-}
-
-function issuesOf(fn: () => unknown): { path: string; message: string }[] {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return [...(error as ConfigError).issues];
-  }
-  throw new Error('expected a ConfigError');
 }
 
 /** A pipeline file of one product entity, with `extra` lines at its top level. */
