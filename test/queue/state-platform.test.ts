@@ -161,6 +161,7 @@ describe('state bound to its platform', () => {
         actor: expect.stringMatching(/^cli:/) as string,
         action: 'state.rebind',
         target: 'catalog',
+        platform: 'default',
       });
     } finally {
       audits.disconnect();

@@ -109,7 +109,7 @@ describe('a run delivered only to its platform', () => {
       }
       // Its page names its platform and why it waits.
       const page = runBody(blocked, 0, [], { name: 'op', role: 'operator' }, Date.now()).text;
-      expect(page).toContain(`<dd class="mono">${b}</dd>`);
+      expect(page).toContain(`<span class="mono">${b}</span>`);
       expect(page).toContain(`ferry resume ${runId}`);
       expect(await redis.hget(keys.metrics, blockedField('catalog', 'other_platform'))).toBe('1');
       expect(simA.stats().requests).toBe(requestsA);
