@@ -255,6 +255,23 @@ describe('filters by platform', () => {
     expect(await pipelinesOf(['--platform', 'north', '--operation', 'nope'])).toEqual([]);
   });
 
+  it('ferry trace follows an entity on one platform, by its name there', async () => {
+    const trace = async (pipeline: string) => {
+      const run = await ferry(['trace', pipeline, 'N2', '--json']);
+      // 1: a dead letter of the key waits (N2 was refused on both platforms).
+      expect(run.code, run.stderr).toBe(1);
+      return JSON.parse(run.stdout) as { pipeline: string; deadLetters: unknown[] };
+    };
+    const north = await trace('catalog@north');
+    expect(north.pipeline).toBe('catalog@north');
+    expect(north.deadLetters).toHaveLength(1);
+    // `catalog` is the file's name on default here: its own entity there.
+    expect((await trace('catalog')).pipeline).toBe('catalog');
+    const east = await ferry(['trace', 'catalog@east', 'N2']);
+    expect(east.code).toBe(2);
+    expect(east.stderr).toContain('does not deliver to east');
+  });
+
   it('ferry status names each pipeline’s platform beside its URL', async () => {
     const status = await ferryJson<{
       pipelines: { pipeline: string; platformName: string; configuredPlatform: string }[];

@@ -7,11 +7,13 @@
  * answer to "why is this product not on the shop?".
  */
 import { didYouMean } from '../../base/index.js';
-import type { FerryConfig } from '../../config/index.js';
+import { type FerryConfig, splitPipelineName } from '../../config/index.js';
 import {
   type PipelineDefinition,
+  allPipelineTargets,
   loadPipeline,
   pipelineNames,
+  pipelineTargets,
   type ChangeKind,
 } from '../../pipeline/index.js';
 import { createStateStore } from '../../state/index.js';
@@ -110,17 +112,25 @@ export interface TraceContext {
   dlq: DeadLetterStore;
 }
 
-/** The pipeline a trace is about; NotFoundError (exit 2, HTTP 404) when there is no such file. */
+/**
+ * The pipeline a trace is about, by its name on a platform (`catalog`, `catalog@north`);
+ * NotFoundError (exit 2, HTTP 404) when there is no such pipeline, or when the name is a fan-out's
+ * (one pipeline per platform: it names them).
+ */
 export function tracedPipeline(config: FerryConfig, name: string): PipelineDefinition {
-  const names = pipelineNames(config);
-  if (!names.includes(name)) {
-    throw new NotFoundError(
-      'pipeline',
-      name,
-      `${didYouMean(name, names).trim()} Pipelines: ${names.join(', ') || 'none'}.`.trim(),
-    );
-  }
-  return loadPipeline(name, config);
+  const names = allPipelineTargets(config);
+  const base = splitPipelineName(name).pipeline;
+  const mine = pipelineNames(config).includes(base) ? pipelineTargets(name, config) : [];
+  // Its own name on a platform (`catalog` on default, beside `catalog@north`), or the only one.
+  const named = mine.includes(name) ? name : mine.length === 1 ? mine[0] : undefined;
+  if (named !== undefined) return loadPipeline(named, config);
+  throw new NotFoundError(
+    'pipeline',
+    name,
+    mine.length > 1
+      ? `It delivers to several platforms, a pipeline on each: name one (${mine.join(', ')}).`
+      : `${didYouMean(name, names).trim()} Pipelines: ${names.join(', ') || 'none'}.`.trim(),
+  );
 }
 
 /** A trace's page from the configured template (`{traceId}` replaced), or undefined. */
