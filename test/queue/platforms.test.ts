@@ -5,6 +5,7 @@
  * nothing to either; north's credential refused blocks north's run only, without dead letters,
  * while south's finishes, and north's delivers after its credential is back and a resume. A
  * refusal by south is replayed to south only, and an undo of north's run restores north only. A
+ * worker whose config lacks south blocks south's run, naming it, until a worker that knows it. A
  * north limited to 2 requests a second, with more jobs than the workers have slots, does not keep
  * south's run waiting: its jobs give their slots back while its rate holds them.
  */
@@ -248,6 +249,44 @@ describe("each platform's dead letters, replays and undo", () => {
     expect(north.stats().requests).toBeGreaterThan(northBefore);
     expect(JSON.stringify(south.state('prices'))).toBe(southPrices);
     expect(north.stats().duplicates).toBe(0);
+  });
+});
+
+describe('a worker that does not know a platform', () => {
+  it("blocks that platform's run, naming it, and a worker that knows it delivers it after a resume", async () => {
+    const ownPrefix = uniquePrefix('platforms-unknown');
+    const full = configSchema.parse({ ...config, redis: { ...config.redis, prefix: ownPrefix } });
+    // The same installation, with a config that does not declare south.
+    const northOnly = configSchema.parse({
+      ...full,
+      platforms: { north: full.platforms.north },
+    });
+    const k = deliveryKeys(ownPrefix);
+    const logger = quietLogger();
+    const partial = await startDeliveryWorker({ config: northOnly, logger });
+    let runId = '';
+    try {
+      runId = (
+        await startRun({ config: full, redis, logger, pipeline: 'catalog@south', source: { file } })
+      ).runId;
+      await until(
+        'the run blocked',
+        async () => (await loadRun(redis, k, runId)).status === 'blocked',
+      );
+      const blocked = await loadRun(redis, k, runId);
+      expect(blocked.blockedReason).toContain('no platform "south"');
+      expect(blocked.blockedReason).toContain('FERRY_PLATFORM_SOUTH_BASE_URL');
+    } finally {
+      await partial.close();
+    }
+    const knowing = await startDeliveryWorker({ config: full, logger });
+    try {
+      await resumeRun(redis, k, runId);
+      expect((await followRun(redis, k, runId, () => undefined)).status).toBe('succeeded');
+    } finally {
+      await knowing.close();
+      await deleteKeys(ownPrefix);
+    }
   });
 });
 
