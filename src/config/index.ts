@@ -19,6 +19,7 @@ export type {
 } from './schema.js';
 export {
   assertPlatform,
+  credentialSetting,
   DEFAULT_PLATFORM,
   pipelineOnPlatform,
   platformConcurrency,

@@ -99,6 +99,17 @@ export function splitPipelineName(name: string): { pipeline: string; platform: s
   return { pipeline: name.slice(0, at), platform: name.slice(at + 1) };
 }
 
+/**
+ * Where a platform's credential is set, for a message about a refused one: its config key, and the
+ * variable that sets a bearer token (`interface.auth (or FERRY_TOKEN)`).
+ */
+export function credentialSetting(platform: string, authType: string): string {
+  const own = platform === DEFAULT_PLATFORM;
+  const key = own ? 'interface.auth' : `platforms.${platform}.auth`;
+  if (authType !== 'bearer') return key;
+  return `${key} (or ${own ? 'FERRY_TOKEN' : platformVariable(platform, 'TOKEN')})`;
+}
+
 /** The variable of a platform's setting: `FERRY_PLATFORM_NORTH_BASE_URL`. */
 export function platformVariable(platform: string, setting: 'BASE_URL' | 'TOKEN'): string {
   return `FERRY_PLATFORM_${platform.toUpperCase()}_${setting}`;

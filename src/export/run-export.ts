@@ -137,7 +137,10 @@ interface RunContext {
 
 function readerOf(ctx: RunContext): { reader: ItemReader; close(): Promise<void> } {
   const { config, logger, signal } = ctx.options;
-  const client = createInterfaceClient(config.interface, { logger });
+  const client = createInterfaceClient(config.interface, {
+    logger,
+    ...(config.platform ? { platform: config.platform } : {}),
+  });
   const { read } = ctx.definition;
   return {
     reader: {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Span } from '@opentelemetry/api';
-import type { FerryConfig } from '../config/index.js';
+import { credentialSetting, DEFAULT_PLATFORM, type FerryConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import { answerErrorContext, parseAnswerBody } from './answer-body.js';
 import { createAuthProvider } from './auth/create-auth.js';
@@ -34,6 +34,8 @@ export interface InterfaceClientOptions {
   connections?: number;
   /** Told of every answer (its status, or `error` when none came) and how long it took. */
   onAnswer?: (operationId: string, status: number | 'error', seconds: number) => void;
+  /** The platform it speaks to (config/platforms.ts), for the key a refused credential names. */
+  platform?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ export function createInterfaceClient(
     retryAfterCapMs: config.retryAfterCapMs,
     baseUrl: base.href,
   });
+  const credential = credentialSetting(options.platform ?? DEFAULT_PLATFORM, config.auth.type);
   // An API key in the query string goes after the call's own parameters.
   const credentialQuery = new URLSearchParams(auth.query).toString();
   const idempotencyHeader = config.idempotencyHeader.toLowerCase();
@@ -138,7 +141,12 @@ export function createInterfaceClient(
     const { operation } = op;
     const target = buildRequestTarget(op.binding, request);
     const method = operation.method;
-    const ctx: HttpErrorContext = { operationId: operation.id, method, path: prefix + target.path };
+    const ctx: HttpErrorContext = {
+      operationId: operation.id,
+      method,
+      path: prefix + target.path,
+      credential,
+    };
     // A write's generated key is made once: a renewed credential sends the same request again.
     const key = op.write ? (request.idempotencyKey ?? randomUUID()) : undefined;
     const path = prefix + target.pathAndQuery;

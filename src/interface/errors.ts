@@ -21,6 +21,8 @@ export interface HttpErrorContext {
   body?: unknown;
   /** The answer's headers (lower-case names); never the request's, which carry the credential. */
   headers?: Record<string, string>;
+  /** Where the platform's credential is set (a config key, its variable): an AuthError names it. */
+  credential?: string;
 }
 
 type InterfaceCode =
@@ -109,7 +111,7 @@ export class AuthError extends InterfaceError {
   /** `reason` replaces the default explanation, e.g. for a credential that cannot be refreshed. */
   constructor(ctx: HttpErrorContext, reason?: string) {
     const why = reason ?? 'authentication failed (401) after refreshing credentials once';
-    super(`${describe(ctx)}: ${why}. Check interface.auth (or FERRY_TOKEN).`, ctx);
+    super(`${describe(ctx)}: ${why}. Check ${ctx.credential ?? 'interface.auth'}.`, ctx);
   }
 }
 

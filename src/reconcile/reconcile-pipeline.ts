@@ -104,7 +104,10 @@ async function repair(options: ReconcileOptions, check: DriftCheck): Promise<Rep
 
 export async function reconcilePipeline(options: ReconcileOptions): Promise<ReconcileDocument> {
   const { config, redis, definition } = options;
-  const client = createInterfaceClient(config.interface, { logger: options.logger });
+  const client = createInterfaceClient(config.interface, {
+    logger: options.logger,
+    ...(config.platform ? { platform: config.platform } : {}),
+  });
   let check: DriftCheck | undefined;
   try {
     check = await checkPipeline({

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateItems } from '../../bench/generate-items.js';
+import { platformConfig } from '../../src/config/platforms.js';
 import { configSchema, type FerryConfig } from '../../src/config/schema.js';
+import { AuthError, createInterfaceClient } from '../../src/interface/index.js';
 import { replayDeadLetters } from '../../src/orchestrate/replay.js';
 import { resumeRun } from '../../src/orchestrate/resume-run.js';
 import { undoRun } from '../../src/orchestrate/undo-run.js';
@@ -181,6 +183,25 @@ describe('one catalog, two shops', () => {
     expect(await dlq.count()).toBe(0);
     const northRun = await loadRun(redis, keys(), toNorth!.runId);
     expect(northRun.blockedReason ?? '').not.toBe('');
+
+    // A refused credential names where north's is set, not the top-level one.
+    const client = createInterfaceClient(platformConfig(config, 'north').interface, {
+      platform: 'north',
+    });
+    try {
+      const refused = await client
+        .call({ operationId: 'categories.put', body: [{ externalId: 'X', name: 'X' }] })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(refused).toBeInstanceOf(AuthError);
+      expect((refused as Error).message).toContain(
+        'Check platforms.north.auth (or FERRY_PLATFORM_NORTH_TOKEN).',
+      );
+    } finally {
+      await client.close();
+    }
 
     // The shop's credential is back: a resume delivers north's run.
     north.setToken('dev-token');

@@ -103,7 +103,10 @@ export const stateRebuildCommand: Command = {
         const keys = deliveryKeys(given.redis.prefix);
         const config = await pipelineConfig(given, target, redis, keys);
         const definition = loadPipeline(target, config);
-        const client = createInterfaceClient(config.interface, { logger: logger() });
+        const client = createInterfaceClient(config.interface, {
+          logger: logger(),
+          ...(config.platform ? { platform: config.platform } : {}),
+        });
         try {
           const result = await rebuildState({
             config,

@@ -126,6 +126,7 @@ export async function startDeliveryWorker(options: DeliveryWorkerOptions): Promi
       connections: concurrency * lanes.length,
       onAnswer: (operationId, status, seconds) =>
         requestMetrics.record(operationId, status, seconds, platformOf(c)),
+      platform: platformOf(c),
     });
     clients.push(client);
     return client;
