@@ -5,11 +5,10 @@
  * problem is shown.
  */
 import { type FerryConfig } from '../config/index.js';
-import { isFerryError } from '../errors/index.js';
 import {
   loadPipeline,
   pipelineNames,
-  pipelineTargets,
+  listedTargets,
   type PipelineDefinition,
 } from '../pipeline/index.js';
 import { NotFoundError } from '../runs/index.js';
@@ -26,20 +25,10 @@ export interface PipelineTarget {
 /** Every pipeline file under each platform it delivers to, in file order, in the filter. */
 export function listTargets(config: FerryConfig, filter: PlatformFilter): PipelineTarget[] {
   return pipelineNames(config).flatMap((file) =>
-    targetsOf(config, file)
+    listedTargets(file, config)
       .filter((name) => passes(filter, name))
       .map((name) => ({ name, file })),
   );
-}
-
-/** The qualified names a file runs under; its own name when it cannot be read. */
-export function targetsOf(config: FerryConfig, file: string): string[] {
-  try {
-    return pipelineTargets(file, config);
-  } catch (error) {
-    if (!isFerryError(error)) throw error;
-    return [file];
-  }
 }
 
 /**

@@ -98,10 +98,9 @@ export const planCommand: Command = {
       requestItems,
       sourceSpecOf,
     } = await import('../../pipeline/index.js');
-    const { platformConfig, splitPipelineName } = await import('../../config/index.js');
     const { checkStatePlatform, connectState, platformUrl } = await import('../../state/index.js');
     const { checkPlanContract } = await import('../../orchestrate/index.js');
-    const { contractedConfig, deliveryKeys, lastSyncRows } = await import('../../runs/index.js');
+    const { deliveryKeys, lastSyncRows, pipelineConfig } = await import('../../runs/index.js');
     const json = flag(args, 'json');
     const showItems = flag(args, 'show-items');
     const allow = allowDeletes(stringOption(args, 'allow-deletes'));
@@ -113,15 +112,14 @@ export const planCommand: Command = {
       given,
       stringOption(args, 'platform'),
     );
-    const onPlatform = platformConfig(given, splitPipelineName(target).platform);
-    loadPipeline(target, onPlatform);
+    loadPipeline(target, given);
     return await withRedis(
       () => connectState(given.redis),
       async (redis) => {
         boundHeapGrowth();
         const keys = deliveryKeys(given.redis.prefix);
         // The plan a run would make: by the pinned description's bindings where there is a pin.
-        const config = await contractedConfig(onPlatform, redis, keys);
+        const config = await pipelineConfig(given, target, redis, keys);
         const definition = loadPipeline(target, config);
         const sourceOverride = await sourceOf(stringOption(args, 'file'), definition.source);
         await checkPlanContract({ config, redis, keys, logger: logger() }, definition);

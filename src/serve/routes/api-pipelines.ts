@@ -9,7 +9,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { isFerryError, UsageError } from '../../errors/index.js';
-import { loadAnyPipeline, loadPipeline, type PipelineDefinition } from '../../pipeline/index.js';
+import {
+  listedTargets,
+  loadAnyPipeline,
+  loadPipeline,
+  type PipelineDefinition,
+} from '../../pipeline/index.js';
 import { buildRunReport, recentRuns, recordAudit } from '../../runs/index.js';
 import { laneOf, startRun } from '../../orchestrate/index.js';
 import {
@@ -24,7 +29,7 @@ import {
   sees,
   type PlatformFilter,
 } from '../platform-scope.js';
-import { listTargets, pipelineNotFound, resolveTarget, targetsOf } from '../pipeline-targets.js';
+import { listTargets, pipelineNotFound, resolveTarget } from '../pipeline-targets.js';
 import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
 
@@ -191,7 +196,7 @@ function scheduleOf(
   named: string,
 ): { name: string; platforms: string[] } {
   const { file } = resolveTarget(ctx.config, principal, named);
-  const targets = targetsOf(ctx.config, file);
+  const targets = listedTargets(file, ctx.config);
   if (!targets.every((t) => sees(principal, t)))
     throw pipelineNotFound(ctx.config, principal, named);
   return { name: file, platforms: targets.map(platformOfPipeline) };
