@@ -23,6 +23,7 @@ import {
   type Plan,
   MassDeleteGuardError,
   ValueGuardError,
+  pipelineTarget,
   pipelineTargets,
 } from '../pipeline/index.js';
 import { JobBundler, openQueues, releaseStage } from '../queue/index.js';
@@ -563,10 +564,10 @@ export async function startRun(given: StartRunOptions): Promise<StartedRun> {
   const { redis, logger } = given;
   const keys = deliveryKeys(given.config.redis.prefix);
   // The platform it runs on: its address, credential, description and rate (config/platforms.ts).
-  const [target, ...more] = pipelineTargets(given.pipeline, given.config);
-  if (target === undefined || more.length > 0) {
+  const target = pipelineTarget(given.pipeline, given.config);
+  if (target === undefined) {
     throw new UsageError(
-      `${given.pipeline} delivers to several platforms: start one run per platform (${[target, ...more].join(', ')})`,
+      `${given.pipeline} delivers to several platforms: start one run per platform (${pipelineTargets(given.pipeline, given.config).join(', ')})`,
     );
   }
   const onPlatform = platformConfig(given.config, splitPipelineName(target).platform);

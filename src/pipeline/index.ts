@@ -19,11 +19,13 @@ export type { ExportDefinition } from './definition/export-types.js';
 export type { FilePart } from './definition/file-pattern.js';
 export {
   allPipelineTargets,
+  listedTargets,
   loadAnyPipeline,
   loadExportPipeline,
   loadPipeline,
   pipelineNames,
   pipelinesDir,
+  pipelineTarget,
   pipelineTargets,
 } from './definition/load-pipeline.js';
 export type { NotifyEvent } from './definition/pipeline-schema.js';

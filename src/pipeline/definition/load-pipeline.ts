@@ -311,18 +311,32 @@ export function pipelineTargets(name: string, config: FerryConfig, platform?: st
 }
 
 /**
- * Every name the pipelines run under, file by file (`catalog`, `catalog@north`...): what lists a
- * platform's pipelines. A file whose platforms cannot be read counts once, on `default`.
+ * The one pipeline a name means: itself where it is one of its file's names on a platform
+ * (`catalog` on default beside `catalog@north`), else the file's only one; undefined for a
+ * fan-out's name that is none of them (`catalog` of `platforms: [north, south]`).
  */
+export function pipelineTarget(name: string, config: FerryConfig): string | undefined {
+  const targets = pipelineTargets(name, config);
+  if (targets.includes(name)) return name;
+  return targets.length === 1 ? targets[0] : undefined;
+}
+
+/**
+ * The names a pipeline file runs under, for what lists pipelines: a file whose platforms cannot be
+ * read counts once, under its own name on `default`, so that its problem is shown.
+ */
+export function listedTargets(file: string, config: FerryConfig): string[] {
+  try {
+    return pipelineTargets(file, config);
+  } catch (error) {
+    if (error instanceof FerryError) return [file];
+    throw error;
+  }
+}
+
+/** Every name the pipelines run under, file by file (`catalog`, `catalog@north`...). */
 export function allPipelineTargets(config: FerryConfig): string[] {
-  return pipelineNames(config).flatMap((name) => {
-    try {
-      return pipelineTargets(name, config);
-    } catch (error) {
-      if (error instanceof FerryError) return [name];
-      throw error;
-    }
-  });
+  return pipelineNames(config).flatMap((file) => listedTargets(file, config));
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   allPipelineTargets,
   loadPipeline,
   pipelineNames,
+  pipelineTarget,
   pipelineTargets,
   type ChangeKind,
 } from '../../pipeline/index.js';
@@ -120,10 +121,10 @@ export interface TraceContext {
 export function tracedPipeline(config: FerryConfig, name: string): PipelineDefinition {
   const names = allPipelineTargets(config);
   const base = splitPipelineName(name).pipeline;
-  const mine = pipelineNames(config).includes(base) ? pipelineTargets(name, config) : [];
-  // Its own name on a platform (`catalog` on default, beside `catalog@north`), or the only one.
-  const named = mine.includes(name) ? name : mine.length === 1 ? mine[0] : undefined;
+  const known = pipelineNames(config).includes(base);
+  const named = known ? pipelineTarget(name, config) : undefined;
   if (named !== undefined) return loadPipeline(named, config);
+  const mine = known ? pipelineTargets(name, config) : [];
   throw new NotFoundError(
     'pipeline',
     name,
