@@ -23,11 +23,15 @@
  * redisCpuSeconds, boundSimCpuSeconds, boundRedisCpuSeconds; Linux's /proc and Redis's INFO) with
  * the machine's cores: on a machine where all of them share the cores, the run can take no less
  * than the CPU seconds of the three over the cores.
- * With --trace, the same file twice more, each against an empty state (a prefix of its own, the
- * simulator reset): without traces, then exporting them (src/logging/telemetry.ts) to an
- * OTLP/HTTP sink in this process that answers 200 and counts the spans. It adds untracedSeconds,
- * untracedCpuSeconds, tracedSeconds, tracedCpuSeconds, spans, tracingCost and tracingCpuCost
- * (traced / untraced).
+ * Then the same file once more in this now warm process, against an empty state (a prefix of its
+ * own, the simulator reset): warmSeconds, warmCpuSeconds, warmPlanCpuSeconds (up to the first
+ * stage's release) and warmCpuRatio (over the bound's CPU): the CPU per request once V8 has
+ * compiled the run's code (the first run pays for that compiling, on threads of its own, and the
+ * bound's much smaller code pays for its own).
+ * With --trace, the same file again, exporting traces (src/logging/telemetry.ts) to an OTLP/HTTP
+ * sink in this process that answers 200 and counts the spans. It adds untracedSeconds,
+ * untracedCpuSeconds (the warm run's), tracedSeconds, tracedCpuSeconds, spans, tracingCost and
+ * tracingCpuCost (traced / untraced).
  * Needs a Redis (REDIS_URL); the keys it wrote are deleted at the end.
  */
 import { spawn } from 'node:child_process';
@@ -298,7 +302,7 @@ async function freshRun(
   sim: { url: string; pid: number | undefined },
   concurrency: number,
   redis: Redis,
-): Promise<{ seconds: number; cpuSeconds: number }> {
+): Promise<{ seconds: number; cpuSeconds: number; planCpuSeconds: number }> {
   const prefix = `ferry-bench-${label}-${process.pid}`;
   await fetch(`${sim.url}/__sim/reset`, { method: 'POST' });
   try {
@@ -309,16 +313,16 @@ async function freshRun(
 }
 
 /**
- * Tracing off, then on (the same warm process, each on an empty state): the first run's figures
- * include the process's warm-up and are no fair comparison.
+ * Tracing on against the warm run with it off (the same warm process, each on an empty state): the
+ * first run's figures include the process's warm-up and are no fair comparison.
  */
 async function tracingCost(
+  off: { seconds: number; cpuSeconds: number },
   redisUrl: string,
   sim: { url: string; pid: number | undefined },
   concurrency: number,
   redis: Redis,
 ): Promise<Record<string, number>> {
-  const off = await freshRun('untraced', redisUrl, sim, concurrency, redis);
   const sink = await startSink();
   const telemetry = await startTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, undefined);
   try {
@@ -354,9 +358,12 @@ async function main(): Promise<void> {
     const rerun = await timedRun(config, redis, sim.pid);
     const afterRerun = await simStats(sim.url);
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    const warm = await freshRun('warm', base.redis.url, sim, concurrency, redis);
     const boundAfter = await boundInChild(sim.url, concurrency, sim.pid);
     // Last: a registered tracer provider stays for the rest of the process.
-    const traced = values.trace ? await tracingCost(base.redis.url, sim, concurrency, redis) : {};
+    const traced = values.trace
+      ? await tracingCost(warm, base.redis.url, sim, concurrency, redis)
+      : {};
     const bound = boundBefore.seconds <= boundAfter.seconds ? boundBefore : boundAfter;
     const boundSeconds = bound.seconds;
 
@@ -390,6 +397,10 @@ async function main(): Promise<void> {
         deliveryCpuRatio: Number(
           ((first.cpuSeconds - first.planCpuSeconds) / bound.cpuSeconds).toFixed(2),
         ),
+        warmSeconds: twoDecimals(warm.seconds),
+        warmCpuSeconds: twoDecimals(warm.cpuSeconds),
+        warmPlanCpuSeconds: twoDecimals(warm.planCpuSeconds),
+        warmCpuRatio: Number((warm.cpuSeconds / bound.cpuSeconds).toFixed(2)),
         boundItemsPerSec: Math.round(boundItemsPerSec),
         ratio: Number((itemsPerSec / boundItemsPerSec).toFixed(2)),
         rerunSeconds: Number(rerun.seconds.toFixed(2)),
