@@ -127,11 +127,11 @@ Examples:
       stdout.write(`Simulator listening on ${sim.url} (${what})\n`);
       stderr.write(`seed ${sim.stats().seed}; stats at ${sim.url}/__sim/stats; Ctrl-C stops it.\n`);
     }
-    const lost = 'lost' in sim ? sim.lost : undefined;
     const stopped = stopSignal.aborted
       ? undefined
       : once(stopSignal, 'abort').then(() => undefined);
-    const ended = await Promise.race([stopped, lost]);
+    // With --processes, a serving process that ends unasked stops the simulator too.
+    const ended = await ('lost' in sim ? Promise.race([stopped, sim.lost]) : stopped);
     await sim.close();
     if (ended === undefined) return 0;
     stderr.write(`${ended}; the simulator stopped.\n`);
