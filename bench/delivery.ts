@@ -1,6 +1,6 @@
 /**
  * Delivery throughput: `node --import tsx bench/delivery.ts [N=100000] [--concurrency C]
- * [--rate auto|R]` (`delivery.ratePerSecond` of the run, default auto: discovered from nothing, as
+ * [--rate auto|R] [--sim-processes N]` (`delivery.ratePerSecond` of the run, default auto: discovered from nothing, as
  * on a new installation; 0 sends without a gate).
  * Against the simulator (a process of its own, no faults) on this machine:
  *  1. `ferry run catalog --wait` of an N-row items.csv (bench/generate-items.ts), timed from the
@@ -22,7 +22,9 @@
  * and what the first run and the faster bound cost the simulator and Redis (simCpuSeconds,
  * redisCpuSeconds, boundSimCpuSeconds, boundRedisCpuSeconds; Linux's /proc and Redis's INFO) with
  * the machine's cores: on a machine where all of them share the cores, the run can take no less
- * than the CPU seconds of the three over the cores.
+ * than the CPU seconds of the three over the cores. With --sim-processes N the simulator runs as
+ * `ferry simulator --processes N`: simCpuSeconds counts all its processes, simOwnerCpuSeconds (and
+ * boundSimOwnerCpuSeconds) the owner's part.
  * Then the same file once more in this now warm process, against an empty state (a prefix of its
  * own, the simulator reset): warmSeconds, warmCpuSeconds, warmPlanCpuSeconds (up to the first
  * stage's release) and warmCpuRatio (over the bound's CPU): the CPU per request once V8 has
@@ -56,7 +58,12 @@ import { executeRun } from '../src/orchestrate/execute-run.js';
 import type { RunReport } from '../src/runs/run-report.js';
 import { deleteKeysUnder } from '../src/redis/delete-prefix.js';
 import { generateItems } from './generate-items.js';
-import { mainThreadCpuSeconds, processCpuSeconds, redisCpuSeconds } from './process-cpu.js';
+import {
+  mainThreadCpuSeconds,
+  processCpuSeconds,
+  processTreeCpuSeconds,
+  redisCpuSeconds,
+} from './process-cpu.js';
 import { startSimulatorProcess } from './simulator-process.js';
 
 const { values, positionals } = parseArgs({
@@ -64,6 +71,8 @@ const { values, positionals } = parseArgs({
     concurrency: { type: 'string' },
     rate: { type: 'string', default: 'auto' },
     trace: { type: 'boolean', default: false },
+    // `ferry simulator --processes N`: its serving processes (default 1, one process).
+    'sim-processes': { type: 'string', default: '1' },
     // Internal: measure the bound only (in a process of its own), against this simulator.
     'bound-of': { type: 'string' },
     'sim-pid': { type: 'string' },
@@ -87,6 +96,18 @@ function fillPath(binding: Binding, params: Record<string, string>): string {
   );
 }
 
+/** The simulator's CPU seconds so far: all its processes, and the first (the owner) alone. */
+function simCpu(pid: number | undefined) {
+  const all = processTreeCpuSeconds(pid);
+  const owner = processCpuSeconds(pid);
+  return all === undefined || owner === undefined ? undefined : { all, owner };
+}
+
+function simCpuUsed(before: ReturnType<typeof simCpu>, after: ReturnType<typeof simCpu>) {
+  if (before === undefined || after === undefined) return {};
+  return { simCpuSeconds: after.all - before.all, simOwnerCpuSeconds: after.owner - before.owner };
+}
+
 /** The bound: the same requests, straight with undici, `concurrency` at a time, stage by stage. */
 async function sendStraight(
   url: string,
@@ -98,13 +119,14 @@ async function sendStraight(
   cpuSeconds: number;
   mainCpuSeconds?: number;
   simCpuSeconds?: number;
+  simOwnerCpuSeconds?: number;
 }> {
   const bindings = resolveBindings({});
   const pool = new Pool(url, { connections: concurrency });
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   const mainBefore = mainThreadCpuSeconds();
-  const simBefore = processCpuSeconds(simPid);
+  const simBefore = simCpu(simPid);
   for (const requests of stages) {
     let next = 0;
     await Promise.all(
@@ -132,7 +154,7 @@ async function sendStraight(
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = process.cpuUsage(cpu);
   const mainAfter = mainThreadCpuSeconds();
-  const simAfter = processCpuSeconds(simPid);
+  const simAfter = simCpu(simPid);
   await pool.close();
   return {
     seconds,
@@ -140,9 +162,7 @@ async function sendStraight(
     ...(mainBefore !== undefined && mainAfter !== undefined
       ? { mainCpuSeconds: mainAfter - mainBefore }
       : {}),
-    ...(simBefore !== undefined && simAfter !== undefined
-      ? { simCpuSeconds: simAfter - simBefore }
-      : {}),
+    ...simCpuUsed(simBefore, simAfter),
   };
 }
 
@@ -159,9 +179,10 @@ async function timedRun(
   planMainCpuSeconds?: number;
   mainCpuSeconds?: number;
   simCpuSeconds?: number;
+  simOwnerCpuSeconds?: number;
   redisCpuSeconds: number;
 }> {
-  const simBefore = processCpuSeconds(simPid);
+  const simBefore = simCpu(simPid);
   const redisBefore = await redisCpuSeconds(redis);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
@@ -182,7 +203,7 @@ async function timedRun(
   const used = process.cpuUsage(cpu);
   const mainAfter = mainThreadCpuSeconds();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const simAfter = processCpuSeconds(simPid);
+  const simAfter = simCpu(simPid);
   return {
     report,
     seconds,
@@ -192,9 +213,7 @@ async function timedRun(
       ? { planMainCpuSeconds: mainPlanned - mainBefore, mainCpuSeconds: mainAfter - mainBefore }
       : {}),
     redisCpuSeconds: (await redisCpuSeconds(redis)) - redisBefore,
-    ...(simBefore !== undefined && simAfter !== undefined
-      ? { simCpuSeconds: simAfter - simBefore }
-      : {}),
+    ...simCpuUsed(simBefore, simAfter),
   };
 }
 
@@ -249,6 +268,7 @@ interface Bound {
   cpuSeconds: number;
   mainCpuSeconds?: number;
   simCpuSeconds?: number;
+  simOwnerCpuSeconds?: number;
   redisCpuSeconds: number;
   requests: number;
 }
@@ -347,7 +367,10 @@ async function main(): Promise<void> {
   if (!existsSync(file)) await generateItems(rows, file);
   const base = loadConfig().config;
   const concurrency = Number(values.concurrency ?? base.delivery.concurrency);
-  const sim = await startSimulatorProcess();
+  const simProcesses = Number(values['sim-processes']);
+  const sim = await startSimulatorProcess(
+    simProcesses > 1 ? ['--processes', String(simProcesses)] : [],
+  );
   const prefix = `ferry-bench-${process.pid}`;
   const config = benchConfig(base.redis.url, prefix, sim.url, concurrency);
   const redis = new Redis(base.redis.url);
@@ -406,9 +429,12 @@ async function main(): Promise<void> {
         rerunSeconds: Number(rerun.seconds.toFixed(2)),
         rerunRequests: afterRerun.requests - afterFirst.requests,
         peakRssMb,
+        simProcesses,
         simCpuSeconds: twoDecimals(first.simCpuSeconds),
+        simOwnerCpuSeconds: twoDecimals(first.simOwnerCpuSeconds),
         redisCpuSeconds: twoDecimals(first.redisCpuSeconds),
         boundSimCpuSeconds: twoDecimals(bound.simCpuSeconds),
+        boundSimOwnerCpuSeconds: twoDecimals(bound.simOwnerCpuSeconds),
         boundRedisCpuSeconds: twoDecimals(bound.redisCpuSeconds),
         cores: availableParallelism(),
         ...traced,

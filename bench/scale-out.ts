@@ -1,6 +1,7 @@
 /**
  * Scale-out: `node --import tsx bench/scale-out.ts [N=4000] [--workers 1,2,4,8] [--rate R=150]
- * [--latency 20-60] [--case scale,rate-limited,platforms] [--platform-rate P=5]`. Against the
+ * [--latency 20-60] [--case scale,rate-limited,platforms,no-latency] [--platform-rate P=5]
+ * [--sim-processes N]`. Against the
  * simulator (a process of its own) answering after 20-60 ms, as a real platform does:
  *  1. a catalog run of an N-row items.csv (bench/generate-items.ts) delivered by W `ferry worker`
  *     processes, for each W: items/s from the run's start (after planning) to its end;
@@ -15,11 +16,16 @@
  *     the same run with no limited run beside it (once before, once after), the limited one's
  *     achieved rate (and for 6 s alone after), its requests per second, the jobs handed back
  *     (BullMQ's `delayed` events) and duplicates; then the limited run is cancelled.
- * `--case` picks some of scale, rate-limited, platforms (default all three).
+ *  4. `--case no-latency`: case 1 against a simulator answering at once (`--latency 0`), by 1
+ *     worker and by as many as the machine has cores: where the simulator's CPU, not the
+ *     platform's latency, bounds the run.
+ * `--case` picks some of scale, rate-limited, platforms, no-latency (default the first three).
+ * `--sim-processes N` runs every simulator as `ferry simulator --processes N` (default 1).
  * Prints one JSON line per measurement. Needs a Redis (REDIS_URL); its keys are deleted at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { QueueEvents } from 'bullmq';
@@ -44,6 +50,7 @@ const { values, positionals } = parseArgs({
     latency: { type: 'string', default: '20-60' },
     case: { type: 'string', default: 'scale,rate-limited,platforms' },
     'platform-rate': { type: 'string', default: '5' },
+    'sim-processes': { type: 'string', default: '1' },
   },
   allowPositionals: true,
 });
@@ -59,8 +66,12 @@ interface SimStats {
   duplicates: number;
 }
 
+const SIM_PROCESSES = Number(values['sim-processes']);
+
 async function startSimulator(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [FERRY, 'simulator', '--port', '0', '--json', ...args], {
+  const processes = SIM_PROCESSES > 1 ? ['--processes', String(SIM_PROCESSES)] : [];
+  const sim = ['simulator', '--port', '0', '--json', ...processes, ...args];
+  const child = spawn(process.execPath, [FERRY, ...sim], {
     cwd: PROJECT_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -335,6 +346,17 @@ async function main(): Promise<void> {
           console.log(
             JSON.stringify({ case: 'scale', ...(await measure(redis, redisUrl, open.url, w, 0)) }),
           );
+        }
+      } finally {
+        open.child.kill('SIGTERM');
+      }
+    }
+    if (cases.has('no-latency')) {
+      const open = await startSimulator(['--latency', '0']);
+      try {
+        for (const w of [...new Set([1, availableParallelism()])]) {
+          const m = await measure(redis, redisUrl, open.url, w, 0);
+          console.log(JSON.stringify({ case: 'no-latency', simProcesses: SIM_PROCESSES, ...m }));
         }
       } finally {
         open.child.kill('SIGTERM');

@@ -58,6 +58,23 @@ function nonEmpty(args: ParsedArgs, name: string): string | undefined {
   return raw;
 }
 
+/** Most serving processes `--processes` takes. */
+export const MAX_PROCESSES = 64;
+
+/**
+ * `--processes N`: how many processes serve (default 1, today's one process). Several serve Ferry's
+ * assumed interface only.
+ */
+export function processesFromArgs(args: ParsedArgs): number {
+  const processes = integer(args, 'processes', 1, MAX_PROCESSES) ?? 1;
+  if (processes > 1 && stringOption(args, 'openapi') !== undefined) {
+    throw new UsageError(
+      "--processes serves Ferry's assumed interface; with --openapi the simulator runs as one process.",
+    );
+  }
+  return processes;
+}
+
 export async function simulatorOptionsFromArgs(args: ParsedArgs): Promise<SimulatorOptions> {
   // Loaded only now: the config layer weighs (zod), and `--help` needs none of it.
   const { LISTINGS } = await import('../config/index.js');

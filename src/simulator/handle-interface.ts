@@ -7,9 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_MAX_BYTES } from '../interface/index.js';
 import { hasBearer } from './auth.js';
-import { deleteItems, executeBatch, unwrapEnvelope } from './batch-writes.js';
+import { deleteItems, unwrapEnvelope } from './batch-writes.js';
 import { credentialsOf, type SimContext } from './context.js';
-import { executeEntityWrite } from './entity-writes.js';
 import { inDescribedShape } from './described-answers.js';
 import { describedRefusal } from './described-refusal.js';
 import { drawFaults, type FaultDraw } from './fault-draw.js';
@@ -18,14 +17,14 @@ import {
   BodyTooLargeError,
   destroyConnection,
   errorResponse,
+  parseJson,
   readBody,
   send,
   type SimResponse,
 } from './http-io.js';
-import { rateLimitHeaders, retryAfterHeader } from './rate-limiter.js';
 import { executeRead } from './reads.js';
 import type { RouteMatch } from './router.js';
-import type { WriteOutcome } from './write-outcome.js';
+import { admissionAnswer, countApplied, executeWrite, takeRate } from './write-steps.js';
 
 interface Exchange {
   req: IncomingMessage;
@@ -85,52 +84,15 @@ function asDescribedSuccess(ex: Exchange, response: SimResponse): SimResponse {
   return { status: 204, ...(response.headers ? { headers: response.headers } : {}), body: '' };
 }
 
-function executeWrite(ex: Exchange, body: unknown, query: URLSearchParams): WriteOutcome {
-  const match = ex.match!;
-  const kind = match.operation.kind;
-  const wctx = { state: ex.ctx.state, rejectKeys: ex.ctx.rejectKeys, rules: ex.ctx.itemRules };
-  const items = unwrapEnvelope(match.binding, body);
-  if (kind === 'upsert' || kind === 'patch') return executeBatch(kind, match.binding, items, wctx);
-  if (kind === 'delete') {
-    const lenient = ex.ctx.described === undefined;
-    const keys = deleteItems(items, query, match.binding, match.pathParams, lenient);
-    return executeBatch('delete', match.binding, keys, wctx);
-  }
-  return executeEntityWrite(match, body, wctx);
-}
-
-function countApplied(ex: Exchange, result: WriteOutcome, fingerprint: string): void {
-  const { stats, idempotency, keylessApplied } = ex.ctx;
-  stats.add('rejected', result.rejectedItems);
-  if (result.appliedItems === 0) return;
-  stats.add('applied');
-  stats.add('appliedItems', result.appliedItems);
-  const again = ex.key
-    ? idempotency.markApplied(ex.key)
-    : keylessApplied.has(fingerprint) || !keylessApplied.add(fingerprint);
-  if (again) stats.add('duplicates');
-}
-
 /**
  * The rate limit: the answer's rate-limit headers (set on the response, so every answer carries
  * them), and a 429 when the window is spent.
  */
 function limitRate(ex: Exchange): SimResponse | undefined {
-  const { faults, limiter, stats } = ex.ctx;
-  const costed = faults.rateLimitCost === 'items';
-  const now = ex.at;
-  const decision = limiter.take(faults.rateLimit, costed ? Math.max(1, ex.items) : undefined, now);
-  if (!decision) return undefined;
-  for (const [name, value] of Object.entries(
-    rateLimitHeaders(faults.rateLimitHeaders, faults.rateLimit, decision, now),
-  )) {
-    ex.res.setHeader(name, value);
-  }
-  if (decision.refusedUntil === undefined) return undefined;
-  stats.add('rateLimited');
-  const retryAfter = retryAfterHeader(decision.refusedUntil, faults.retryAfter, now);
-  const message = `more than ${faults.rateLimit} ${costed ? 'items' : 'requests'} per second`;
-  return errorResponse(429, 'RATE_LIMITED', message, { 'retry-after': retryAfter });
+  const taken = takeRate(ex.ctx, ex.items, ex.at);
+  if (!taken) return undefined;
+  for (const [name, value] of Object.entries(taken.headers)) ex.res.setHeader(name, value);
+  return taken.refused;
 }
 
 /** A 401 unless the request carries the token as the description (or the bearer default) asks. */
@@ -155,15 +117,6 @@ function refuseByDescription(ex: Exchange, url: URL, body: unknown): SimResponse
   const refusal = describedRefusal(match.binding, rules.check, input);
   if (refusal?.status === 400) ex.ctx.stats.add('rejected', Math.max(1, ex.items));
   return refusal;
-}
-
-function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
-  if (raw.trim() === '') return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: JSON.parse(raw) as unknown };
-  } catch {
-    return { ok: false };
-  }
 }
 
 async function handle(ex: Exchange, url: URL): Promise<void> {
@@ -208,21 +161,8 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     : '';
 
   if (ex.key) {
-    const admission = ctx.idempotency.admit(ex.key, fingerprint);
-    if (admission.kind === 'replay') {
-      ctx.stats.add('replayed');
-      const headers = { ...admission.response.headers, 'idempotent-replayed': 'true' };
-      return finish(ex, { ...admission.response, headers });
-    }
-    if (admission.kind === 'reused') {
-      const message = 'this idempotency key was used with another request body; use a new key';
-      return finish(ex, errorResponse(422, 'IDEMPOTENCY_KEY_REUSED', message));
-    }
-    if (admission.kind === 'inFlight') {
-      ctx.stats.add('inProgress');
-      const message = 'a request with this idempotency key is still being processed; retry later';
-      return finish(ex, errorResponse(409, 'REQUEST_IN_PROGRESS', message));
-    }
+    const answer = admissionAnswer(ctx, ex.key, fingerprint);
+    if (answer) return finish(ex, answer);
   }
   if (!(await waitLatency(ex))) return;
   if (ex.draw.failStatus !== null || ex.draw.reset) {
@@ -245,9 +185,10 @@ async function handle(ex: Exchange, url: URL): Promise<void> {
     reply(ex, response);
     return;
   }
-  const result = executeWrite(ex, body, url.searchParams);
+  const wctx = { state: ctx.state, rejectKeys: ctx.rejectKeys, rules: ctx.itemRules };
+  const result = executeWrite(match, body, url.searchParams, wctx, ctx.described === undefined);
   const response = asDescribedSuccess(ex, result.response);
-  countApplied(ex, result, fingerprint);
+  countApplied(ctx, ex.key, result, fingerprint);
   if (ex.key) ctx.idempotency.complete(ex.key, response);
   if (ex.draw.applyThenFail) {
     ctx.stats.fault('appliedThenFailed');

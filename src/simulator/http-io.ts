@@ -48,6 +48,16 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A body's JSON: undefined for an empty body, not ok for one that is not JSON. */
+export function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
+  if (raw.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
 export function send(res: ServerResponse, response: SimResponse): void {
   if (res.destroyed || res.headersSent) return;
   const headers: Record<string, string | number> = { ...response.headers };

@@ -4,4 +4,6 @@
  * those names.
  */
 export { startSimulator } from './start-simulator.js';
+export { startSimulatorProcesses, type SimulatorProcesses } from './start-processes.js';
+export { OWNER_SOCKETS_ENV, serveAsProcess } from './serving-process.js';
 export type { DescribedSummary, Faults, RunningSimulator, SimulatorOptions } from './types.js';

@@ -56,6 +56,11 @@ export class SimState {
     this.map(resource).set(key, JSON.stringify(item));
   }
 
+  /** Stores an item already in JSON text (a write planned in a serving process). */
+  putText(resource: StateResource, key: string, text: string): void {
+    this.map(resource).set(key, text);
+  }
+
   /** True when the key was there. */
   delete(resource: StateResource, key: string): boolean {
     return this.map(resource).delete(key);

@@ -9,8 +9,14 @@ export interface WriteOutcome {
   rejectedItems: number;
 }
 
+/** What a write reads and changes of the state: SimState, or a plan's record (write-plan.ts). */
+export type WriteState = Pick<
+  SimState,
+  'has' | 'get' | 'put' | 'delete' | 'nextId' | 'ageGroupCode'
+>;
+
 export interface WriteContext {
-  state: SimState;
+  state: WriteState;
   rejectKeys: ReadonlySet<string>;
   rules: ItemRules;
 }

@@ -1,6 +1,12 @@
+import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { UsageError } from '../../errors/index.js';
-import { DEFAULT_CLI_PORT, simulatorOptionsFromArgs } from '../simulator-options.js';
+import {
+  DEFAULT_CLI_PORT,
+  MAX_PROCESSES,
+  processesFromArgs,
+  simulatorOptionsFromArgs,
+} from '../simulator-options.js';
 import { JSON_OPTION, writeJson, type Command, type OptionSpec } from '../command.js';
 
 const text = (placeholder: string, description: string): OptionSpec => ({
@@ -12,7 +18,7 @@ const text = (placeholder: string, description: string): OptionSpec => ({
 export const simulatorCommand: Command = {
   name: 'simulator',
   usage:
-    'simulator [--port P] [--listing A|B | --openapi FILE] [--token T] [--seed N] [--orders-per-minute N] [fault flags] [--json]',
+    'simulator [--port P] [--listing A|B | --openapi FILE] [--token T] [--seed N] [--orders-per-minute N] [--processes N] [fault flags] [--json]',
   description: `
 Serves every operation of the listing with in-memory state until Ctrl-C (SIGINT) or SIGTERM, then
 exits 0. Admin endpoints: GET /__sim/stats, GET /__sim/state/<resource> (orders too),
@@ -26,7 +32,9 @@ none), its token endpoint at the described tokenUrl with the scopes checked, its
 (400 with each violation), its maxItems (413), its envelopes and every delete shape (key objects
 or bare keys in the body, repeated or comma-separated query parameter, key in the path);
 /openapi.json and /openapi.yaml serve the description itself, GET /__sim/requests each body as
-received. See docs/SIMULATOR.md. Exit 2 on a bad flag value, a port in use or
+received. With --processes N, N processes share the port and parse, authenticate, validate and
+answer, while this one holds the state (one rate limit, one idempotency store, one set of stats);
+a serving process that dies stops the simulator with exit 1. See docs/SIMULATOR.md. Exit 2 on a bad flag value, a port in use or
 a description that cannot be read (the message names the file and the JSON pointer).
 
 Examples:
@@ -70,14 +78,31 @@ Examples:
       'SECRET',
       'The OAuth2 client secret for --client-id (with --openapi default dev-secret).',
     ),
+    processes: text(
+      'N',
+      `Processes serving the port (1 to ${MAX_PROCESSES}, default 1); this one keeps the state.`,
+    ),
     ...JSON_OPTION,
   },
   async run({ args, stdout, stderr, stopSignal }) {
-    const { startSimulator } = await import('../../simulator/index.js');
+    const simulator = await import('../../simulator/index.js');
     const options = await simulatorOptionsFromArgs(args);
+    const sockets = process.env[simulator.OWNER_SOCKETS_ENV];
+    if (cluster.isWorker && sockets !== undefined) {
+      // A serving process of `--processes N`: it serves until its owner stops it.
+      await simulator.serveAsProcess(
+        options,
+        JSON.parse(sockets) as { channel: string; http: string },
+      );
+      return new Promise<number>(() => undefined);
+    }
+    const processes = processesFromArgs(args);
     let sim;
     try {
-      sim = await startSimulator(options);
+      sim =
+        processes === 1
+          ? await simulator.startSimulator(options)
+          : await simulator.startSimulatorProcesses(options, processes);
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL' || code === 'EACCES') {
@@ -102,8 +127,14 @@ Examples:
       stdout.write(`Simulator listening on ${sim.url} (${what})\n`);
       stderr.write(`seed ${sim.stats().seed}; stats at ${sim.url}/__sim/stats; Ctrl-C stops it.\n`);
     }
-    if (!stopSignal.aborted) await once(stopSignal, 'abort');
+    const stopped = stopSignal.aborted
+      ? undefined
+      : once(stopSignal, 'abort').then(() => undefined);
+    // With --processes, a serving process that ends unasked stops the simulator too.
+    const ended = await ('lost' in sim ? Promise.race([stopped, sim.lost]) : stopped);
     await sim.close();
-    return 0;
+    if (ended === undefined) return 0;
+    stderr.write(`${ended}; the simulator stopped.\n`);
+    return 1;
   },
 };
