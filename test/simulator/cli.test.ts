@@ -83,7 +83,12 @@ describe('ferry simulator', () => {
       port: number;
       listing: string;
     };
-    expect(doc).toEqual({ url: `http://127.0.0.1:${doc.port}`, port: doc.port, listing: 'A' });
+    expect(doc).toEqual({
+      url: `http://127.0.0.1:${doc.port}`,
+      port: doc.port,
+      listing: 'A',
+      processes: 1,
+    });
     expect(doc.port).toBeGreaterThan(0);
   });
 

@@ -34,8 +34,9 @@ or bare keys in the body, repeated or comma-separated query parameter, key in th
 /openapi.json and /openapi.yaml serve the description itself, GET /__sim/requests each body as
 received. With --processes N, N processes share the port and parse, authenticate, validate and
 answer, while this one holds the state (one rate limit, one idempotency store, one set of stats);
-a serving process that dies stops the simulator with exit 1. See docs/SIMULATOR.md. Exit 2 on a bad flag value, a port in use or
-a description that cannot be read (the message names the file and the JSON pointer).
+a serving process that dies stops the simulator with exit 1. It pays only where cores are spare
+(on 2 cores it is slower than one process: docs/SIMULATOR.md). Exit 2 on a bad flag value, a port
+in use or a description that cannot be read (the message names the file and the JSON pointer).
 
 Examples:
   ferry simulator --port 4010 --seed 7 --fail-rate 0.1 --latency 5-50
@@ -118,13 +119,15 @@ Examples:
         url: sim.url,
         port: sim.port,
         listing: sim.listing,
+        processes,
         ...(described ? { described } : {}),
       });
     } else {
       const what = described
         ? `${described.title ?? described.source}: ${described.operations.length} operations described`
         : `listing ${sim.listing}`;
-      stdout.write(`Simulator listening on ${sim.url} (${what})\n`);
+      const serving = processes === 1 ? '' : `, ${processes} serving processes`;
+      stdout.write(`Simulator listening on ${sim.url} (${what}${serving})\n`);
       stderr.write(`seed ${sim.stats().seed}; stats at ${sim.url}/__sim/stats; Ctrl-C stops it.\n`);
     }
     const stopped = stopSignal.aborted
