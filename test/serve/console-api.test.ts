@@ -153,6 +153,17 @@ describe('the API', () => {
     });
   });
 
+  it("names a run's version on its page as the time it stands for, the number in the tooltip", async () => {
+    const { body } = await call(url, `/api/runs/${runId}`, { token: VIEWER });
+    const version = (body as { version: number }).version;
+    const page = await call(url, `/runs/${runId}`, { token: VIEWER });
+    const at = new Date(version).toISOString().replace('T', ' ').replace('Z', ' UTC');
+    expect(page.text).toContain(
+      `(version <span class="version" title="version ${version}">${at}</span>)`,
+    );
+    expect(page.text).not.toMatch(/version \d{13}\)/);
+  });
+
   it('forecasts a running run: the API and its OpenAPI schema, ferry runs, the run page', async () => {
     // A prefix of its own and no worker: the run waits, and its record says what the workers'
     // counters would have written after 20 s of sending a request a second.

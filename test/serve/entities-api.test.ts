@@ -142,6 +142,8 @@ it('shows the rejected row on the trace page, and its key on the run page', asyn
   expect(trace).toMatch(/items\.csv<\/td>\s*<td>4<\/td>/);
   expect(trace).toContain('<td class="mono path">');
   expect(trace).not.toContain('Never seen');
+  // One run searched: said so, not "the last 1 runs".
+  expect(trace).toContain('<h2>Rejected rows in the last run</h2>');
   const run = await page(`/runs/${runId}`);
   expect(run).toContain('href="/entities?pipeline=catalog&key=B300"');
 });

@@ -9,7 +9,7 @@ import { visibleDeadLetter } from '../find-dead-letters.js';
 import { platformOfPipeline } from '../platform-scope.js';
 import type { ServeContext } from '../serve-context.js';
 import type { Principal } from '../tokens.js';
-import { badge, when } from './format.js';
+import { badge, versionText, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { pageRoute, sendPage, strings } from './page-route.js';
 import { platformLabel } from './platform-filter.js';
@@ -87,7 +87,7 @@ export function deadLetterBody(
                 >
               </td>
               <td class="mono path">${i.source ? `${i.source.file}:${i.source.line}` : '—'}</td>
-              <td>${i.version}</td>
+              <td>${versionText(i.version)}</td>
             </tr>`,
         )}
       </tbody>

@@ -7,12 +7,17 @@
 import type { FastifyInstance } from 'fastify';
 import { type EntityTrace, traceEntity, TRACED_RUNS, traceVerdict } from '../../runs/index.js';
 import type { ServeContext } from '../serve-context.js';
-import { badge, when } from './format.js';
+import { badge, versionText, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { pageRoute, sendPage, strings } from './page-route.js';
 import { platformLabel, platformSelect } from './platform-filter.js';
 import { platformFilter, platformOfPipeline, visiblePlatforms } from '../platform-scope.js';
 import { listTargets, tracedTarget } from '../pipeline-targets.js';
+
+/** "the last run", "the last 20 runs": the runs an entity's trace searched. */
+function lastRuns(n: number): string {
+  return n === 1 ? 'the last run' : `the last ${n} runs`;
+}
 
 export function entitiesBody(
   pipelines: string[],
@@ -81,7 +86,7 @@ function traceSection(trace: EntityTrace, now: number, platform?: SafeHtml): Saf
                       ${s.deleted ? badge('cancelled', 'deleted') : badge('succeeded', 'present')}
                     </td>
                     <td class="mono">${s.hash ? s.hash.slice(0, 16) : '—'}</td>
-                    <td>${s.version}</td>
+                    <td>${versionText(s.version)}</td>
                     <td>
                       ${s.committed ? html`<a href="/runs/${s.committed.runId}">${s.committed.runId}</a> ${when(s.committed.to, now)}` : html`<span class="muted">not recorded</span>`}
                     </td>
@@ -90,7 +95,7 @@ function traceSection(trace: EntityTrace, now: number, platform?: SafeHtml): Saf
             </tbody>
           </table>`
     }
-    <h2>Changes planned by the last ${trace.runsSearched} runs</h2>
+    <h2>Changes planned by ${lastRuns(trace.runsSearched)}</h2>
     ${
       trace.changes.length === 0
         ? html`<p class="muted">None of them planned a change for this key.</p>`
@@ -122,7 +127,7 @@ function traceSection(trace: EntityTrace, now: number, platform?: SafeHtml): Saf
             </tbody>
           </table>`
     }
-    <h2>Rejected rows in the last ${trace.runsSearched} runs</h2>
+    <h2>Rejected rows in ${lastRuns(trace.runsSearched)}</h2>
     ${
       trace.rejected.length === 0
         ? html`<p class="muted">No row with this key was rejected.</p>`

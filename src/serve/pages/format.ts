@@ -26,6 +26,20 @@ export function when(iso: string | undefined, now: number): SafeHtml {
   return html`<span title="${iso}">${ago(Date.parse(iso), now)}</span>`;
 }
 
+/**
+ * A state version. Versions are Redis's clock in ms when their run planned (a run's items all carry
+ * its one version: runs/scripts/next-version.ts), so one reads as that time, in UTC to the ms (two
+ * runs a second apart differ), the number itself in the tooltip; a smaller one is shown as it is.
+ */
+export function versionText(version: number): SafeHtml {
+  if (version < CLOCK_VERSIONS_FROM) return html`<span>${version}</span>`;
+  const at = new Date(version).toISOString().replace('T', ' ').replace('Z', ' UTC');
+  return html`<span class="version" title="version ${version}">${at}</span>`;
+}
+
+/** 2001-09-09 in ms: any version above it is a clock reading. */
+const CLOCK_VERSIONS_FROM = 1e12;
+
 export function count(n: number): string {
   return n.toLocaleString('en-US');
 }

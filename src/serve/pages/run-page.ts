@@ -24,7 +24,7 @@ import type { UndoResult } from '../../orchestrate/index.js';
 import { undoPreview } from '../undo-preview.js';
 import type { Principal } from '../tokens.js';
 import { chart } from './chart.js';
-import { badge, count, when } from './format.js';
+import { badge, count, versionText, when } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { fileRoute, LIVE_MS, pageRoute, sendPage, strings } from './page-route.js';
 import { undoSection } from './undo-section.js';
@@ -116,7 +116,7 @@ export function runBody(
         <dt>Pipeline</dt>
         <dd>
           <a href="/pipelines/${report.pipeline}">${report.pipeline}</a
-          >${report.version > 0 ? ` (version ${report.version})` : ''}
+          >${report.version > 0 ? html` (version ${versionText(report.version)})` : ''}
         </dd>
         <dt>Kind</dt>
         <dd data-kind="${report.kind}">${kindText(report)}</dd>
