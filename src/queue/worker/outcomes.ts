@@ -61,6 +61,20 @@ export interface Deferral extends Failure {
   request: JobRequest;
 }
 
+/**
+ * A request its job did not send because the `inARow` before it failed transiently: it waits for
+ * the job's next attempt (and is dead-lettered with this on the last). It had no answer of its own,
+ * so it carries theirs only as what kept it back: their code, and a message that names the request
+ * that failed last, never that request's status or body as if they were its own.
+ */
+export function notSentAfter(failed: Failure, inARow: number, request: JobRequest): Deferral {
+  return {
+    request,
+    errorCode: failed.errorCode,
+    message: `not sent: ${inARow} requests of its job failed in a row before it, the last with: ${failed.message}`,
+  };
+}
+
 /** A part the platform refused as it refuses everyone (breaker.ts): it waits, never dead-lettered. */
 export interface Held extends Deferral {
   reason: RefusalReason;

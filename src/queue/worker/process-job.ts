@@ -36,7 +36,7 @@ import { bindingOf, type DeliveryDeps } from './delivery-deps.js';
 import { jobWork } from './job-work.js';
 import { markDeadLettered } from './job-span.js';
 import { deliveredItems } from './delivered-items.js';
-import { isPlatformNo, type Deferral, type Held, type Refusal } from './outcomes.js';
+import { isPlatformNo, notSentAfter, type Deferral, type Held, type Refusal } from './outcomes.js';
 import { sendRequest, type SendContext } from './send-request.js';
 import { settleAndRelease } from './settle-and-release.js';
 
@@ -132,6 +132,8 @@ async function tellBreaker(
 
 async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcomes): Promise<void> {
   let inARow = 0;
+  /** The last of those `inARow` requests' own failure. */
+  let lastFailure: Deferral | undefined;
   let probe = s.probe;
   for (let i = 0; i < requests.length; i++) {
     const request = requests[i] as JobRequest;
@@ -153,9 +155,8 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
       });
       continue;
     }
-    const last = out.deferred[out.deferred.length - 1];
-    if (inARow >= DEFER_AFTER && last) {
-      out.deferred.push({ ...last, request });
+    if (inARow >= DEFER_AFTER && lastFailure) {
+      out.deferred.push(notSentAfter(lastFailure, inARow, request));
       continue;
     }
     let result: Awaited<ReturnType<typeof sendRequest>>;
@@ -184,7 +185,9 @@ async function sendAll(requests: readonly JobRequest[], s: Sending, out: Outcome
       out.blocked = await tellBreaker(probe === s.probe ? s : { ...s, probe }, request, result);
     }
     probe = false;
-    inARow = result.deferred.length > 0 && result.confirmed.length === 0 ? inARow + 1 : 0;
+    const failed = result.confirmed.length === 0 ? result.deferred.at(-1) : undefined;
+    inARow = failed ? inARow + 1 : 0;
+    lastFailure = failed;
     if (Date.now() >= s.progress.dueAt) {
       s.progress.dueAt = Date.now() + s.progress.everyMs;
       if (!(await s.progress.checkpoint())) {
