@@ -6,6 +6,26 @@ import type { RunReport } from './run-report.js';
 
 const SHOWN = 10;
 
+/** Items and rows a dead letter names on its line: the first few, then how many there are. */
+const NAMED = 5;
+
+/** "a, b, c, d, e and 51 more": a batch's keys (`ferry dlq show` lists them all). */
+function listed(values: readonly string[]): string {
+  const more = values.length - NAMED;
+  return more > 0 ? `${values.slice(0, NAMED).join(', ')} and ${more} more` : values.join(', ');
+}
+
+/** "items.csv:2, 3, 5, 8, 9 and 51 more": each file once, its lines after it. */
+function sourcesText(sources: readonly { file: string; line: number }[]): string {
+  const byFile = new Map<string, string[]>();
+  for (const s of sources) {
+    const rows = byFile.get(s.file) ?? [];
+    rows.push(String(s.line));
+    byFile.set(s.file, rows);
+  }
+  return [...byFile].map(([file, rows]) => `${file}:${listed(rows)}`).join('; ');
+}
+
 export function reportText(report: RunReport): string {
   const lines = [`Run ${report.runId} (${report.pipeline}): ${report.status}`];
   const wanted = report.wantedDeletes;
@@ -65,9 +85,9 @@ export function reportText(report: RunReport): string {
   if (report.rejected > SHOWN)
     lines.push(`  ... and ${report.rejected - SHOWN} more rejected records`);
   for (const d of report.deadLetters.slice(0, SHOWN)) {
-    const where = d.source.map((s) => `${s.file}:${s.line}`).join(', ');
+    const where = sourcesText(d.source);
     lines.push(
-      `  dead letter ${d.id} ${d.operationId} [${d.keys.join(', ')}]${where ? ` from ${where}` : ''}: ${d.error ?? d.message}`,
+      `  dead letter ${d.id} ${d.operationId} [${listed(d.keys)}]${where ? ` from ${where}` : ''}: ${d.error ?? d.message}`,
     );
   }
   if (report.deadLetters.length > SHOWN) {

@@ -79,4 +79,40 @@ describe('a run report', () => {
     expect(reportText(rejected)).toContain('  failures: reports/stores-failures.csv');
     expect(reportText(finished({ status: 'partial', deadLettered: 2 }))).toContain('  failures:');
   });
+
+  it("names a batch's dead letter by its first keys and rows, and how many more", () => {
+    const keys = Array.from({ length: 56 }, (_, i) => String(10000 + i));
+    const text = reportText(
+      finished({
+        status: 'partial',
+        deadLettered: 58,
+        deadLetters: [
+          {
+            id: 'd3e5215ba37c61e8',
+            operationId: 'products.put',
+            keys,
+            source: keys.map((_, i) => ({ file: 'examples/items.csv', line: i + 2 })),
+            errorCode: 'FERRY_NETWORK',
+            message: 'products.put (PUT /external/api/products): connection failed (ECONNREFUSED)',
+          },
+          {
+            id: 'd0793962f092247a',
+            operationId: 'categories.put',
+            keys: ['SKI', 'JAK'],
+            source: [
+              { file: 'a.csv', line: 2 },
+              { file: 'b.csv', line: 7 },
+            ],
+            errorCode: 'FERRY_NETWORK',
+            message: 'refused',
+          },
+        ],
+      }),
+    );
+    expect(text).toContain(
+      '  dead letter d3e5215ba37c61e8 products.put [10000, 10001, 10002, 10003, 10004 and 51 more] ' +
+        'from examples/items.csv:2, 3, 4, 5, 6 and 51 more: products.put (PUT /external/api/products)',
+    );
+    expect(text).toContain('[SKI, JAK] from a.csv:2; b.csv:7: refused');
+  });
 });
