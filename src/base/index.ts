@@ -12,6 +12,7 @@ export { jsonChunks } from './json-chunks.js';
 export { closestName, didYouMean } from './did-you-mean.js';
 export { atDottedPath, setDottedPath } from './dotted-path.js';
 export { durationText } from './duration-text.js';
+export { firstFew } from './first-few.js';
 export { groupBy } from './group-by.js';
 export { hashParts } from './hash.js';
 export { isCurrencyCode, minorUnitExponent } from './iso-4217.js';

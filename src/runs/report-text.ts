@@ -1,19 +1,10 @@
 /** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
-import { durationText } from '../base/index.js';
+import { durationText, firstFew } from '../base/index.js';
 import { guardReason, pricesLine, rowErrorText } from '../pipeline/index.js';
 import { itemTotals } from './run-record.js';
 import type { RunReport } from './run-report.js';
 
 const SHOWN = 10;
-
-/** Items and rows a dead letter names on its line: the first few, then how many there are. */
-const NAMED = 5;
-
-/** "a, b, c, d, e and 51 more": a batch's keys (`ferry dlq show` lists them all). */
-function listed(values: readonly string[]): string {
-  const more = values.length - NAMED;
-  return more > 0 ? `${values.slice(0, NAMED).join(', ')} and ${more} more` : values.join(', ');
-}
 
 /** "items.csv:2, 3, 5, 8, 9 and 51 more": each file once, its lines after it. */
 function sourcesText(sources: readonly { file: string; line: number }[]): string {
@@ -23,7 +14,7 @@ function sourcesText(sources: readonly { file: string; line: number }[]): string
     rows.push(String(s.line));
     byFile.set(s.file, rows);
   }
-  return [...byFile].map(([file, rows]) => `${file}:${listed(rows)}`).join('; ');
+  return [...byFile].map(([file, rows]) => `${file}:${firstFew(rows)}`).join('; ');
 }
 
 export function reportText(report: RunReport): string {
@@ -87,7 +78,7 @@ export function reportText(report: RunReport): string {
   for (const d of report.deadLetters.slice(0, SHOWN)) {
     const where = sourcesText(d.source);
     lines.push(
-      `  dead letter ${d.id} ${d.operationId} [${listed(d.keys)}]${where ? ` from ${where}` : ''}: ${d.error ?? d.message}`,
+      `  dead letter ${d.id} ${d.operationId} [${firstFew(d.keys)}]${where ? ` from ${where}` : ''}: ${d.error ?? d.message}`,
     );
   }
   if (report.deadLetters.length > SHOWN) {

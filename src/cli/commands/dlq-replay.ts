@@ -1,3 +1,4 @@
+import { firstFew } from '../../base/index.js';
 import type { DeadLetterSelection } from '../../queue/index.js';
 import type { ReplayReport } from '../../orchestrate/index.js';
 import { flag, JSON_OPTION, stringOption, writeJson, type Command } from '../command.js';
@@ -6,7 +7,7 @@ function replayText(report: ReplayReport): string {
   if (report.entries.length === 0) return 'No dead letters selected.\n';
   const lines = report.entries.map(
     (e) =>
-      `  ${e.id} ${e.operationId} [${e.keys.join(', ')}]${e.edited ? ' (edited)' : ''}: ${e.outcome}` +
+      `  ${e.id} ${e.operationId} [${firstFew(e.keys)}]${e.edited ? ' (edited)' : ''}: ${e.outcome}` +
       (e.deadLetterId
         ? ` -> dead letter ${e.deadLetterId} (\`ferry dlq show ${e.deadLetterId}\`)`
         : ''),
