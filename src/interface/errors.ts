@@ -120,12 +120,15 @@ export class NetworkError extends InterfaceError {
   /** The platform could not be reached: try again later (exit code 5). */
   override readonly exitCode = 5;
   readonly retryable = true;
-  constructor(ctx: HttpErrorContext, cause: unknown) {
+  /** `origin`: the scheme, host and port it could not reach (never a credential: no userinfo). */
+  constructor(ctx: HttpErrorContext, cause: unknown, origin: string) {
     const why =
       cause instanceof Error ? ((cause as { code?: string }).code ?? cause.name) : 'error';
-    super(`${describe(ctx)}: connection failed (${why}); a later attempt may succeed.`, ctx, {
-      cause,
-    });
+    super(
+      `${describe(ctx)}: connection to ${origin} failed (${why}); a later attempt may succeed.`,
+      ctx,
+      { cause },
+    );
   }
 }
 
@@ -136,9 +139,9 @@ export class TimeoutError extends InterfaceError {
   readonly retryable = true;
   /** Which of interface.timeouts ran out. */
   readonly phase: 'connect' | 'headers' | 'body';
-  constructor(ctx: HttpErrorContext, phase: 'connect' | 'headers' | 'body') {
+  constructor(ctx: HttpErrorContext, phase: 'connect' | 'headers' | 'body', origin: string) {
     super(
-      `${describe(ctx)}: no ${phase} within the configured timeout; a later attempt may succeed.`,
+      `${describe(ctx)}: no ${phase} from ${origin} within the configured timeout; a later attempt may succeed.`,
       ctx,
     );
     this.phase = phase;

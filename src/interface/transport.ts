@@ -78,13 +78,21 @@ function codeOf(error: unknown): string | undefined {
   return ownCode(error) ?? ownCode((error as { cause?: unknown } | null)?.cause);
 }
 
-/** Connection-level failures as the taxonomy's errors; anything else (an abort, a bug) as it was. */
-function toInterfaceError(error: unknown, ctx: HttpErrorContext): InterfaceError | unknown {
+/**
+ * Connection-level failures as the taxonomy's errors, naming the origin that could not be reached
+ * (with several platforms, or a token endpoint elsewhere, the path alone does not say which);
+ * anything else (an abort, a bug) as it was.
+ */
+function toInterfaceError(
+  error: unknown,
+  ctx: HttpErrorContext,
+  origin: string,
+): InterfaceError | unknown {
   const code = codeOf(error);
   if (code === undefined) return error;
   const phase = TIMEOUT_PHASES[code];
-  if (phase) return new TimeoutError(ctx, phase);
-  return NETWORK_CODES.has(code) ? new NetworkError(ctx, error) : error;
+  if (phase) return new TimeoutError(ctx, phase, origin);
+  return NETWORK_CODES.has(code) ? new NetworkError(ctx, error, origin) : error;
 }
 
 function brokeBeforeAnswer(error: unknown): boolean {
@@ -222,7 +230,7 @@ export function createTransport(options: TransportOptions): Transport {
             return await reader.answer;
           } catch (error) {
             answered = reader.answered;
-            throw toInterfaceError(error, ctx);
+            throw toInterfaceError(error, ctx, request.origin);
           }
         }
         const error = first; // attempt 1 already ran (below): p-retry handles its failure
@@ -262,7 +270,7 @@ export function createTransport(options: TransportOptions): Transport {
       try {
         return await reader.answer;
       } catch (failure) {
-        const error = toInterfaceError(failure, ctx);
+        const error = toInterfaceError(failure, ctx, request.origin);
         if (reader.answered || !brokeBeforeAnswer(error) || options.quickRetries <= 0) throw error;
         return await retryAfterBreak(request, ctx, error);
       }

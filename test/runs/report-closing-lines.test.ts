@@ -93,7 +93,8 @@ describe('a run report', () => {
             keys,
             source: keys.map((_, i) => ({ file: 'examples/items.csv', line: i + 2 })),
             errorCode: 'FERRY_NETWORK',
-            message: 'products.put (PUT /external/api/products): connection failed (ECONNREFUSED)',
+            message:
+              'products.put (PUT /external/api/products): connection to http://127.0.0.1:4802 failed (ECONNREFUSED)',
           },
           {
             id: 'd0793962f092247a',
