@@ -1,5 +1,5 @@
 /** What `ferry interface pull`, `diff` and `accept` share: the source and the diff's text. */
-import type { FerryConfig } from '../config/index.js';
+import { descriptionSetting, type FerryConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { ContractComparison, PinOutcome } from '../orchestrate/index.js';
 
@@ -7,7 +7,7 @@ export function contractSource(config: FerryConfig, given?: string): string {
   const source = given ?? config.interface.openapi;
   if (!source) {
     throw new UsageError(
-      "No description configured: set interface.openapi (FERRY_OPENAPI) to the platform's OpenAPI file or URL.",
+      `No description configured: set ${descriptionSetting(config)} to the platform's OpenAPI file or URL.`,
     );
   }
   return source;

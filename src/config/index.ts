@@ -20,6 +20,7 @@ export type {
 export {
   assertPlatform,
   credentialSetting,
+  descriptionSetting,
   DEFAULT_PLATFORM,
   pipelineOnPlatform,
   platformConcurrency,

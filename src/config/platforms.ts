@@ -110,6 +110,14 @@ export function credentialSetting(platform: string, authType: string): string {
   return `${key} (or ${own ? 'FERRY_TOKEN' : platformVariable(platform, 'TOKEN')})`;
 }
 
+/** Where a config's platform takes its OpenAPI description from, for a message that asks for one. */
+export function descriptionSetting(config: FerryConfig): string {
+  const platform = platformOf(config);
+  return platform === DEFAULT_PLATFORM
+    ? 'interface.openapi (FERRY_OPENAPI)'
+    : `platforms.${platform}.openapi (or interface.openapi, which it takes when it has none)`;
+}
+
 /** The variable of a platform's setting: `FERRY_PLATFORM_NORTH_BASE_URL`. */
 export function platformVariable(platform: string, setting: 'BASE_URL' | 'TOKEN'): string {
   return `FERRY_PLATFORM_${platform.toUpperCase()}_${setting}`;

@@ -291,4 +291,17 @@ describe('filters by platform', () => {
     const text = await ferry(['status']);
     expect(text.stdout).toMatch(new RegExp(`catalog@north\\s+north\\s+${northUrl}`));
   });
+
+  it('asks for the description where that platform takes it from, when there is none', async () => {
+    const north = await ferry(['interface', 'check', '--platform', 'north']);
+    expect(north.code).toBe(2);
+    expect(north.stderr).toContain(
+      'No description to check: pass --openapi FILE|URL, or set platforms.north.openapi (or interface.openapi, which it takes when it has none).',
+    );
+    const pull = await ferry(['interface', 'pull', '--platform', 'north']);
+    expect(pull.code).toBe(2);
+    expect(pull.stderr).toContain('set platforms.north.openapi');
+    const own = await ferry(['interface', 'check']);
+    expect(own.stderr).toContain('set interface.openapi (FERRY_OPENAPI).');
+  });
 });

@@ -141,8 +141,9 @@ export const interfaceCheckCommand: Command = {
     const config = await platformScoped(getConfig(), stringOption(args, 'platform'));
     const source = stringOption(args, 'openapi') ?? config.interface.openapi;
     if (!source) {
+      const { descriptionSetting } = await import('../../config/index.js');
       throw new UsageError(
-        'No description to check: pass --openapi FILE|URL, or set interface.openapi (FERRY_OPENAPI).',
+        `No description to check: pass --openapi FILE|URL, or set ${descriptionSetting(config)}.`,
       );
     }
     const check = checkInterface(await loadDescription(source, { signal: stopSignal }), config);
