@@ -10,6 +10,7 @@ export { csvCell, toCsv } from './csv.js';
 export { jsonArrayItems } from './json-array-items.js';
 export { jsonChunks } from './json-chunks.js';
 export { closestName, didYouMean } from './did-you-mean.js';
+export { counted } from './counted.js';
 export { atDottedPath, setDottedPath } from './dotted-path.js';
 export { durationText } from './duration-text.js';
 export { firstFew } from './first-few.js';

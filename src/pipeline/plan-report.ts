@@ -6,7 +6,7 @@ import { displayPath } from './display-path.js';
 import { guardReason, guardSentence, type GuardResult } from './guards/guard-report.js';
 import { rowErrorText } from './row-error-text.js';
 import type { DeliveryRequest, Plan } from './types.js';
-import type { RowError } from '../base/index.js';
+import { counted, type RowError } from '../base/index.js';
 
 export interface PlanItemView {
   operationId: string;
@@ -76,10 +76,6 @@ export function planJson(plan: Plan): PlanJson {
   return json;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 export function errorLine(e: RowError): string {
   return `  ${rowErrorText(e, displayPath(e.file))}`;
 }
@@ -87,14 +83,14 @@ export function errorLine(e: RowError): string {
 /** Changed prices and the requests per changed price (1 each, far less in product batches). */
 export function pricesLine(prices: NonNullable<Plan['prices']>): string {
   const per = (prices.requests / prices.changed).toFixed(3);
-  return `prices: ${plural(prices.changed, 'changed price')} in ${plural(prices.requests, 'request')} (${per} per changed price)`;
+  return `prices: ${counted(prices.changed, 'changed price')} in ${counted(prices.requests, 'request')} (${per} per changed price)`;
 }
 
 /** A summary for people: operations per stage with counts, then the first rejected records. */
 export function planSummary(plan: Plan, source: string, maxErrors = 20): string {
   const lines = [
-    `Plan of ${plan.pipeline} from ${source}: ${plural(plan.rows, 'row')}, ` +
-      `${plural(plan.errors.length, 'rejected record')}, ${plural(plan.deletes, 'delete')}`,
+    `Plan of ${plan.pipeline} from ${source}: ${counted(plan.rows, 'row')}, ` +
+      `${counted(plan.errors.length, 'rejected record')}, ${counted(plan.deletes, 'delete')}`,
   ];
   const width = Math.max(0, ...Object.keys(plan.operations).map((id) => id.length));
   for (const stage of plan.stages) {
@@ -102,7 +98,7 @@ export function planSummary(plan: Plan, source: string, maxErrors = 20): string 
       const c = plan.operations[id];
       if (!c) continue;
       lines.push(
-        `  stage ${stage.index + 1}  ${id.padEnd(width)}  ${plural(c.items, 'item')} in ${plural(c.requests, 'request')}`,
+        `  stage ${stage.index + 1}  ${id.padEnd(width)}  ${counted(c.items, 'item')} in ${counted(c.requests, 'request')}`,
       );
     }
   }

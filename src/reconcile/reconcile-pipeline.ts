@@ -34,6 +34,12 @@ export interface ReconcileOptions {
     wait: boolean;
     allowDeletes: AllowDeletes;
     progress?: Writable;
+    /**
+     * The installation's whole config (every platform), which the repair's run is started with as
+     * `ferry run` starts one: `config` above is the pipeline's platform's only, and a worker of
+     * this process serves every platform's jobs.
+     */
+    installation: FerryConfig;
   };
   signal?: AbortSignal;
 }
@@ -84,6 +90,7 @@ async function repair(options: ReconcileOptions, check: DriftCheck): Promise<Rep
       ...(options.sourceName ? { sourceName: options.sourceName } : {}),
       ...(options.lookupFiles ? { lookupFiles: options.lookupFiles } : {}),
       allowDeletes: asked.allowDeletes,
+      installation: asked.installation,
       dryRun: asked.dryRun,
       wait: asked.wait,
       ...(asked.progress ? { progress: asked.progress } : {}),

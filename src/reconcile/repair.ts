@@ -38,6 +38,8 @@ export interface RepairOptions {
   sourceName?: string;
   lookupFiles?: Readonly<Record<string, string>>;
   allowDeletes: AllowDeletes;
+  /** What the repair's run starts with: every platform's config (reconcile-pipeline.ts). */
+  installation: FerryConfig;
   dryRun: boolean;
   /** Follow the run to its end with a worker in this process (as `ferry run --wait`). */
   wait: boolean;
@@ -118,7 +120,7 @@ export async function repairDrift(options: RepairOptions): Promise<RepairOutcome
     await lock.release();
   }
   const report = await executeRun({
-    config,
+    config: options.installation,
     logger: options.logger,
     pipeline,
     ...(options.source ? { source: options.source } : {}),

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { SourceSpec, ReadMeta } from '../../../connectors/index.js';
+import { counted } from '../../base/index.js';
 import { isFerryError, UsageError } from '../../errors/index.js';
 import { CONNECTOR_NAMES } from '../help-figures.js';
 import {
@@ -62,10 +63,9 @@ function encodingReason(meta: ReadMeta): string {
       ? 'detected: ASCII so far'
       : String(meta.encodingSource);
   }
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   return (
-    `${String(meta.encodingSource)}: ${plural(evidence.multiByte, 'multi-byte sequence')}, ` +
-    `${plural(evidence.invalid, 'invalid byte')}`
+    `${String(meta.encodingSource)}: ${counted(evidence.multiByte, 'multi-byte sequence')}, ` +
+    `${counted(evidence.invalid, 'invalid byte')}`
   );
 }
 
@@ -188,7 +188,7 @@ export const readCommand: Command = {
     if (json) await write(stdout, records === 0 ? '[]\n' : '\n]\n');
     else {
       await showMeta();
-      await write(stdout, `${records} record${records === 1 ? '' : 's'}, ${errors} unreadable\n`);
+      await write(stdout, `${counted(records, 'record')}, ${errors} unreadable\n`);
     }
     if (stopSignal.aborted) stderr.write('ferry read: stopped before the end of the input.\n');
     return errors > 0 || stopSignal.aborted ? 1 : 0;

@@ -1,4 +1,4 @@
-import { durationText } from '../../base/index.js';
+import { counted, durationText } from '../../base/index.js';
 import { UsageError } from '../../errors/index.js';
 import type { ReconcileDocument } from '../../reconcile/index.js';
 import {
@@ -35,7 +35,7 @@ function reconcileText(doc: ReconcileDocument): string {
   const lines = [
     `Reconciled ${doc.pipeline}: ${doc.checked} entities checked, ${doc.missing} missing on the ` +
       `platform, ${doc.different} different, ${doc.unknown} unknown to Ferry ` +
-      `(${doc.requests} requests, ${durationText(doc.seconds)}).`,
+      `(${counted(doc.requests, 'request')}, ${durationText(doc.seconds)}).`,
   ];
   for (const r of doc.resources) {
     lines.push(
@@ -57,7 +57,7 @@ function reconcileText(doc: ReconcileDocument): string {
   const repair = doc.repair;
   if (repair?.plan) {
     const ops = Object.entries(repair.plan.operations)
-      .map(([id, c]) => `${id} ${c.items} items in ${c.requests} requests`)
+      .map(([id, c]) => `${id} ${counted(c.items, 'item')} in ${counted(c.requests, 'request')}`)
       .join(', ');
     lines.push(`  repair ${repair.dryRun ? 'would send' : 'sends'}: ${ops || 'nothing'}`);
   }
@@ -161,6 +161,7 @@ export const reconcileCommand: Command = {
                   wait: !flag(args, 'no-wait'),
                   allowDeletes: allowDeletes(stringOption(args, 'allow-deletes')),
                   progress: stderr,
+                  installation: given,
                 },
               }
             : {}),
