@@ -1,4 +1,4 @@
-import { durationText } from '../../base/index.js';
+import { counted, durationText } from '../../base/index.js';
 import { UsageError } from '../../errors/index.js';
 import type { RebuildResult } from '../../reconcile/index.js';
 import {
@@ -24,7 +24,7 @@ function rebuildText(result: RebuildResult): string {
   const verb = result.dryRun ? 'would hold' : 'holds';
   const lines = [
     `State of ${result.pipeline} ${verb} ${result.entities} entities rebuilt ` +
-      `(${result.requests} requests, ${durationText(result.seconds)})` +
+      `(${counted(result.requests, 'request')}, ${durationText(result.seconds)})` +
       (result.dryRun ? '; dry run: nothing was written.' : '.'),
   ];
   for (const r of result.resources) {
