@@ -2,9 +2,27 @@
 import type { Queue } from 'bullmq';
 import type { FerryConfig } from '../config/index.js';
 import type { RedisClient } from '../redis/index.js';
-import { deliveryKeys, recentRuns, type RunStatus, type Trigger } from '../runs/index.js';
+import { pipelineTargets } from '../pipeline/index.js';
+import {
+  deliveryKeys,
+  recentRuns,
+  type DeliveryKeys,
+  type RunStatus,
+  type Trigger,
+} from '../runs/index.js';
 import { schedulerId, type TickData } from './schedule-queue.js';
 import { scheduledPipelines } from './sync-schedules.js';
+
+export interface LastRun {
+  /** The qualified name it ran under: `catalog`, `catalog@north` (docs/PLATFORMS.md). */
+  pipeline: string;
+  runId: string;
+  status: RunStatus;
+  trigger: Trigger;
+  startedAt: string;
+  finishedAt?: string;
+  reason?: string;
+}
 
 export interface ScheduleView {
   pipeline: string;
@@ -13,13 +31,30 @@ export interface ScheduleView {
   /** When the next tick is due (ISO); null while paused or not yet synced by a worker. */
   nextRunAt: string | null;
   paused: boolean;
-  lastRun?: {
-    runId: string;
-    status: RunStatus;
-    trigger: Trigger;
-    startedAt: string;
-    finishedAt?: string;
-    reason?: string;
+  /** The newest of `lastRuns`. */
+  lastRun?: LastRun;
+  /**
+   * The last run on each platform the file delivers to (a fan-out ticks each), in the file's order;
+   * a platform that has not run yet is left out.
+   */
+  lastRuns: LastRun[];
+}
+
+async function lastRunOf(
+  redis: RedisClient,
+  keys: DeliveryKeys,
+  pipeline: string,
+): Promise<LastRun | undefined> {
+  const [last] = await recentRuns(redis, keys, { pipeline, limit: 1, standing: true });
+  if (!last) return undefined;
+  return {
+    pipeline,
+    runId: last.id,
+    status: last.status,
+    trigger: last.trigger,
+    startedAt: new Date(last.createdAt).toISOString(),
+    ...(last.finishedAt ? { finishedAt: new Date(last.finishedAt).toISOString() } : {}),
+    ...(last.reason ? { reason: last.reason } : {}),
   };
 }
 
@@ -33,25 +68,25 @@ export async function listSchedules(
   const views: ScheduleView[] = [];
   for (const [pipeline, schedule] of scheduledPipelines(config).schedules) {
     const scheduler = await queue.getJobScheduler(schedulerId(pipeline));
-    const [last] = await recentRuns(redis, keys, { pipeline, limit: 1, standing: true });
-    const view: ScheduleView = {
+    // A pipeline on another platform runs under its qualified name, a fan-out under each.
+    const lastRuns: LastRun[] = [];
+    for (const target of pipelineTargets(pipeline, config)) {
+      const last = await lastRunOf(redis, keys, target);
+      if (last) lastRuns.push(last);
+    }
+    const newest = lastRuns.reduce<LastRun | undefined>(
+      (a, b) => (a === undefined || b.startedAt > a.startedAt ? b : a),
+      undefined,
+    );
+    views.push({
       pipeline,
       cron: schedule.cron,
       tz: schedule.tz,
       nextRunAt: scheduler?.next ? new Date(scheduler.next).toISOString() : null,
       paused: paused.has(pipeline),
-    };
-    if (last) {
-      view.lastRun = {
-        runId: last.id,
-        status: last.status,
-        trigger: last.trigger,
-        startedAt: new Date(last.createdAt).toISOString(),
-        ...(last.finishedAt ? { finishedAt: new Date(last.finishedAt).toISOString() } : {}),
-        ...(last.reason ? { reason: last.reason } : {}),
-      };
-    }
-    views.push(view);
+      ...(newest ? { lastRun: newest } : {}),
+      lastRuns,
+    });
   }
   return views;
 }

@@ -22,9 +22,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { generateItems } from '../../bench/generate-items.js';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
-import type { FerryConfig } from '../../src/config/schema.js';
+import { configSchema, type FerryConfig } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/errors/index.js';
 import { loadPipeline } from '../../src/pipeline/definition/load-pipeline.js';
+import { startRun } from '../../src/orchestrate/start-run.js';
 import { deliveryKeys } from '../../src/runs/keys.js';
 import { recentRuns } from '../../src/runs/run-index.js';
 import type { RunRecord } from '../../src/runs/run-record.js';
@@ -215,6 +216,52 @@ describe('schedules kept in step with the pipeline files', () => {
 });
 
 describe('ticks', () => {
+  it('lists the last run on each platform a pipeline delivers to, under its name there', async () => {
+    const { config: base, dir } = setup('platforms');
+    // The same simulator under another address: another platform to Ferry.
+    const north = {
+      baseUrl: h.sim.url.replace('127.0.0.1', 'localhost'),
+      auth: base.interface.auth,
+    };
+    const config = configSchema.parse({ ...base, platforms: { north } });
+    writePipeline(dir, 'nightly', { cron: '0 2 * * *' });
+    writeFileSync(
+      join(dir, 'nightly.yaml'),
+      `${readFileSync(join(dir, 'nightly.yaml'), 'utf8')}platforms: [default, north]\n`,
+    );
+    writePipeline(dir, 'northern', { cron: '0 3 * * *' });
+    writeFileSync(
+      join(dir, 'northern.yaml'),
+      `${readFileSync(join(dir, 'northern.yaml'), 'utf8')}platform: north\n`,
+    );
+    const queue = openScheduleQueue(h.redis, deliveryKeys(config.redis.prefix));
+    try {
+      await syncSchedules(config, h.redis, queue);
+      const before = await listSchedules(config, h.redis, queue);
+      expect(before.map((v) => [v.pipeline, v.lastRuns])).toEqual([
+        ['nightly', []],
+        ['northern', []],
+      ]);
+      const start = (pipeline: string) =>
+        startRun({ config, redis: h.redis, logger: quietLogger(), pipeline, trigger: 'schedule' });
+      const fanned = [await start('nightly'), await start('nightly@north')];
+      const northern = await start('northern');
+      const [nightly, north1] = await listSchedules(config, h.redis, queue);
+      expect(nightly!.lastRuns.map((r) => [r.pipeline, r.runId])).toEqual([
+        ['nightly', fanned[0]!.runId],
+        ['nightly@north', fanned[1]!.runId],
+      ]);
+      expect(nightly!.lastRun).toMatchObject({
+        pipeline: 'nightly@north',
+        runId: fanned[1]!.runId,
+      });
+      // A pipeline on north alone runs as northern@north: once listed as never run.
+      expect(north1!.lastRun).toMatchObject({ pipeline: 'northern@north', runId: northern.runId });
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('start one run per tick across three workers; a tick during a run is a skipped run', async () => {
     const { config, dir } = setup('ticks');
     writePipeline(dir, 'nightly', { cron: '* * * * * *' });

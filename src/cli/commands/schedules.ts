@@ -26,6 +26,21 @@ export async function withScheduleQueue<T>(
   );
 }
 
+/**
+ * Each platform's last run: `partial (schedule) 2026-12-07T02:00:00Z`, named by the pipeline's
+ * name there (`catalog: ...; catalog@north: ...`) unless it is the file's one run on default.
+ */
+function lastRunsText(view: ScheduleView): string {
+  if (view.lastRuns.length === 0) return '-';
+  return view.lastRuns
+    .map((r) => {
+      const alone = view.lastRuns.length === 1 && r.pipeline === view.pipeline;
+      const named = alone ? '' : `${r.pipeline}: `;
+      return `${named}${r.status} (${r.trigger}) ${r.startedAt.replace(/\.\d+Z$/, 'Z')}`;
+    })
+    .join('; ');
+}
+
 function table(views: ScheduleView[]): string {
   const rows = [
     ['PIPELINE', 'CRON', 'TZ', 'NEXT RUN', 'LAST RUN'],
@@ -34,9 +49,7 @@ function table(views: ScheduleView[]): string {
       v.cron,
       v.tz,
       v.paused ? 'paused' : (v.nextRunAt?.replace(/\.\d+Z$/, 'Z') ?? 'not synced: start a worker'),
-      v.lastRun
-        ? `${v.lastRun.status} (${v.lastRun.trigger}) ${v.lastRun.startedAt.replace(/\.\d+Z$/, 'Z')}`
-        : '-',
+      lastRunsText(v),
     ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -58,8 +71,12 @@ export const schedulesCommand: Command = {
     '`ferry worker`s at each tick (docs/SCHEDULES.md). NEXT RUN comes from the schedule in Redis:',
     '"not synced" until a worker (or `ferry schedules sync`) has put it there.',
     '',
-    'With --json: [{pipeline, cron, tz, nextRunAt, paused, lastRun?: {runId, status, trigger,',
-    'startedAt, finishedAt?, reason?}}]. Exit 0; 1 when Redis does not answer; 2 bad config.',
+    'LAST RUN is the last run on each platform the pipeline delivers to (docs/PLATFORMS.md), each',
+    'named (`catalog: ...; catalog@north: ...`) unless it is one run on the default platform.',
+    '',
+    'With --json: [{pipeline, cron, tz, nextRunAt, paused, lastRuns: [{pipeline, runId, status,',
+    'trigger, startedAt, finishedAt?, reason?}], lastRun?: the newest of them}]. Exit 0; 1 when',
+    'Redis does not answer; 2 bad config.',
   ].join('\n'),
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
