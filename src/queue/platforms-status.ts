@@ -11,7 +11,13 @@ import {
 } from '../config/index.js';
 import { allPipelineTargets } from '../pipeline/index.js';
 import type { RedisClient } from '../redis/index.js';
-import { type DeliveryKeys, platformKeys, readPin, recentRuns } from '../runs/index.js';
+import {
+  type DeliveryKeys,
+  lastRunOf,
+  type LastRun,
+  platformKeys,
+  readPin,
+} from '../runs/index.js';
 import { platformUrl } from '../state/index.js';
 
 export interface PlatformBlock {
@@ -23,13 +29,6 @@ export interface PlatformBlock {
   since?: string;
 }
 
-export interface PlatformLastRun {
-  pipeline: string;
-  runId: string;
-  status: string;
-  finishedAt?: string;
-}
-
 export interface PlatformView {
   name: string;
   /** The normalised base URL: scheme, host, port and path (no user or query). */
@@ -39,7 +38,7 @@ export interface PlatformView {
   ratePerSecond: number | 'auto';
   blocked?: PlatformBlock[];
   /** The last run (of those that stand for a pipeline) of each pipeline on the platform. */
-  lastRuns: PlatformLastRun[];
+  lastRuns: LastRun[];
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -59,21 +58,6 @@ async function blockOf(
   };
 }
 
-async function lastRunOf(
-  redis: RedisClient,
-  keys: DeliveryKeys,
-  pipeline: string,
-): Promise<PlatformLastRun | undefined> {
-  const [last] = await recentRuns(redis, keys, { pipeline, limit: 1, standing: true });
-  if (!last) return undefined;
-  return {
-    pipeline,
-    runId: last.id,
-    status: last.status,
-    ...(last.finishedAt ? { finishedAt: iso(last.finishedAt) } : {}),
-  };
-}
-
 async function platformView(
   redis: RedisClient,
   keys: DeliveryKeys,
@@ -84,7 +68,7 @@ async function platformView(
   const scoped = platformConfig(config, name);
   const pin = await readPin(redis, platformKeys(keys, name));
   const blocked: PlatformBlock[] = [];
-  const lastRuns: PlatformLastRun[] = [];
+  const lastRuns: LastRun[] = [];
   for (const pipeline of pipelines) {
     const block = await blockOf(redis, keys, pipeline);
     if (block) blocked.push(block);

@@ -114,6 +114,7 @@ export { recordUnstartedRun } from './record-unstarted-run.js';
 export { reportText } from './report-text.js';
 export { newRunId, nextVersion } from './run-id.js';
 export { indexedRunIds, indexRun, readRunRecords, recentRuns } from './run-index.js';
+export { lastRunOf, type LastRun } from './last-run.js';
 export { lineOf, type RunLine } from './run-line.js';
 export { lockPipeline, type RunLock } from './run-lock.js';
 export {

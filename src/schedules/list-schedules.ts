@@ -3,26 +3,9 @@ import type { Queue } from 'bullmq';
 import type { FerryConfig } from '../config/index.js';
 import type { RedisClient } from '../redis/index.js';
 import { pipelineTargets } from '../pipeline/index.js';
-import {
-  deliveryKeys,
-  recentRuns,
-  type DeliveryKeys,
-  type RunStatus,
-  type Trigger,
-} from '../runs/index.js';
+import { deliveryKeys, lastRunOf, type LastRun } from '../runs/index.js';
 import { schedulerId, type TickData } from './schedule-queue.js';
 import { scheduledPipelines } from './sync-schedules.js';
-
-export interface LastRun {
-  /** The qualified name it ran under: `catalog`, `catalog@north` (docs/PLATFORMS.md). */
-  pipeline: string;
-  runId: string;
-  status: RunStatus;
-  trigger: Trigger;
-  startedAt: string;
-  finishedAt?: string;
-  reason?: string;
-}
 
 export interface ScheduleView {
   pipeline: string;
@@ -38,24 +21,6 @@ export interface ScheduleView {
    * a platform that has not run yet is left out.
    */
   lastRuns: LastRun[];
-}
-
-async function lastRunOf(
-  redis: RedisClient,
-  keys: DeliveryKeys,
-  pipeline: string,
-): Promise<LastRun | undefined> {
-  const [last] = await recentRuns(redis, keys, { pipeline, limit: 1, standing: true });
-  if (!last) return undefined;
-  return {
-    pipeline,
-    runId: last.id,
-    status: last.status,
-    trigger: last.trigger,
-    startedAt: new Date(last.createdAt).toISOString(),
-    ...(last.finishedAt ? { finishedAt: new Date(last.finishedAt).toISOString() } : {}),
-    ...(last.reason ? { reason: last.reason } : {}),
-  };
 }
 
 export async function listSchedules(

@@ -146,6 +146,8 @@ describe('ferry platforms', () => {
           pipeline: 'catalog',
           runId: defaultRun,
           status: 'partial',
+          trigger: 'cli',
+          startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
           finishedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         },
       ],

@@ -57,9 +57,9 @@ export const platformsCommand: Command = {
     'status. A pipeline on another platform than default runs under `NAME@PLATFORM`.',
     '',
     'With --json: [{name, baseUrl, listing, pinned?: {sha256, source, version?}, ratePerSecond,',
-    'blocked?: [{pipeline, runId, reason, since?}], lastRuns: [{pipeline, runId, status,',
-    'finishedAt?}]}]. Exit 0; 5 when Redis does not answer (as `ferry status`: the pins, blocks',
-    'and runs are kept there); 2 bad config.',
+    'blocked?: [{pipeline, runId, reason, since?}], lastRuns: [{pipeline, runId, status, trigger,',
+    'startedAt, finishedAt?, reason?}]}]. Exit 0; 5 when Redis does not answer (as `ferry',
+    'status`: the pins, blocks and runs are kept there); 2 bad config.',
   ].join('\n'),
   options: { ...JSON_OPTION },
   async run({ args, stdout, config: getConfig }) {
