@@ -1,11 +1,13 @@
 /** What `ferry interface pull`, `diff` and `accept` share: the source and the diff's text. */
-import { descriptionSetting, type FerryConfig } from '../config/index.js';
+import type { FerryConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import type { ContractComparison, PinOutcome } from '../orchestrate/index.js';
 
-export function contractSource(config: FerryConfig, given?: string): string {
+export async function contractSource(config: FerryConfig, given?: string): Promise<string> {
   const source = given ?? config.interface.openapi;
   if (!source) {
+    // Loaded here: a command's module loads no config schema (test/cli/lazy-commands.test.ts).
+    const { descriptionSetting } = await import('../config/index.js');
     throw new UsageError(
       `No description configured: set ${descriptionSetting(config)} to the platform's OpenAPI file or URL.`,
     );

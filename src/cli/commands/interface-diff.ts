@@ -44,7 +44,7 @@ export const interfaceDiffCommand: Command = {
     const platform = stringOption(args, 'platform');
     const config =
       platform === undefined ? await contractConfig() : await platformScoped(getConfig(), platform);
-    const source = contractSource(config, stringOption(args, 'to'));
+    const source = await contractSource(config, stringOption(args, 'to'));
     const diff: ContractComparison | undefined = await withRedis(
       () => connectDelivery(config.redis, 'the pinned description is kept there'),
       (redis) =>

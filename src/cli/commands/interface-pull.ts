@@ -70,7 +70,7 @@ export function pinCommand(name: 'pull' | 'accept'): Command {
         platform === undefined
           ? await contractConfig()
           : await platformScoped(getConfig(), platform);
-      const source = contractSource(config, stringOption(args, 'openapi'));
+      const source = await contractSource(config, stringOption(args, 'openapi'));
       const by = cliActor(env);
       const dryRun = flag(args, 'dry-run');
       const outcome = await withRedis(
