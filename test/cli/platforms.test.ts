@@ -306,4 +306,14 @@ describe('filters by platform', () => {
     const own = await ferry(['interface', 'check']);
     expect(own.stderr).toContain('set interface.openapi (FERRY_OPENAPI).');
   });
+
+  it('ferry call --platform speaks to that platform, with its address and credential', async () => {
+    expect((await ferry(['call', 'stores.get'])).code).toBe(0);
+    // north's credential is one the platform refuses: the refusal says whose it is.
+    const north = await ferry(['call', 'stores.get', '--platform', 'north', '--json']);
+    expect(north.code).toBe(1);
+    expect(JSON.parse(north.stdout)).toMatchObject({ status: 401 });
+    expect(north.stderr).toContain('platforms.north.auth (or FERRY_PLATFORM_NORTH_TOKEN)');
+    expect(north.stderr).not.toContain(NORTH_TOKEN);
+  });
 });

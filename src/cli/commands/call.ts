@@ -10,6 +10,7 @@ import {
   writeJson,
   type Command,
 } from '../command.js';
+import { platformScoped } from '../pipeline-options.js';
 
 /** `--path k=v` values as a record; a value may itself contain `=`. */
 function keyValues(values: string[], option: string): Record<string, string[]> {
@@ -84,11 +85,18 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
       placeholder: 'N',
       description: `With --all: items per page asked for (default ${ALL_PAGE_SIZE}).`,
     },
+    platform: {
+      type: 'string',
+      placeholder: 'NAME',
+      description:
+        'The platform to call (docs/PLATFORMS.md): its address, credential and description. Default: default.',
+    },
     ...JSON_OPTION,
   },
   positionals: [1, 1],
-  async run({ args, stdout, stderr, contractConfig, logger, stopSignal }) {
-    const { createInterfaceClient, InterfaceError } = await import('../../interface/index.js');
+  async run({ args, stdout, stderr, config: getConfig, contractConfig, logger, stopSignal }) {
+    const { configWithContract, createInterfaceClient, InterfaceError } =
+      await import('../../interface/index.js');
     const operationId = args.positionals[0] as string;
     const pathParams: Record<string, string> = {};
     for (const [k, v] of Object.entries(keyValues(stringList(args, 'path'), 'path'))) {
@@ -99,10 +107,17 @@ Example: ferry call discountCodes.campaign.put --path discountCodeExternalId=SUM
     const body = readCallBody(stringOption(args, 'body'));
     const json = flag(args, 'json');
 
-    const config = await contractConfig();
+    const platform = stringOption(args, 'platform');
+    const config =
+      platform === undefined
+        ? await contractConfig()
+        : await configWithContract(await platformScoped(getConfig(), platform), stopSignal);
     const settings = config.interface;
     const baseUrl = settings.useDemo ? settings.demoBaseUrl : settings.baseUrl;
-    const client = createInterfaceClient(settings, { logger: logger() });
+    const client = createInterfaceClient(settings, {
+      logger: logger(),
+      ...(config.platform ? { platform: config.platform } : {}),
+    });
     try {
       if (flag(args, 'all')) {
         const { readAll } = await import('./call-all.js');
