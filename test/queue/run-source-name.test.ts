@@ -78,4 +78,38 @@ describe('the dead-letter search', () => {
     const form = body.slice(body.indexOf('<form'), body.indexOf('</form>'));
     expect(form).toMatch(/<input type="text" name="run" [^>]*value="stores-abc"/);
   });
+
+  it("names a batch's keys and rows by their first five and how many more, all keys in the tooltip", () => {
+    const keys = Array.from({ length: 56 }, (_, i) => String(10000 + i));
+    const body = deadLettersBody(
+      {
+        entries: [
+          {
+            id: 'd3e5215ba37c61e8',
+            at: new Date().toISOString(),
+            runId: 'catalog-20261207T204418-0d83',
+            pipeline: 'catalog',
+            operationId: 'products.put',
+            keys,
+            source: keys.map((_, i) => `items.csv:${i + 2}`),
+            errorCode: 'FERRY_NETWORK',
+            message: 'connection failed',
+            attempts: 3,
+            failures: 1,
+          },
+        ],
+        total: 1,
+      },
+      {},
+      { name: 'ops', role: 'viewer' },
+      Date.now(),
+    ).text;
+    expect(body).toContain(
+      `title="${keys.join(', ')}">10000, 10001, 10002, 10003, 10004 and 51 more<`,
+    );
+    expect(body).toContain(
+      'items.csv:2, items.csv:3, items.csv:4, items.csv:5, items.csv:6 and 51 more',
+    );
+    expect(body).not.toContain('items.csv:57');
+  });
 });

@@ -5,6 +5,7 @@
  * (`/dead-letters/export.csv`).
  */
 import type { FastifyInstance } from 'fastify';
+import { firstFew } from '../../base/index.js';
 import { deadLetterRow, deadLettersCsv, type DeadLetterRow } from '../../runs/index.js';
 import {
   findDeadLetterPage,
@@ -91,13 +92,13 @@ export function deadLettersBody(
                       <td><a href="/runs/${e.runId}">${e.pipeline}</a></td>
                       ${platforms.length > 1 ? html`<td>${platformOfPipeline(e.pipeline)}</td>` : ''}
                       <td><code>${e.operationId}</code></td>
-                      <td class="mono">${e.keys.join(', ')}</td>
+                      <td class="mono" title="${e.keys.join(', ')}">${firstFew(e.keys)}</td>
                       <td>${e.status ?? html`<span class="muted">none</span>`}</td>
                       <td>
                         <code>${e.errorCode}</code>
                         <div>${e.message}</div>
                       </td>
-                      <td class="mono path">${e.source.join(', ')}</td>
+                      <td class="mono path">${firstFew(e.source)}</td>
                     </tr>`,
                 )}
               </tbody>
