@@ -5,7 +5,6 @@
  * /readyz answering 503 when Redis stops.
  */
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -20,7 +19,7 @@ import { buildServer } from '../../src/serve/server.js';
 import { deleteKeys, uniquePrefix } from '../helpers/redis.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
-import { consoleTestConfig, OPERATOR, VIEWER } from './console-fixtures.js';
+import { callConsole, consoleTestConfig, OPERATOR, VIEWER } from './console-fixtures.js';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
 
 const h = useDeliveryHarness('console', { seed: 21 });
@@ -38,25 +37,6 @@ async function startConsole(
   const app = await buildServer({ config, redis, logger: quietLogger() });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, url };
-}
-
-async function call(
-  url: string,
-  path: string,
-  options: { token?: string; method?: 'GET' | 'POST' } = {},
-): Promise<{ status: number; body: unknown; text: string }> {
-  const res = await request(`${url}${path}`, {
-    method: options.method ?? 'GET',
-    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
-  });
-  const text = await res.body.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.statusCode, body, text };
 }
 
 let runId: string;
@@ -86,8 +66,14 @@ describe('roles', () => {
   afterAll(async () => await app.close());
 
   it('answers health and readiness without a token', async () => {
-    expect(await call(url, '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
-    expect(await call(url, '/readyz')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await callConsole(url, '/healthz')).toMatchObject({
+      status: 200,
+      body: { status: 'ok' },
+    });
+    expect(await callConsole(url, '/readyz')).toMatchObject({
+      status: 200,
+      body: { status: 'ok' },
+    });
   });
 
   it.each([
@@ -95,20 +81,20 @@ describe('roles', () => {
     ['an unknown token', 'viewer-token-0123456780'],
   ])('refuses %s with 401', async (_case, token) => {
     for (const path of ['/api/runs', '/api/pipelines', '/metrics', '/api/openapi.json']) {
-      const answer = await call(url, path, token ? { token } : {});
+      const answer = await callConsole(url, path, token ? { token } : {});
       expect(answer.status, path).toBe(401);
       expect(answer.body).toMatchObject({ error: { code: 'FERRY_UNAUTHORIZED' } });
     }
   });
 
   it('lets a viewer read and refuses it every write with 403, changing nothing', async () => {
-    expect((await call(url, '/api/runs', { token: VIEWER })).status).toBe(200);
+    expect((await callConsole(url, '/api/runs', { token: VIEWER })).status).toBe(200);
     for (const path of [`/api/runs/${runId}/cancel`, '/api/pipelines/catalog/schedule/pause']) {
-      const answer = await call(url, path, { token: VIEWER, method: 'POST' });
+      const answer = await callConsole(url, path, { token: VIEWER, method: 'POST' });
       expect(answer.status, path).toBe(403);
       expect(answer.body).toMatchObject({ error: { code: 'FERRY_FORBIDDEN' } });
     }
-    expect(await call(url, '/api/audit', { token: VIEWER })).toMatchObject({ body: [] });
+    expect(await callConsole(url, '/api/audit', { token: VIEWER })).toMatchObject({ body: [] });
   });
 });
 
@@ -119,7 +105,7 @@ describe('the API', () => {
   afterAll(async () => await app.close());
 
   it('lists runs as `ferry runs --json` does, a page at a time', async () => {
-    const { body } = await call(url, '/api/runs?pipeline=catalog', { token: VIEWER });
+    const { body } = await callConsole(url, '/api/runs?pipeline=catalog', { token: VIEWER });
     expect(body).toEqual({
       runs: [
         expect.objectContaining({
@@ -139,7 +125,7 @@ describe('the API', () => {
   });
 
   it('shows one run as `ferry run --json` prints it; 404 for an unknown one', async () => {
-    const { status, body } = await call(url, `/api/runs/${runId}`, { token: VIEWER });
+    const { status, body } = await callConsole(url, `/api/runs/${runId}`, { token: VIEWER });
     expect(status).toBe(200);
     expect(body).toMatchObject({
       runId,
@@ -147,16 +133,16 @@ describe('the API', () => {
       rejected: 5,
       operations: { 'products.put': { planned: 56, delivered: 56 } },
     });
-    expect(await call(url, '/api/runs/catalog-nope', { token: VIEWER })).toMatchObject({
+    expect(await callConsole(url, '/api/runs/catalog-nope', { token: VIEWER })).toMatchObject({
       status: 404,
       body: { error: { code: 'FERRY_NOT_FOUND' } },
     });
   });
 
   it("names a run's version on its page as the time it stands for, the number in the tooltip", async () => {
-    const { body } = await call(url, `/api/runs/${runId}`, { token: VIEWER });
+    const { body } = await callConsole(url, `/api/runs/${runId}`, { token: VIEWER });
     const version = (body as { version: number }).version;
-    const page = await call(url, `/runs/${runId}`, { token: VIEWER });
+    const page = await callConsole(url, `/runs/${runId}`, { token: VIEWER });
     const at = new Date(version).toISOString().replace('T', ' ').replace('Z', ' UTC');
     expect(page.text).toContain(
       `(version <span class="version" title="version ${version}">${at}</span>)`,
@@ -179,7 +165,8 @@ describe('the API', () => {
         source: { file: join(PROJECT_ROOT, 'examples/items.csv') },
       });
       const keys = deliveryKeys(prefix);
-      const measuring = (await call(own.url, `/api/runs/${running}`, { token: VIEWER })).body;
+      const measuring = (await callConsole(own.url, `/api/runs/${running}`, { token: VIEWER }))
+        .body;
       const planned = (measuring as { stages: { requests: number }[] }).stages.reduce(
         (n, s) => n + s.requests,
         0,
@@ -194,7 +181,7 @@ describe('the API', () => {
       }
       await h.redis.hset(keys.run(running), fields);
 
-      const { body } = await call(own.url, `/api/runs/${running}`, { token: VIEWER });
+      const { body } = await callConsole(own.url, `/api/runs/${running}`, { token: VIEWER });
       const forecast = (body as { forecast: Record<string, unknown> }).forecast;
       expect(forecast).toMatchObject({ remainingRequests: planned - 20 });
       expect(forecast.requestsPerSecond).toBeGreaterThan(0.9);
@@ -204,11 +191,11 @@ describe('the API', () => {
       expect(finish).toBeLessThan((planned - 20) * 1.1 + 1);
       // The document's other fields pass through the response schema.
       expect(body).toMatchObject({ runId: running, status: 'running', errors: expect.any(Array) });
-      const list = (await call(own.url, '/api/runs', { token: VIEWER })).body as {
+      const list = (await callConsole(own.url, '/api/runs', { token: VIEWER })).body as {
         runs: { forecast?: unknown }[];
       };
       expect(list.runs[0]?.forecast).toMatchObject({ remainingRequests: planned - 20 });
-      const openapi = (await call(own.url, '/api/openapi.json', { token: VIEWER })).body as {
+      const openapi = (await callConsole(own.url, '/api/openapi.json', { token: VIEWER })).body as {
         paths: Record<string, { get: { responses: Record<string, unknown> } }>;
       };
       expect(openapi.paths['/api/runs/{runId}']?.get.responses['200']).toMatchObject({
@@ -232,7 +219,7 @@ describe('the API', () => {
       expect(out.join('')).toMatch(
         new RegExp(`${planned - 20} requests left at (1|0\\.9\\d)/s, ends \\d{4}-\\d\\d-\\d\\dT`),
       );
-      const page = await call(own.url, `/runs/${running}`, { token: VIEWER });
+      const page = await callConsole(own.url, `/runs/${running}`, { token: VIEWER });
       expect(page.text).toContain('<dt>Forecast</dt>');
       expect(page.text).toMatch(
         /requests left at (1|0\.9\d)\/s: ends <span title="[^"]+">in \d+ (s|min)<\/span>/,
@@ -257,14 +244,14 @@ describe('the API', () => {
         source: { file: join(PROJECT_ROOT, 'examples/items.csv') },
       });
       const path = `/api/runs/${waiting.runId}/cancel`;
-      const cancel = await call(own.url, path, { token: OPERATOR, method: 'POST' });
+      const cancel = await callConsole(own.url, path, { token: OPERATOR, method: 'POST' });
       expect(cancel).toMatchObject({ status: 200, body: { status: 'cancelled', inFlight: 0 } });
-      expect(await call(own.url, '/api/audit', { token: VIEWER })).toMatchObject({
+      expect(await callConsole(own.url, '/api/audit', { token: VIEWER })).toMatchObject({
         body: [
           { actor: 'alice', action: 'run.cancel', target: waiting.runId, at: expect.any(String) },
         ],
       });
-      expect(await call(own.url, path, { token: OPERATOR, method: 'POST' })).toMatchObject({
+      expect(await callConsole(own.url, path, { token: OPERATOR, method: 'POST' })).toMatchObject({
         status: 409,
         body: { error: { code: 'FERRY_RUN_FINISHED' } },
       });
@@ -275,7 +262,7 @@ describe('the API', () => {
   });
 
   it('lists pipelines and queues, and describes itself in OpenAPI', async () => {
-    const pipelines = (await call(url, '/api/pipelines', { token: VIEWER })).body as Array<{
+    const pipelines = (await callConsole(url, '/api/pipelines', { token: VIEWER })).body as Array<{
       name: string;
     }>;
     expect(pipelines.find((p) => p.name === 'catalog')).toMatchObject({
@@ -283,7 +270,7 @@ describe('the API', () => {
       lane: 'bulk',
       lastRun: { runId, status: 'partial' },
     });
-    const queues = (await call(url, '/api/queues', { token: VIEWER })).body as Array<{
+    const queues = (await callConsole(url, '/api/queues', { token: VIEWER })).body as Array<{
       queue: string;
       counts: Record<string, number>;
     }>;
@@ -291,7 +278,7 @@ describe('the API', () => {
     expect(bulk?.counts).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0, paused: 0 });
     // The run's jobs, kept for the queue board (delivery.keepCompletedJobs).
     expect(bulk?.counts.completed).toBeGreaterThan(0);
-    const openapi = (await call(url, '/api/openapi.json', { token: VIEWER })).body as {
+    const openapi = (await callConsole(url, '/api/openapi.json', { token: VIEWER })).body as {
       paths: Record<string, unknown>;
     };
     expect(Object.keys(openapi.paths)).toEqual(
@@ -307,7 +294,7 @@ describe('/metrics', () => {
     for (let i = 0; i < 2; i++) {
       const { app, url } = await startConsole(config, h.redis);
       try {
-        const answer = await call(url, '/metrics', { token: VIEWER });
+        const answer = await callConsole(url, '/metrics', { token: VIEWER });
         expect(answer.status).toBe(200);
         if (i === 1) expect(answer.text).toBe(text);
         text = answer.text;
@@ -340,8 +327,8 @@ describe('/metrics', () => {
       h.redis,
     );
     try {
-      expect((await call(url, '/metrics')).status).toBe(200);
-      expect((await call(url, '/api/runs')).status).toBe(401);
+      expect((await callConsole(url, '/metrics')).status).toBe(200);
+      expect((await callConsole(url, '/api/runs')).status).toBe(401);
     } finally {
       await app.close();
     }
@@ -355,20 +342,20 @@ describe('readiness', () => {
     redis.on('error', () => undefined); // it is stopped on purpose
     const { app, url } = await startConsole(consoleConfig(h.prefix, server.url), redis);
     try {
-      expect((await call(url, '/readyz')).status).toBe(200);
-      expect((await call(url, '/api/runs', { token: VIEWER })).status).toBe(200);
+      expect((await callConsole(url, '/readyz')).status).toBe(200);
+      expect((await callConsole(url, '/api/runs', { token: VIEWER })).status).toBe(200);
       await server.stop();
-      const answer = await call(url, '/readyz');
+      const answer = await callConsole(url, '/readyz');
       expect(answer).toMatchObject({
         status: 503,
         body: { status: 'unavailable', reason: expect.stringContaining('Redis does not answer') },
       });
-      expect((await call(url, '/healthz')).status).toBe(200);
-      expect(await call(url, '/api/runs', { token: VIEWER })).toMatchObject({
+      expect((await callConsole(url, '/healthz')).status).toBe(200);
+      expect(await callConsole(url, '/api/runs', { token: VIEWER })).toMatchObject({
         status: 503,
         body: { error: { code: 'FERRY_REDIS_UNAVAILABLE' } },
       });
-      const page = await call(url, '/', { token: VIEWER });
+      const page = await callConsole(url, '/', { token: VIEWER });
       expect(page.status).toBe(503);
       expect(page.text).toContain('Redis does not answer');
 
@@ -376,7 +363,7 @@ describe('readiness', () => {
       // The console's connections come back on their own backoff (up to 2 s a try): await it.
       let status = 0;
       for (let i = 0; i < 200 && status !== 200; i++) {
-        status = (await call(url, '/api/runs', { token: VIEWER })).status;
+        status = (await callConsole(url, '/api/runs', { token: VIEWER })).status;
         if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(status).toBe(200);

@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { request } from 'undici';
 import type { FerryConfig } from '../../src/config/schema.js';
 import type { FastifyInstance } from 'fastify';
 import type { RedisClient } from '../../src/redis/connection.js';
@@ -71,4 +72,45 @@ export async function listenConsole(
 ): Promise<{ app: FastifyInstance; url: string }> {
   const app = await buildServer({ config, redis, logger: quietLogger() });
   return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+}
+
+/** The console's answer: its status, the body parsed when it is JSON, and the text as sent. */
+export interface ConsoleAnswer {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+/**
+ * One request of the console at `url` as a client makes it: the token as a bearer, a body as JSON
+ * (POST unless another method is given).
+ */
+export async function callConsole(
+  url: string,
+  path: string,
+  options: {
+    token?: string;
+    method?: 'GET' | 'POST';
+    body?: unknown;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<ConsoleAnswer> {
+  const json = options.body !== undefined;
+  const res = await request(`${url}${path}`, {
+    method: options.method ?? (json ? 'POST' : 'GET'),
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(json ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    ...(json ? { body: JSON.stringify(options.body) } : {}),
+  });
+  const text = await res.body.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.statusCode, body, text };
 }

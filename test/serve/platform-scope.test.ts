@@ -23,7 +23,15 @@ import {
 } from '../../src/queue/worker/delivery-worker.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { quietLogger, useDeliveryHarness } from '../queue/delivery-fixtures.js';
-import { itemRow, listenConsole, OPERATOR, VIEWER, writeItems } from './console-fixtures.js';
+import {
+  callConsole,
+  itemRow,
+  listenConsole,
+  OPERATOR,
+  VIEWER,
+  writeItems,
+  type ConsoleAnswer,
+} from './console-fixtures.js';
 import { NORTH_OPERATOR, NORTH_VIEWER, twoPlatformConfig } from './platform-fixtures.js';
 
 let south: RunningSimulator;
@@ -38,39 +46,16 @@ let url: string;
 const runs = { north: '', south: '' };
 const dead = { north: '', south: '' };
 
-interface Answer {
-  status: number;
-  body: unknown;
-  text: string;
-}
-
-async function call(
+function call(
   path: string,
   token: string | undefined,
   options: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const json = options.body !== undefined;
-  const res = await request(`${url}${path}`, {
-    method: options.method ?? (json ? 'POST' : 'GET'),
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(json ? { 'content-type': 'application/json' } : {}),
-      ...options.headers,
-    },
-    ...(json ? { body: JSON.stringify(options.body) } : {}),
-  });
-  const text = await res.body.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.statusCode, body, text };
+): Promise<ConsoleAnswer> {
+  return callConsole(url, path, { ...options, ...(token ? { token } : {}) });
 }
 
 /** The answer of an unknown id with the id put back: the same document, word for word. */
-function asUnknown(answer: Answer, id: string, unknown: string): unknown {
+function asUnknown(answer: ConsoleAnswer, id: string, unknown: string): unknown {
   return JSON.parse(answer.text.replaceAll(id, unknown));
 }
 
