@@ -17,6 +17,21 @@ function sourcesText(sources: readonly { file: string; line: number }[]): string
   return [...byFile].map(([file, rows]) => `${file}:${firstFew(rows)}`).join('; ');
 }
 
+/**
+ * How long the run took, planning apart from what followed. A run cancelled before any of its
+ * items was sent spent that time waiting (for a worker, a lane, the rate gate), not delivering.
+ */
+function tookText(report: RunReport, seconds: number): string {
+  const plan = report.planSeconds;
+  if (plan === undefined) return durationText(seconds);
+  const t = itemTotals(report.operations);
+  const after =
+    report.status === 'cancelled' && t.delivered + t.failed + t.stale === 0
+      ? `${durationText(seconds)} until the cancel, nothing sent`
+      : `${durationText(seconds)} delivering`;
+  return `${durationText(plan + seconds)}: ${durationText(plan)} reading and planning, ${after}`;
+}
+
 export function reportText(report: RunReport): string {
   const lines = [`Run ${report.runId} (${report.pipeline}): ${report.status}`];
   const wanted = report.wantedDeletes;
@@ -89,14 +104,7 @@ export function reportText(report: RunReport): string {
   if (report.deadLetters.length > 0) {
     lines.push(`  fix and replay them: ferry dlq replay --run ${report.runId} [--payloads FILE]`);
   }
-  if (report.seconds !== undefined) {
-    const plan = report.planSeconds;
-    lines.push(
-      plan === undefined
-        ? `  took ${durationText(report.seconds)}`
-        : `  took ${durationText(plan + report.seconds)}: ${durationText(plan)} reading and planning, ${durationText(report.seconds)} delivering`,
-    );
-  }
+  if (report.seconds !== undefined) lines.push(`  took ${tookText(report, report.seconds)}`);
   if (report.files) {
     lines.push(`  report: ${report.files.json}`);
     // The CSV is written for every run (scripts find it at one place); named when it lists some.

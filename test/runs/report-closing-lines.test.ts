@@ -61,6 +61,29 @@ describe('a run report', () => {
     );
   });
 
+  it('does not call the time of a run cancelled before it sent anything "delivering"', () => {
+    const operations = {
+      'products.upsert': {
+        planned: 5,
+        delivered: 0,
+        failed: 0,
+        stale: 0,
+        skipped: 0,
+        cancelled: 5,
+      },
+    };
+    const cancelled = finished({ status: 'cancelled', seconds: 42, planSeconds: 1.5, operations });
+    expect(reportText(cancelled)).toContain(
+      '\n  took 43.5 s: 1.5 s reading and planning, 42.0 s until the cancel, nothing sent\n',
+    );
+    const sentSome = {
+      'products.upsert': { ...operations['products.upsert'], delivered: 2, cancelled: 3 },
+    };
+    expect(reportText(finished({ ...cancelled, operations: sentSome }))).toContain(
+      '1.5 s reading and planning, 42.0 s delivering\n',
+    );
+  });
+
   it('names the failures file only when some records were rejected or dead-lettered', () => {
     expect(reportText(finished({}))).not.toContain('failures:');
     expect(reportText(finished({}))).toContain('  report: reports/stores.json');
