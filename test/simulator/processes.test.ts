@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { Pool, request } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load-config.js';
@@ -40,6 +40,36 @@ function childrenOf(pid: number): number[] {
 /** The serving processes among them (tsx's compiler, when there is one, is a child too). */
 function servingOf(pids: number[]): number[] {
   return pids.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('simulator'));
+}
+
+/** Inodes of the established TCP connections whose local port is `port` (/proc/net/tcp, tcp6). */
+function establishedOn(port: number): Set<string> {
+  const inodes = new Set<string>();
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // local_address is "ADDR:PORT"; state 01 is ESTABLISHED; the inode is the 10th field.
+      if (f[1]?.endsWith(`:${hexPort}`) && f[3] === '01' && f[9]) inodes.add(f[9]);
+    }
+  }
+  return inodes;
+}
+
+/** How many of those connections each process holds (its fds that are those sockets). */
+function connectionsHeld(pids: number[], port: number): number[] {
+  const inodes = establishedOn(port);
+  return pids.map(
+    (pid) =>
+      readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+        try {
+          const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+          return target.startsWith('socket:[') && inodes.has(target.slice(8, -1));
+        } catch {
+          return false; // closed meanwhile
+        }
+      }).length,
+  );
 }
 
 function alive(pid: number): boolean {
@@ -174,6 +204,12 @@ describe('ferry simulator --processes 2', () => {
       Array.from({ length: 8 }, () => sim.call('PATCH', `${PRODUCTS}/b/prices`, prices)),
     );
     expect(refused.map((r) => r.status)).toEqual(Array(8).fill(422));
+    // Both serving processes answered some of them (the pool keeps its connections open): each
+    // process saw the keys set a moment ago, not only the one that happened to get the call.
+    const serving = servingOf(childrenOf(sim.child.pid!));
+    const held = connectionsHeld(serving, Number(new URL(sim.url).port));
+    expect(held).toHaveLength(2);
+    expect(held.every((n) => n > 0)).toBe(true);
     await sim.admin('POST', 'token', { token: 'new-token' });
     const old = await Promise.all(
       Array.from({ length: 8 }, () => sim.call('PUT', PRODUCTS, [{ externalId: 'c' }])),
