@@ -54,6 +54,8 @@ export const callCommand: Command = {
   description: `
 Sends one request through Ferry's client (listing check, bindings, auth, idempotency header) to
 interface.baseUrl (FERRY_BASE_URL) with interface.auth (FERRY_TOKEN) in listing FERRY_LISTING.
+With interface.openapi, requests take the shape of the description as it is now (read again), not
+of the one pinned for runs: \`ferry interface check\` says whether they differ. Needs no Redis.
 With --json: {status, headers, body}, plus error: {code, message} when the call failed.
 --all follows a read's pages as the platform describes them (page numbers, a cursor or next URL
 in the answer, a Link header) and prints {status, pages, items: [every item of every page]}.
