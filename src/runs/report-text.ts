@@ -1,7 +1,7 @@
 /** A run report for people: what was planned, delivered, dead-lettered and rejected, and where. */
 import { durationText, firstFew } from '../base/index.js';
 import { guardReason, pricesLine, rowErrorText } from '../pipeline/index.js';
-import { itemTotals } from './run-record.js';
+import { itemTotals, sentCount } from './run-record.js';
 import type { RunReport } from './run-report.js';
 
 const SHOWN = 10;
@@ -24,9 +24,8 @@ function sourcesText(sources: readonly { file: string; line: number }[]): string
 function tookText(report: RunReport, seconds: number): string {
   const plan = report.planSeconds;
   if (plan === undefined) return durationText(seconds);
-  const t = itemTotals(report.operations);
   const after =
-    report.status === 'cancelled' && t.delivered + t.failed + t.stale === 0
+    report.status === 'cancelled' && sentCount(itemTotals(report.operations)) === 0
       ? `${durationText(seconds)} until the cancel, nothing sent`
       : `${durationText(seconds)} delivering`;
   return `${durationText(plan + seconds)}: ${durationText(plan)} reading and planning, ${after}`;
@@ -64,7 +63,7 @@ export function reportText(report: RunReport): string {
   }
   if (report.status === 'cancelling' || report.status === 'cancelled') {
     const t = itemTotals(report.operations);
-    const notSent = t.planned - t.delivered - t.failed - t.stale;
+    const notSent = t.planned - sentCount(t);
     lines.push(
       `  ${notSent} planned item(s) not sent; what was delivered is committed, so the next run of ` +
         `${report.pipeline} sends only the rest.`,

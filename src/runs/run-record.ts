@@ -282,7 +282,12 @@ export function itemTotals(operations: Record<string, OperationCounts>): Operati
 
 /** Planned items that reached an outcome: delivered + failed + stale + cancelled, never skipped. */
 export function settledCount(c: OperationCounts): number {
-  return c.delivered + c.failed + c.stale + c.cancelled;
+  return sentCount(c) + c.cancelled;
+}
+
+/** Planned items that were sent (the platform answered them or state made them stale): not cancelled. */
+export function sentCount(c: OperationCounts): number {
+  return c.delivered + c.failed + c.stale;
 }
 
 /** Items of the run that reached an outcome (at most `planned`; unchanged ones are not in it). */
